@@ -1,0 +1,139 @@
+"""The `simlib` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .core.config import RunConfig
+from .core.errors import SimlibError
+from .core.params import read_overrides
+from .core.registry import games, get_game
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one clear line, exit status 2
+        raise SimlibError(message)
+
+
+def _cmd_games(args) -> None:
+    for game in games().values():
+        print(f"{game.name:10s} {game.title} ({game.min_players}-{game.max_players} players, "
+              f"rules version {game.rules_version})")
+
+
+def _cmd_policies(args) -> None:
+    for info in get_game(args.game).policies().values():
+        print(f"{info.name:8s} {info.description}")
+        for key, default in info.params.items():
+            print(f"{'':8s}   {key}={default:g}: {info.param_docs.get(key, '')}")
+
+
+def _cmd_params(args) -> None:
+    for p in get_game(args.game).parameters().values():
+        print(f"{p.name:16s} {p.default!s:10s} {p.provenance:9s} {p.doc}")
+
+
+def _options(args) -> dict:
+    options = dict(read_overrides(args.params)) if args.params else {}
+    for item in args.option:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise SimlibError(f"--option needs name=value, got {item!r}")
+        options[key.strip()] = value.strip()
+    if args.rounds is not None:
+        options["rounds"] = args.rounds
+    return options
+
+
+def _cmd_simulate(args) -> None:
+    from .core.runner import run
+    from .core.summary import run_summary
+
+    game = get_game(args.game)
+    config = RunConfig.build(game, players=args.players, policies=args.policies.split(","), plays=args.plays,
+                             seed=args.seed, options=_options(args), events=args.events)
+    began = time.perf_counter()
+    result = run(config, Path(args.lake), workers=args.workers, shard_size=args.shard_size,
+                 progress=not args.quiet)
+    took = time.perf_counter() - began
+    if result.already_complete:
+        print(f"run {result.run_id} is already complete in {args.lake} (same configuration, same data)")
+    else:
+        print(f"wrote run {result.run_id} to {args.lake} ({result.shards_written} parts"
+              f"{', resumed' if result.resumed else ''}) in {took:.1f} s")
+    print(run_summary(Path(args.lake), game.name, result.run_id))
+
+
+def _cmd_replay(args) -> None:
+    from .core.lake import find_run
+
+    game = get_game(args.game)
+    row = find_run(Path(args.lake), game.name, args.run)
+    config = RunConfig.from_json(row["config"], game)
+    if not 0 <= args.play < config.plays:
+        raise SimlibError(f"run {args.run} has plays 0..{config.plays - 1}, not {args.play}")
+    print(game.describe_play(config, args.play))
+
+
+def _cmd_schema(args) -> None:
+    from .core.docs import lake_markdown
+
+    print(lake_markdown())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="simlib", description="Simulate board games in batches and analyse their balance.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("games", help="list the games").set_defaults(func=_cmd_games)
+    p = sub.add_parser("policies", help="list a game's policies and their parameters")
+    p.add_argument("game")
+    p.set_defaults(func=_cmd_policies)
+    p = sub.add_parser("params", help="list a game's rule parameters with provenance")
+    p.add_argument("game")
+    p.set_defaults(func=_cmd_params)
+
+    p = sub.add_parser("simulate", help="simulate a batch of plays into the lake")
+    p.add_argument("game")
+    p.add_argument("--plays", type=int, required=True, help="number of plays")
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--policies", required=True, help="one policy, or one per seat: a,b,c (name:param=value)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rounds", type=int, help="plays per match, for games played in matches (option rounds)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule parameter")
+    p.add_argument("--params", metavar="FILE", help="TOML file of rule parameter overrides")
+    p.add_argument("--events", action="store_true", help="also write the events table (much larger)")
+    p.add_argument("--lake", default="data/lake")
+    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    p.add_argument("--shard-size", type=int, default=50_000, help="plays per part file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("replay", help="re-simulate one play of a run and print it step by step")
+    p.add_argument("game")
+    p.add_argument("--run", required=True)
+    p.add_argument("--play", type=int, required=True)
+    p.add_argument("--lake", default="data/lake")
+    p.set_defaults(func=_cmd_replay)
+
+    sub.add_parser("schema", help="print the lake's documented columns (Markdown)").set_defaults(func=_cmd_schema)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        args.func(args)
+    except SimlibError as exc:
+        print(f"simlib: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("simlib: interrupted; finished parts are kept, rerun the same command to resume", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The game-agnostic core: registry, run configuration, seeding, runner, lake writer."""

@@ -1,0 +1,104 @@
+"""The run configuration: everything a run's results depend on, and the run id derived from it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+from .errors import SimlibError
+from .game import Game
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A policy for one seat: its name and parameter values (defaults filled in)."""
+
+    name: str
+    params: tuple[tuple[str, float], ...] = ()
+
+    def __str__(self) -> str:
+        return ":".join([self.name] + [f"{k}={v:g}" for k, v in self.params])
+
+
+def parse_policy(text: str, game: Game) -> PolicySpec:
+    """`name` or `name:key=value:key=value`."""
+    name, *pairs = text.strip().split(":")
+    known = game.policies()
+    if name not in known:
+        raise SimlibError(f"unknown policy {name!r} for {game.name} (known: {', '.join(known)})")
+    info = known[name]
+    values = dict(info.params)
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or key not in info.params:
+            allowed = ", ".join(info.params) or "none"
+            raise SimlibError(f"policy {name}: bad parameter {pair!r} (parameters: {allowed})")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise SimlibError(f"policy {name}: parameter {key} needs a number, got {value!r}") from None
+    return PolicySpec(name, tuple(sorted(values.items())))
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    game: str
+    players: int
+    policies: tuple[PolicySpec, ...]
+    plays: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)  # every rule parameter, resolved
+    events: bool = False
+
+    @classmethod
+    def build(cls, game: Game, *, players: int, policies: list[str], plays: int, seed: int,
+              options: dict[str, Any] | None = None, events: bool = False) -> RunConfig:
+        """Validate user input and resolve defaults; raises SimlibError with one clear line."""
+        if not game.min_players <= players <= game.max_players:
+            raise SimlibError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {players}")
+        if plays <= 0:
+            raise SimlibError(f"--plays must be positive, not {plays}")
+        if not 0 <= seed < 2**63:
+            raise SimlibError(f"--seed must be in 0..2**63-1, not {seed}")
+        if len(policies) == 1:
+            policies = policies * players
+        if len(policies) != players:
+            raise SimlibError(f"{len(policies)} policies given for {players} players (give one, or one per seat)")
+        specs = tuple(parse_policy(p, game) for p in policies)
+        params = game.parameters()
+        resolved = {name: p.default for name, p in params.items()}
+        for name, value in (options or {}).items():
+            if name not in params:
+                raise SimlibError(f"unknown option {name!r} for {game.name} (known: {', '.join(params)})")
+            resolved[name] = params[name].coerce(value)
+        config = cls(game.name, players, specs, plays, seed, resolved, events)
+        game.validate(config)
+        return config
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "policies": [str(p) for p in self.policies],
+            "plays": self.plays,
+            "seed": self.seed,
+            "options": dict(sorted(self.options.items())),
+            "events": self.events,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str, game: Game) -> RunConfig:
+        d = json.loads(text)
+        return cls.build(game, players=d["players"], policies=d["policies"], plays=d["plays"],
+                         seed=d["seed"], options=d["options"], events=d["events"])
+
+    def run_id(self, rules_version: int) -> str:
+        """Same configuration, rules and simlib version → same run id (and the same data)."""
+        text = f"{self.to_json()}|rules={rules_version}|simlib={__version__}"
+        return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -1,0 +1,65 @@
+"""What every game package provides to the core."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pyarrow as pa
+
+from .params import Parameter
+
+if TYPE_CHECKING:
+    from .config import RunConfig
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    """A scripted policy: a one-line description and its numeric parameters with defaults."""
+
+    name: str
+    code: int  # the number the game's kernel dispatches on
+    description: str
+    params: dict[str, float] = field(default_factory=dict)
+    param_docs: dict[str, str] = field(default_factory=dict)
+
+
+class Game(ABC):
+    """A game plugs into the core by subclassing this and registering under `simlib.games`.
+
+    The core never looks inside a game: it asks for blocks of plays as Arrow tables and writes them.
+    """
+
+    name: str
+    title: str
+    rules_version: int  # bumped when behaviour changes, not for speed-ups; written on every row
+    min_players: int
+    max_players: int
+
+    @abstractmethod
+    def parameters(self) -> dict[str, Parameter]:
+        """Rule parameters with provenance (defaults from the game's data file)."""
+
+    @abstractmethod
+    def policies(self) -> dict[str, PolicyInfo]:
+        ...
+
+    @abstractmethod
+    def schemas(self) -> dict[str, pa.Schema]:
+        """The game's lake tables (`games`, `seats`, optional `events`), columns documented in metadata."""
+
+    def block_size(self, config: RunConfig) -> int:
+        """How many consecutive plays must be simulated together (e.g. the rounds of a match)."""
+        return 1
+
+    def validate(self, config: RunConfig) -> None:
+        """Raise SimlibError for a configuration the game cannot play (beyond the core's checks)."""
+
+    @abstractmethod
+    def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
+        """Plays [start, stop) as Arrow tables; start and stop are multiples of block_size."""
+
+    @abstractmethod
+    def describe_play(self, config: RunConfig, play: int) -> str:
+        """A readable account of one play, re-simulated alone."""

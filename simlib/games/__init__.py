@@ -1,0 +1,1 @@
+"""Game packages. Each registers itself under the `simlib.games` entry-point group in pyproject.toml."""
