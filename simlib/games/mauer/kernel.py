@@ -39,6 +39,62 @@ def _build(seat, piece, code, hands, built, wall, key, br, ev, row):
 
 
 @nb.njit(cache=True)
+def resolve_baurunde(builder, plans, codes, pen, hands, built, wall, key, br, ev, row):
+    """The Bauphase: compare the fists, build or give as the rules say, and return the case.
+
+    `plans` holds every seat's piece or HOLLOW; builds and gifts change `hands`, `built` and `wall`.
+    """
+    n = hands.shape[0]
+    goal = plans[builder]
+    if goal == HOLLOW:
+        hollow = 0
+        giver = NONE
+        for j in range(1, n):
+            s = (builder + j) % n
+            if plans[s] == HOLLOW:
+                hollow += 1
+                giver = s
+        if hollow == 0:
+            case = HOLLOW_1
+            piece = case1_choice(codes[builder], builder, hands, wall, pen, key, br)
+            if piece != NONE:
+                _build(builder, piece, codes[builder], hands, built, wall, key, br, ev, row)
+        elif hollow == 1:
+            case = HOLLOW_2
+            gift = gift_choice(codes[giver], giver, hands, pen, key, br)
+            hands[giver, gift] -= 1
+            hands[builder, gift] += 1
+            if row >= 0:
+                ev[row, EV_GIFT_FROM] = giver
+                ev[row, EV_GIFT_PIECE] = gift
+        else:
+            case = HOLLOW_3
+    else:
+        sites = special_sites(wall)
+        if goal >= GATE and sites == 0:
+            case = ILLEGAL_PLAN
+        else:
+            guessed = 0
+            for j in range(1, n):
+                if plans[(builder + j) % n] == goal:
+                    guessed += 1
+            if guessed == 0:
+                case = BUILDER_BUILDS
+            elif goal >= GATE and guessed > sites:
+                case = BUILDER_OUTGUESSED
+            else:
+                case = COMPETITORS_BUILD
+            if case == COMPETITORS_BUILD:
+                for j in range(1, n):
+                    s = (builder + j) % n
+                    if plans[s] == goal:
+                        _build(s, goal, codes[s], hands, built, wall, key, br, ev, row)
+            else:
+                _build(builder, goal, codes[builder], hands, built, wall, key, br, ev, row)
+    return case
+
+
+@nb.njit(cache=True)
 def play_spielrunde(key, codes, prm, pen, max_br, hands, built, wall, plans, ev, ev_start, play):
     """One Spielrunde; seats count from its first Bauherr. Returns (Baurunden, end reason).
 
@@ -71,52 +127,7 @@ def play_spielrunde(key, codes, prm, pen, max_br, hands, built, wall, plans, ev,
                 ev[row, EV_BUILT + s] = NONE
                 ev[row, EV_END + s] = NONE
 
-        goal = plans[builder]
-        if goal == HOLLOW:
-            hollow = 0
-            giver = NONE
-            for j in range(1, n):
-                s = (builder + j) % n
-                if plans[s] == HOLLOW:
-                    hollow += 1
-                    giver = s
-            if hollow == 0:
-                case = HOLLOW_1
-                piece = case1_choice(codes[builder], builder, hands, wall, pen, key, br)
-                if piece != NONE:
-                    _build(builder, piece, codes[builder], hands, built, wall, key, br, ev, row)
-            elif hollow == 1:
-                case = HOLLOW_2
-                gift = gift_choice(codes[giver], giver, hands, pen, key, br)
-                hands[giver, gift] -= 1
-                hands[builder, gift] += 1
-                if row >= 0:
-                    ev[row, EV_GIFT_FROM] = giver
-                    ev[row, EV_GIFT_PIECE] = gift
-            else:
-                case = HOLLOW_3
-        else:
-            sites = special_sites(wall)
-            if goal >= GATE and sites == 0:
-                case = ILLEGAL_PLAN
-            else:
-                guessed = 0
-                for j in range(1, n):
-                    if plans[(builder + j) % n] == goal:
-                        guessed += 1
-                if guessed == 0:
-                    case = BUILDER_BUILDS
-                elif goal >= GATE and guessed > sites:
-                    case = BUILDER_OUTGUESSED
-                else:
-                    case = COMPETITORS_BUILD
-                if case == COMPETITORS_BUILD:
-                    for j in range(1, n):
-                        s = (builder + j) % n
-                        if plans[s] == goal:
-                            _build(s, goal, codes[s], hands, built, wall, key, br, ev, row)
-                else:
-                    _build(builder, goal, codes[builder], hands, built, wall, key, br, ev, row)
+        case = resolve_baurunde(builder, plans, codes, pen, hands, built, wall, key, br, ev, row)
         if row >= 0:
             ev[row, EV_CASE] = case
         br += 1
