@@ -67,8 +67,9 @@ def _cmd_simulate(args) -> None:
     print(run_summary(Path(args.lake), game.name, result.run_id))
 
 
-def _cmd_replay(args) -> None:
+def _cmd_replay(args) -> int:
     from .core.lake import find_run
+    from .core.replay import compare_with_lake
 
     game = get_game(args.game)
     row = find_run(Path(args.lake), game.name, args.run)
@@ -76,6 +77,12 @@ def _cmd_replay(args) -> None:
     if not 0 <= args.play < config.plays:
         raise SimlibError(f"run {args.run} has plays 0..{config.plays - 1}, not {args.play}")
     print(game.describe_play(config, args.play))
+    mismatch = compare_with_lake(game, config, Path(args.lake), args.run, args.play)
+    if mismatch:
+        print(f"simlib: replay differs from the lake in {mismatch}", file=sys.stderr)
+        return 1
+    print("replay matches the lake's rows for this play")
+    return 0
 
 
 def _cmd_schema(args) -> None:
@@ -125,14 +132,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        args.func(args)
+        status = args.func(args)
     except SimlibError as exc:
         print(f"simlib: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("simlib: interrupted; finished parts are kept, rerun the same command to resume", file=sys.stderr)
         return 130
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

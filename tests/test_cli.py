@@ -86,6 +86,7 @@ def test_simulate_then_replay(tmp_path, capsys):
     assert main(["replay", "mauer", "--run", run_id, "--play", "7", "--lake", lake]) == 0
     text = capsys.readouterr().out
     assert "play 7 (match 1, round 2)" in text and "Bauherr 0" in text and "penalty" in text
+    assert "replay matches the lake's rows" in text
     assert main(["simulate", "mauer", "--plays", "10", "--players", "3", "--policies", "random,heavy,hollow",
                  "--seed", "5", "--lake", lake, "--quiet"]) == 0
     assert "already complete" in capsys.readouterr().out

@@ -106,3 +106,22 @@ def test_random_policy_statistics_match_its_definition():
     for name in PIECES + ["hollow"]:
         share = first.count(name) / n
         assert abs(share - 1 / 8) < 4 * (1 / 8 * 7 / 8 / n) ** 0.5, (name, share)
+
+
+def test_lockstep_numpy_version_gives_exactly_the_kernels_results():
+    """A second, independent implementation (masks instead of branches) with the same keyed draws."""
+    import numpy as np
+
+    from simlib.games.mauer.lockstep import simulate_random
+    from simlib.games.mauer.rules import END_REASON_NAMES
+
+    for players in (3, 4, 5, 6):
+        config = RunConfig.build(GAME, players=players, policies=["random"], plays=3000, seed=players,
+                                 options={"rounds": 1})
+        tables = GAME.simulate(config, 1000, 4000, events=False)
+        pen = np.array([1, 2, 3, 4, 6, 10, 15])
+        baurunden, reason, penalty, left = simulate_random(players, 1000, 3000, players, pen, 500)
+        assert tables["games"].column("baurunden").to_numpy().tolist() == baurunden.tolist()
+        assert tables["games"].column("end_reason").to_pylist() == [END_REASON_NAMES[r] for r in reason]
+        assert tables["seats"].column("penalty").to_numpy().tolist() == penalty.ravel().tolist()
+        assert tables["seats"].column("left_tower").to_numpy().tolist() == left[:, :, 6].ravel().tolist()

@@ -36,6 +36,12 @@ RUNS_SCHEMA = pa.schema([
     described("status", pa.string(), "running, complete, interrupted or failed."),
 ])
 
+# The generic contract: what every game's tables provide (checked for each registered game in the tests).
+REQUIRED_COLUMNS = {
+    "games": ("rules_version", "play_index", "players", "winners"),
+    "seats": ("rules_version", "play_index", "seat", "policy", "score", "rank", "winner"),
+}
+
 PARTITION_DOCS = {
     "game": "Hive partition: the game's registry name.",
     "run_id": "Hive partition: the run's id, a hash of its configuration, rules and simlib version.",

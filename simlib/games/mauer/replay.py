@@ -39,7 +39,8 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table]) -> str:
         lines.append(f"     wall: {' '.join(wall) or '(empty)'}")
     lines.append(f"end: {game['end_reason']} after {game['baurunden']} Baurunden")
     for s in seats:
-        held = " ".join(f"{_SHORT[p]}x{s['left_' + p]}" for p in _SHORT if p != "hollow" and s["left_" + p])
+        held = ", ".join(p if s["left_" + p] == 1 else f"{s['left_' + p]} x {p}"
+                         for p in _SHORT if p != "hollow" and s["left_" + p])
         lines.append(f"seat {s['seat']} (player {s['player']}, {s['policy']}): penalty {s['penalty']}, "
-                     f"rank {s['rank']}{', winner' if s['winner'] else ''}{'  holds ' + held if held else ''}")
+                     f"rank {s['rank']}{', winner' if s['winner'] else ''}{'; holds ' + held if held else ''}")
     return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""`make bench`: the speed figures the issues ask for, printed (never asserted in a unit test).
+
+    python -m simlib.bench [--plays N] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from .core.config import RunConfig
+from .core.registry import get_game
+
+_E2E = """
+import json, resource, sys, time
+from pathlib import Path
+from simlib.core.config import RunConfig
+from simlib.core.registry import get_game
+from simlib.core.runner import run
+game = get_game("mauer")
+plays, lake, events = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "1"
+config = RunConfig.build(game, players=4, policies=["random"], plays=plays, seed=2026, events=events)
+game.simulate(config, 0, 5, events=events)  # load the compiled kernel (cached on disk after the first build)
+t = time.perf_counter()
+run(config, lake, progress=False)
+took = time.perf_counter() - t
+me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"seconds": took, "parent_mb": me.ru_maxrss / 1024, "worker_mb": kids.ru_maxrss / 1024}))
+"""
+
+
+def end_to_end(plays: int, events: bool) -> dict:
+    with tempfile.TemporaryDirectory() as lake:
+        out = subprocess.run([sys.executable, "-c", _E2E, str(plays), lake, "1" if events else "0"],
+                             check=True, capture_output=True, text=True).stdout
+        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(lake) for f in fs)
+    result = json.loads(out)
+    result["lake_mb"] = size / 2**20
+    return result
+
+
+def kernel_designs(plays: int) -> dict[str, float]:
+    """Single-thread plays/s of the Numba kernel and the lockstep NumPy version (4 players, random)."""
+    from .games.mauer.kernel import EV_COLS, simulate_matches
+    from .games.mauer.lockstep import simulate_random
+
+    pen = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)
+    args = (np.zeros(4, np.int64), np.zeros((4, 4)), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+    simulate_matches(1, 0, 10, 1, 0, 500, pen, *args)
+    t = time.perf_counter()
+    simulate_matches(1, 0, plays, 1, 0, 500, pen, *args)
+    numba_rate = plays / (time.perf_counter() - t)
+    t = time.perf_counter()
+    simulate_random(1, 0, plays, 4, pen, 500)
+    numpy_rate = plays / (time.perf_counter() - t)
+    return {"numba": numba_rate, "numpy": numpy_rate}
+
+
+def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def policy_table(plays_per_seat: int) -> list[str]:
+    """Each policy in one seat against three `random` players, rotated through all four seats."""
+    game = get_game("mauer")
+    lines = ["| policy | plays | win rate (95% CI) | mean penalty (95% CI) | random opponents' mean penalty |",
+             "|---|---|---|---|---|"]
+    for name in game.policies():
+        wins, pens, opp = 0, [], []
+        for seat in range(4):
+            policies = ["random"] * 4
+            policies[seat] = name
+            config = RunConfig.build(game, players=4, policies=policies, plays=plays_per_seat, seed=100 + seat,
+                                     options={"rounds": 1})
+            seats = game.simulate(config, 0, plays_per_seat, events=False)["seats"]
+            player = seats.column("player").to_numpy()
+            penalty = seats.column("penalty").to_numpy()
+            mine = player == seat
+            wins += int(seats.column("winner").to_numpy()[mine].sum())
+            pens.append(penalty[mine])
+            opp.append(penalty[~mine])
+        pen, opp_pen = np.concatenate(pens), np.concatenate(opp)
+        n = len(pen)
+        lo, hi = _wilson(wins, n)
+        half = 1.96 * pen.std(ddof=1) / math.sqrt(n)
+        lines.append(f"| {name} | {n:,} | {wins / n:.1%} ({lo:.1%}-{hi:.1%}) | {pen.mean():.2f} "
+                     f"({pen.mean() - half:.2f}-{pen.mean() + half:.2f}) | {opp_pen.mean():.2f} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m simlib.bench")
+    parser.add_argument("--plays", type=int, default=1_000_000, help="plays in the end-to-end run")
+    parser.add_argument("--quick", action="store_true", help="a small version, for trying the bench itself")
+    args = parser.parse_args(argv)
+    plays = 20_000 if args.quick else args.plays
+    print(f"simlib bench on {os.cpu_count()} cores")
+    print("\n## Die Mauer kernel design (single thread, 4 players, random, no writing)")
+    rates = kernel_designs(plays // 5)
+    print(f"Numba kernel:       {rates['numba']:>10,.0f} plays/s")
+    print(f"NumPy lockstep:     {rates['numpy']:>10,.0f} plays/s  (Numba is {rates['numba'] / rates['numpy']:.1f}x)")
+
+    print(f"\n## Die Mauer end to end: {plays:,} four-player random plays, runs+games+seats written, all cores")
+    r = end_to_end(plays, events=False)
+    print(f"{r['seconds']:.2f} s = {plays / r['seconds']:,.0f} plays/s (target >= 100,000); "
+          f"peak memory: parent {r['parent_mb']:.0f} MB, largest worker {r['worker_mb']:.0f} MB, "
+          f"at most {r['parent_mb'] + (os.cpu_count() or 1) * r['worker_mb']:,.0f} MB together (target < 2,048); "
+          f"lake {r['lake_mb']:.0f} MB")
+    ev_plays = plays // 10
+    r = end_to_end(ev_plays, events=True)
+    print(f"with --events, {ev_plays:,} plays: {r['seconds']:.2f} s = {ev_plays / r['seconds']:,.0f} plays/s; "
+          f"lake {r['lake_mb']:.0f} MB")
+
+    per_seat = 2_500 if args.quick else 50_000
+    print(f"\n## Die Mauer policies against three random players, seats rotated ({per_seat:,} plays per seat)")
+    print("\n".join(policy_table(per_seat)))
+
+
+if __name__ == "__main__":
+    main()
