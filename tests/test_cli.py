@@ -39,6 +39,7 @@ BAD = [
     (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "random,heavy"], "2 policies"),
     (["simulate", "mauer", "--plays", "7", "--players", "4", "--policies", "random"], "multiple of rounds"),
     (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "heavy:speed=3"], "bad parameter"),
+    (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "heavy:epsilon=2"], "must be in 0..1"),
     (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "random", "--option", "start=late"],
      "not one of"),
     (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "random", "--option", "colour=red"],

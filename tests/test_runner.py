@@ -79,10 +79,12 @@ def test_an_interrupted_run_resumes_and_keeps_what_was_written(tmp_path):
     runs_file = part_path(lake, "runs", "mauer", first.run_id, 0)
     row = pq.read_table(runs_file).to_pylist()[0] | {"status": "interrupted"}
     write_atomic(pa.Table.from_pylist([row], schema=pq.read_schema(runs_file)), runs_file)
+    half_written = kept.with_name(".part-00002.parquet.999.tmp")
+    half_written.write_bytes(b"PAR1 cut off")
 
     resumed = run(cfg, lake, workers=1, shard_size=999, progress=False)
     assert resumed.resumed and resumed.shards_written == 3
-    assert kept.read_bytes() == kept_bytes
+    assert kept.read_bytes() == kept_bytes and not half_written.exists()
     for name in TABLES:
         assert lake_table(lake, name, first.run_id).equals(lake_table(tmp_path / "full", name, full.run_id))
     assert run(cfg, lake, progress=False).already_complete

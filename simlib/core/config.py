@@ -40,6 +40,9 @@ def parse_policy(text: str, game: Game) -> PolicySpec:
             values[key] = float(value)
         except ValueError:
             raise SimlibError(f"policy {name}: parameter {key} needs a number, got {value!r}") from None
+        low, high = info.bounds.get(key, (float("-inf"), float("inf")))
+        if not low <= values[key] <= high:
+            raise SimlibError(f"policy {name}: parameter {key} must be in {low:g}..{high:g}, got {value}")
     return PolicySpec(name, tuple(sorted(values.items())))
 
 

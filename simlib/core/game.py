@@ -23,6 +23,7 @@ class PolicyInfo:
     description: str
     params: dict[str, float] = field(default_factory=dict)
     param_docs: dict[str, str] = field(default_factory=dict)
+    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)  # inclusive; absent = unbounded
 
 
 class Game(ABC):

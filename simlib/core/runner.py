@@ -76,6 +76,8 @@ def run(config: RunConfig, lake: Path, workers: int | None = None, shard_size: i
         return RunResult(run_id, lake, config.plays, 0, False, True)
     if previous is not None:
         shard_size = previous["shard_size"]  # resume with the same part boundaries
+        for stale in lake.glob(f"*/game={game.name}/run_id={run_id}/.*.tmp"):
+            stale.unlink()  # a part a killed worker was writing; it is simulated again
     started = previous["started_at"] if previous else datetime.now(timezone.utc)
 
     tables = _tables_for(game, config)

@@ -17,6 +17,10 @@ from .rules import END_LEFT, END_RIGHT, END_START, GATE, HOLLOW, N_TYPES, NONE, 
 RANDOM, HEAVY, READER, HOLLOW_TACTICIAN = 0, 1, 2, 3
 MAX_PARAMS = 4
 
+def _probabilities(*names: str) -> dict[str, tuple[float, float]]:
+    return {name: (0.0, 1.0) for name in names}
+
+
 POLICIES = {
     p.name: p
     for p in (
@@ -24,20 +28,23 @@ POLICIES = {
                    "Uniform over held piece types plus the hollow hand; uniform choices everywhere (the reference)."),
         PolicyInfo("heavy", HEAVY,
                    "Sheds its heaviest piece: plans (and guesses) its heaviest buildable piece, gives its heaviest away.",
-                   {"epsilon": 0.0}, {"epsilon": "probability of planning like `random` instead"}),
+                   {"epsilon": 0.0}, {"epsilon": "probability of planning like `random` instead"},
+                   _probabilities("epsilon")),
         PolicyInfo("reader", READER,
                    "Reads the builder: guesses the piece the builder most likely sheds (kit minus built, buildable), "
                    "and as builder plans the heavy piece competitors are least able to guess.",
                    {"heavy_belief": 0.7, "guess_rate": 0.5},
                    {"heavy_belief": "weight on 'the builder sheds his heaviest buildable piece' vs. uniform",
-                    "guess_rate": "assumed chance that a competitor who may hold a piece guesses it"}),
+                    "guess_rate": "assumed chance that a competitor who may hold a piece guesses it"},
+                   _probabilities("heavy_belief", "guess_rate")),
         PolicyInfo("hollow", HOLLOW_TACTICIAN,
                    "Plays the hollow hand on purpose: as builder to build freely, as competitor to give its heaviest "
                    "piece away; otherwise plays like `reader`.",
                    {"builder_hollow": 0.3, "competitor_hollow": 0.25, "heavy_belief": 0.7, "guess_rate": 0.5},
                    {"builder_hollow": "probability of planning the hollow hand as builder",
                     "competitor_hollow": "probability of planning the hollow hand as competitor",
-                    "heavy_belief": "as for reader", "guess_rate": "as for reader"}),
+                    "heavy_belief": "as for reader", "guess_rate": "as for reader"},
+                   _probabilities("builder_hollow", "competitor_hollow", "heavy_belief", "guess_rate")),
     )
 }
 
