@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -97,12 +98,17 @@ def run(config: RunConfig, lake: Path, workers: int | None = None, shard_size: i
             # Compile (or load the cached) kernel once in the parent so forked workers share it.
             game.simulate(config, 0, game.block_size(config), events=config.events)
             ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            # Workers ignore Ctrl-C: the parent cancels the queued shards and lets running ones finish.
+            pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=signal.signal,
+                                       initargs=(signal.SIGINT, signal.SIG_IGN))
+            try:
                 pending = {pool.submit(_write_shard, config, lake, run_id, *s) for s in todo}
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for fut in done:
                         bar.update(fut.result())
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt:
         write_atomic(_runs_row(game, config, run_id, shard_size, started, "interrupted"), runs_path)
         raise
