@@ -40,7 +40,8 @@ def check_plays(config, tables):
         evs = sorted(events[play], key=lambda e: e["baurunde"])
         hands, wall, reason = replay(config.players, evs, pen, config.options["max_baurunden"])
         assert reason == game["end_reason"]
-        assert game["baurunden"] == len(evs)
+        assert game["completed"] == (reason == "emptied")
+        assert game["turns"] == len(evs)
         rows = sorted(seats[play], key=lambda s: s["seat"])
         assert [r["penalty"] for r in rows] == penalties(hands, pen)
         for r, hand in zip(rows, hands):
@@ -48,7 +49,7 @@ def check_plays(config, tables):
         # Pieces are conserved: hands + wall = 7 x players.
         assert sum(sum(h.values()) for h in hands) + len(wall.pieces) == 7 * config.players
         if reason == "emptied":
-            assert game["baurunden"] >= 7
+            assert game["turns"] >= 7
         best = min(r["penalty"] for r in rows)
         assert game["winners"] == [r["seat"] for r in rows if r["penalty"] == best]
         assert [r["winner"] for r in rows] == [r["penalty"] == best for r in rows]
@@ -78,7 +79,7 @@ def test_the_baurunde_limit_ends_a_stalled_round():
     config, tables = simulate(4, [always_hollow], 2, 3, rounds=1, max_baurunden=50)
     check_plays(config, tables)
     assert tables["games"].column("end_reason").to_pylist() == ["baurunde_limit"] * 2
-    assert tables["games"].column("baurunden").to_pylist() == [50, 50]
+    assert tables["games"].column("turns").to_pylist() == [50, 50]
 
 
 def test_a_designers_penalty_override_is_scored():
@@ -88,7 +89,7 @@ def test_a_designers_penalty_override_is_scored():
 
 def test_start_modes_choose_the_next_first_bauherr():
     for start, expect in (("fixed", lambda g, prev: 0), ("rotate", lambda g, prev: (prev["first_player"] + 1) % 4),
-                          ("continue", lambda g, prev: (prev["first_player"] + prev["baurunden"]) % 4)):
+                          ("continue", lambda g, prev: (prev["first_player"] + prev["turns"]) % 4)):
         _, tables = simulate(4, ["random"], 20, 9, rounds=5, start=start)
         games = tables["games"].to_pylist()
         for prev, g in zip(games, games[1:]):
@@ -121,7 +122,7 @@ def test_lockstep_numpy_version_gives_exactly_the_kernels_results():
         tables = GAME.simulate(config, 1000, 4000, events=False)
         pen = np.array([1, 2, 3, 4, 6, 10, 15])
         baurunden, reason, penalty, left = simulate_random(players, 1000, 3000, players, pen, 500)
-        assert tables["games"].column("baurunden").to_numpy().tolist() == baurunden.tolist()
+        assert tables["games"].column("turns").to_numpy().tolist() == baurunden.tolist()
         assert tables["games"].column("end_reason").to_pylist() == [END_REASON_NAMES[r] for r in reason]
         assert tables["seats"].column("penalty").to_numpy().tolist() == penalty.ravel().tolist()
         assert tables["seats"].column("left_tower").to_numpy().tolist() == left[:, :, 6].ravel().tolist()

@@ -37,7 +37,7 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table]) -> str:
         for b in ev["builds"]:
             (wall.appendleft if b["end"] == "left" else wall.append)(_SHORT[b["piece"]])
         lines.append(f"     wall: {' '.join(wall) or '(empty)'}")
-    lines.append(f"end: {game['end_reason']} after {game['baurunden']} Baurunden")
+    lines.append(f"end: {game['end_reason']} after {game['turns']} Baurunden")
     for s in seats:
         held = ", ".join(p if s["left_" + p] == 1 else f"{s['left_' + p]} x {p}"
                          for p in _SHORT if p != "hollow" and s["left_" + p])

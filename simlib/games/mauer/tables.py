@@ -6,7 +6,7 @@ import pyarrow as pa
 from ...core.lake import described
 from .kernel import EV_BR, EV_BUILDER, EV_BUILT, EV_CASE, EV_END, EV_GIFT_FROM, EV_GIFT_PIECE, EV_LEFT, EV_LEN, \
     EV_PLAN, EV_PLAY, EV_RIGHT
-from .rules import CASE_NAMES, END_NAMES, END_REASON_NAMES, PIECES, PLAN_NAMES
+from .rules import CASE_NAMES, EMPTIED, END_NAMES, END_REASON_NAMES, PIECES, PLAN_NAMES
 
 _PIECE = pa.dictionary(pa.int8(), pa.string())
 _KEYS = [
@@ -21,9 +21,10 @@ _MATCH = [
 GAMES = pa.schema(_KEYS + _MATCH + [
     described("players", pa.int8(), "Number of players."),
     described("first_player", pa.int8(), "Table position of this Spielrunde's first Bauherr (seat 0)."),
-    described("baurunden", pa.int32(), "Number of Baurunden played."),
+    described("turns", pa.int32(), "Number of Baurunden played (a Baurunde is Die Mauer's turn)."),
     described("end_reason", pa.dictionary(pa.int8(), pa.string()),
               "emptied (a supply became empty), deadlock (nothing can ever be built) or baurunde_limit."),
+    described("completed", pa.bool_(), "The play ended by the rules' own end (emptied), not a deadlock or limit."),
     described("winners", pa.list_(pa.int8()), "Seats with the lowest penalty (all of them on a tie)."),
 ])
 
@@ -80,7 +81,7 @@ def games_table(rules_version, first_play, rounds, baurunden, end_reason, first_
     cols = [
         _const(rules_version, n, pa.int16()), pa.array(play), pa.array(play // rounds),
         pa.array((play % rounds).astype(np.int16)), _const(players, n, pa.int8()), pa.array(first_player),
-        pa.array(baurunden), _dict(end_reason, END_REASON_NAMES),
+        pa.array(baurunden), _dict(end_reason, END_REASON_NAMES), pa.array(end_reason == EMPTIED),
         pa.ListArray.from_arrays(pa.array(offsets), pa.array(winner_seats)),
     ]
     return pa.Table.from_arrays(cols, schema=GAMES)
