@@ -51,9 +51,10 @@ def kernel_designs(plays: int) -> dict[str, float]:
     """Single-thread plays/s of the Numba kernel and the lockstep NumPy version (4 players, random)."""
     from .games.mauer.kernel import EV_COLS, simulate_matches
     from .games.mauer.lockstep import simulate_random
+    from .games.mauer.policies import MAX_PARAMS
 
     pen = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)
-    args = (np.zeros(4, np.int64), np.zeros((4, 4)), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+    args = (np.zeros(4, np.int64), np.zeros((4, MAX_PARAMS)), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
     simulate_matches(1, 0, 10, 1, 0, 500, pen, *args)
     t = time.perf_counter()
     simulate_matches(1, 0, plays, 1, 0, 500, pen, *args)

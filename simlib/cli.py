@@ -67,6 +67,38 @@ def _cmd_simulate(args) -> None:
     print(run_summary(Path(args.lake), game.name, result.run_id))
 
 
+def _cmd_batch(args) -> None:
+    from .core.batch import load_batch
+    from .core.runner import run
+
+    names = [args.game] if args.game else list(games())
+    todo = []
+    for name in names:
+        game = get_game(name)
+        path = Path(args.file) if args.file else game.report_batch()
+        if path is not None:
+            todo += load_batch(game, path, args.scale)
+    began = time.perf_counter()
+    for i, config in enumerate(todo, 1):
+        result = run(config, Path(args.lake), workers=args.workers, progress=not args.quiet)
+        state = "already complete" if result.already_complete else "written"
+        print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: {config.players} players, "
+              f"{','.join(p.name for p in config.policies)}, {config.plays:,} plays ({state})", flush=True)
+    print(f"batch of {len(todo)} runs done in {time.perf_counter() - began:.1f} s; lake: {args.lake}")
+
+
+def _cmd_pipeline(args) -> int:
+    from .analysis.pipeline import build
+
+    result = build(Path(args.lake), Path(args.marts), Path(args.db))
+    print(f"built {len(result.marts)} marts over {result.runs} runs ({result.runs_computed} new) into {args.marts} "
+          f"and {args.db} in {result.seconds:.1f} s; {result.tests_run} data tests, "
+          f"{len(result.test_failures)} failed")
+    for failure in result.test_failures:
+        print(f"  FAIL {failure}", file=sys.stderr)
+    return 1 if result.test_failures else 0
+
+
 def _cmd_replay(args) -> int:
     from .core.lake import find_run
     from .core.replay import compare_with_lake
@@ -117,6 +149,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shard-size", type=int, default=50_000, help="plays per part file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("batch", help="simulate a batch of runs (default: each game's report batch)")
+    p.add_argument("game", nargs="?", help="only this game (default: all)")
+    p.add_argument("--file", help="a batch TOML file instead of the game's report batch")
+    p.add_argument("--scale", type=float, default=1.0, help="multiply every run's plays")
+    p.add_argument("--lake", default="data/lake")
+    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_batch)
+
+    p = sub.add_parser("pipeline", help="build the marts over the lake and run their data tests")
+    p.add_argument("--lake", default="data/lake")
+    p.add_argument("--marts", default="data/marts")
+    p.add_argument("--db", default="data/simlib.duckdb")
+    p.set_defaults(func=_cmd_pipeline)
 
     p = sub.add_parser("replay", help="re-simulate one play of a run and print it step by step")
     p.add_argument("game")

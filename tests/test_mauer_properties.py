@@ -75,7 +75,7 @@ def test_a_batch_of_mixed_policies_replays_exactly():
 
 def test_the_baurunde_limit_ends_a_stalled_round():
     # Everybody always plans the hollow hand: case 3 forever.
-    always_hollow = "hollow:builder_hollow=1:competitor_hollow=1"
+    always_hollow = "hollow:epsilon=0:builder_hollow=1:competitor_hollow=1"
     config, tables = simulate(4, [always_hollow], 2, 3, rounds=1, max_baurunden=50)
     check_plays(config, tables)
     assert tables["games"].column("end_reason").to_pylist() == ["baurunde_limit"] * 2

@@ -193,7 +193,7 @@ def test_a_competitors_hollow_hand_is_a_wrong_guess_when_the_builder_plans_a_pie
 def test_round_ends_when_a_gift_empties_the_givers_supply():
     # Seat 1 holds only a wall piece; the builder (heavy policy) holds pieces too. With the
     # hollow policy for seat 1 at rate 1 it always goes hollow; seat 0 builder plans hollow at rate 1.
-    from simlib.games.mauer.policies import HOLLOW_TACTICIAN
+    from simlib.games.mauer.policies import HOLLOW_TACTICIAN, MAX_PARAMS
 
     n = 3
     hands = np.zeros((n, 7), np.int8)
@@ -201,9 +201,9 @@ def test_round_ends_when_a_gift_empties_the_givers_supply():
     hands[1, 3] = 1
     hands[2, :] = 1
     codes = np.array([HOLLOW_TACTICIAN, HOLLOW_TACTICIAN, 1], np.int64)
-    prm = np.zeros((n, 4))
-    prm[0, 0] = 1.0   # builder: always hollow
-    prm[1, 1] = 1.0   # competitor: always hollow
+    prm = np.zeros((n, MAX_PARAMS))
+    prm[0, 3] = 1.0   # builder_hollow: the builder always plans the hollow hand
+    prm[1, 4] = 1.0   # competitor_hollow: seat 1 always plans the hollow hand
     wall = np.zeros(3, np.int64)
     nbr, reason = play_spielrunde(np.uint64(7), codes, prm, PEN, 500, hands, np.zeros((n, 7), np.int8), wall,
                                   np.zeros(n, np.int64), np.zeros((0, EV_COLS), np.int32), -1, 0)
@@ -219,7 +219,7 @@ def test_deadlock_ends_the_round():
     hands[:, 5] = 1
     hands[:, 6] = 1
     wall = np.zeros(3, np.int64)
-    nbr, reason = play_spielrunde(np.uint64(7), np.zeros(n, np.int64), np.zeros((n, 4)), PEN, 500, hands,
+    nbr, reason = play_spielrunde(np.uint64(7), np.zeros(n, np.int64), np.zeros((n, 5)), PEN, 500, hands,
                                   np.zeros((n, 7), np.int8), wall, np.zeros(n, np.int64),
                                   np.zeros((0, EV_COLS), np.int32), -1, 0)
     assert reason == 1  # DEADLOCK

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
@@ -53,6 +54,10 @@ class Game(ABC):
     def block_size(self, config: RunConfig) -> int:
         """How many consecutive plays must be simulated together (e.g. the rounds of a match)."""
         return 1
+
+    def report_batch(self) -> Path | None:
+        """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""
+        return None
 
     def validate(self, config: RunConfig) -> None:
         """Raise SimlibError for a configuration the game cannot play (beyond the core's checks)."""

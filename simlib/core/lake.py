@@ -39,7 +39,7 @@ RUNS_SCHEMA = pa.schema([
 # The generic contract: what every game's tables provide (checked for each registered game in the tests).
 REQUIRED_COLUMNS = {
     "games": ("rules_version", "play_index", "players", "turns", "end_reason", "completed", "winners"),
-    "seats": ("rules_version", "play_index", "seat", "policy", "score", "rank", "winner"),
+    "seats": ("rules_version", "play_index", "seat", "policy", "policy_spec", "score", "rank", "winner"),
 }
 
 PARTITION_DOCS = {

@@ -21,14 +21,18 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ...core.config import RunConfig
-from ...core.errors import SimlibError
-from ...core.game import Game, PolicyInfo
-from ...core.params import Parameter, load_parameters
-from . import tables
-from .kernel import EV_COLS, START_MODES, simulate_matches
-from .policies import MAX_PARAMS, POLICIES, param_vector
-from .rules import PIECES
+from ...core.jit import drop_stale_cache
+
+drop_stale_cache(Path(__file__).parent)
+
+from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
+from ...core.errors import SimlibError  # noqa: E402
+from ...core.game import Game, PolicyInfo  # noqa: E402
+from ...core.params import Parameter, load_parameters  # noqa: E402
+from . import tables  # noqa: E402
+from .kernel import EV_COLS, START_MODES, simulate_matches  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES, param_vector  # noqa: E402
+from .rules import PIECES  # noqa: E402
 
 
 class Mauer(Game):
@@ -47,6 +51,9 @@ class Mauer(Game):
 
     def schemas(self) -> dict[str, pa.Schema]:
         return tables.SCHEMAS
+
+    def report_batch(self) -> Path:
+        return Path(__file__).with_name("report_batch.toml")
 
     def block_size(self, config: RunConfig) -> int:
         return config.options["rounds"]

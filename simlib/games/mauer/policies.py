@@ -15,12 +15,18 @@ from ...core.rng import below, draw, unit
 from .rules import END_LEFT, END_RIGHT, END_START, GATE, HOLLOW, N_TYPES, NONE, can_build, legal_end_mask
 
 RANDOM, HEAVY, READER, HOLLOW_TACTICIAN = 0, 1, 2, 3
-MAX_PARAMS = 4
+MAX_PARAMS = 5
 
 def _probabilities(*names: str) -> dict[str, tuple[float, float]]:
     return {name: (0.0, 1.0) for name in names}
 
 
+_EPSILON_DOC = "probability of planning like `random` instead (real players are not fully predictable)"
+_READER_DOCS = {"heavy_belief": "weight on 'the builder sheds his heaviest buildable piece' vs. uniform",
+                "guess_rate": "assumed chance that a competitor who may hold a piece guesses it"}
+
+# Parameter order matters: the kernel reads epsilon at 0, heavy_belief at 1, guess_rate at 2 and the
+# hollow rates at 3 and 4.
 POLICIES = {
     p.name: p
     for p in (
@@ -28,28 +34,27 @@ POLICIES = {
                    "Uniform over held piece types plus the hollow hand; uniform choices everywhere (the reference)."),
         PolicyInfo("heavy", HEAVY,
                    "Sheds its heaviest piece: plans (and guesses) its heaviest buildable piece, gives its heaviest away.",
-                   {"epsilon": 0.0}, {"epsilon": "probability of planning like `random` instead"},
-                   _probabilities("epsilon")),
+                   {"epsilon": 0.1}, {"epsilon": _EPSILON_DOC}, _probabilities("epsilon")),
         PolicyInfo("reader", READER,
                    "Reads the builder: guesses the piece the builder most likely sheds (kit minus built, buildable), "
                    "and as builder plans the heavy piece competitors are least able to guess.",
-                   {"heavy_belief": 0.7, "guess_rate": 0.5},
-                   {"heavy_belief": "weight on 'the builder sheds his heaviest buildable piece' vs. uniform",
-                    "guess_rate": "assumed chance that a competitor who may hold a piece guesses it"},
-                   _probabilities("heavy_belief", "guess_rate")),
+                   {"epsilon": 0.1, "heavy_belief": 0.7, "guess_rate": 0.5},
+                   {"epsilon": _EPSILON_DOC} | _READER_DOCS,
+                   _probabilities("epsilon", "heavy_belief", "guess_rate")),
         PolicyInfo("hollow", HOLLOW_TACTICIAN,
                    "Plays the hollow hand on purpose: as builder to build freely, as competitor to give its heaviest "
                    "piece away; otherwise plays like `reader`.",
-                   {"builder_hollow": 0.3, "competitor_hollow": 0.25, "heavy_belief": 0.7, "guess_rate": 0.5},
-                   {"builder_hollow": "probability of planning the hollow hand as builder",
-                    "competitor_hollow": "probability of planning the hollow hand as competitor",
-                    "heavy_belief": "as for reader", "guess_rate": "as for reader"},
-                   _probabilities("builder_hollow", "competitor_hollow", "heavy_belief", "guess_rate")),
+                   {"epsilon": 0.1, "heavy_belief": 0.7, "guess_rate": 0.5, "builder_hollow": 0.3,
+                    "competitor_hollow": 0.25},
+                   {"epsilon": _EPSILON_DOC} | _READER_DOCS | {
+                       "builder_hollow": "probability of planning the hollow hand as builder",
+                       "competitor_hollow": "probability of planning the hollow hand as competitor"},
+                   _probabilities("epsilon", "heavy_belief", "guess_rate", "builder_hollow", "competitor_hollow")),
     )
 }
 
 # What a draw is for; with Baurunde and seat it forms the draw's index.
-_PLAN, _CASE1, _GIFT, _END, _COIN = 0, 1, 2, 3, 4
+_PLAN, _CASE1, _GIFT, _END, _COIN, _HOLLOW_COIN = 0, 1, 2, 3, 4, 5
 
 
 def param_vector(info: PolicyInfo, values: dict[str, float]) -> np.ndarray:
@@ -117,7 +122,7 @@ def random_plan(hand, u):
 @nb.njit(cache=True)
 def _reader_guess(prm, seat, builder, hands, built, wall, pen):
     """The held piece with the largest expected shed penalty if the builder plans it."""
-    w = prm[0]
+    w = prm[1]
     n_cand = 0
     top = NONE
     for t in range(N_TYPES):
@@ -139,7 +144,7 @@ def _reader_guess(prm, seat, builder, hands, built, wall, pen):
 @nb.njit(cache=True)
 def _reader_build_plan(prm, seat, hands, built, wall, pen):
     """The buildable piece with the largest penalty times the chance that nobody guesses it."""
-    q = prm[1]
+    q = prm[2]
     best = NONE
     best_score = -1.0
     for t in range(N_TYPES):
@@ -158,18 +163,15 @@ def _reader_build_plan(prm, seat, hands, built, wall, pen):
 def plan(code, prm, seat, builder, hands, built, wall, pen, key, br):
     """The piece (0-6) or HOLLOW that `seat` holds in its fist this Baurunde."""
     hand = hands[seat]
-    if code == RANDOM:
+    if code == RANDOM or unit(_u(key, br, seat, _COIN)) < prm[0]:
         return random_plan(hand, _u(key, br, seat, _PLAN))
     if code == HEAVY:
-        if unit(_u(key, br, seat, _COIN)) < prm[0]:
-            return random_plan(hand, _u(key, br, seat, _PLAN))
         t = heaviest_buildable(hand, wall, pen)
         return t if t != NONE else heaviest_held(hand, pen)
     if code == HOLLOW_TACTICIAN:
-        rate = prm[0] if seat == builder else prm[1]
-        if unit(_u(key, br, seat, _COIN)) < rate:
+        rate = prm[3] if seat == builder else prm[4]
+        if unit(_u(key, br, seat, _HOLLOW_COIN)) < rate:
             return HOLLOW
-        prm = prm[2:]
     if seat == builder:
         return _reader_build_plan(prm, seat, hands, built, wall, pen)
     return _reader_guess(prm, seat, builder, hands, built, wall, pen)

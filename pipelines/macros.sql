@@ -1,0 +1,20 @@
+-- Statistics used by several models, defined once. z = 1.96 gives 95% intervals.
+
+-- Wilson score interval for k successes in n trials.
+create or replace macro wilson_lo(k, n) as
+    ((k::double / n) + 1.96 * 1.96 / (2 * n)
+     - 1.96 * sqrt((k::double / n) * (1 - k::double / n) / n + 1.96 * 1.96 / (4.0 * n * n)))
+    / (1 + 1.96 * 1.96 / n);
+
+create or replace macro wilson_hi(k, n) as
+    ((k::double / n) + 1.96 * 1.96 / (2 * n)
+     + 1.96 * sqrt((k::double / n) * (1 - k::double / n) / n + 1.96 * 1.96 / (4.0 * n * n)))
+    / (1 + 1.96 * 1.96 / n);
+
+-- Half width of the normal-approximation interval of a mean.
+create or replace macro mean_ci_half(sd, n) as
+    case when n > 1 then 1.96 * coalesce(sd, 0) / sqrt(n) else null end;
+
+-- Sample standard deviation from a count, a sum and a sum of squares (for aggregates over runs).
+create or replace macro sd_from_sums(n, s, ss) as
+    case when n > 1 then sqrt(greatest((ss - s * s / n) / (n - 1), 0)) else null end;

@@ -1,0 +1,1 @@
+"""Analysis over the lake: the SQL/Polars pipeline, ad-hoc SQL, and the report."""
