@@ -99,6 +99,17 @@ def _cmd_pipeline(args) -> int:
     return 1 if result.test_failures else 0
 
 
+def _cmd_sql(args) -> int:
+    from .analysis.sql import QueryError, run_query
+
+    try:
+        run_query(args.query, Path(args.lake), Path(args.marts), args.format, args.output, args.max_rows)
+    except QueryError as exc:
+        print(f"simlib: query error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _cmd_replay(args) -> int:
     from .core.lake import find_run
     from .core.replay import compare_with_lake
@@ -164,6 +175,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--marts", default="data/marts")
     p.add_argument("--db", default="data/simlib.duckdb")
     p.set_defaults(func=_cmd_pipeline)
+
+    p = sub.add_parser("sql", help="run a read-only SQL query over the lake (runs, games, seats, events) and marts")
+    p.add_argument("query")
+    p.add_argument("--format", choices=("table", "csv", "json", "parquet"), default="table")
+    p.add_argument("--output", help="write the result to this file instead of the terminal")
+    p.add_argument("--max-rows", type=int, default=40, help="rows shown in table format")
+    p.add_argument("--lake", default="data/lake")
+    p.add_argument("--marts", default="data/marts")
+    p.set_defaults(func=_cmd_sql)
 
     p = sub.add_parser("replay", help="re-simulate one play of a run and print it step by step")
     p.add_argument("game")

@@ -1,0 +1,95 @@
+"""`simlib sql`: ad-hoc, read-only DuckDB queries over every lake table and every mart."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from ..core.errors import SimlibError
+from .duck import connect, create_lake_views
+
+READ_ONLY_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
+FORMATS = ("table", "csv", "json", "parquet")
+
+
+class QueryError(Exception):
+    """DuckDB refused the query (exit status 1)."""
+
+
+def open_readonly(lake: Path, marts: Path) -> duckdb.DuckDBPyConnection:
+    """A connection with views `runs`, `games`, `seats`, `events` and one per mart, that can read only
+    the lake and the marts and can write nothing."""
+    con = connect()
+    create_lake_views(con, lake, prefix="")
+    for mart in sorted(marts.glob("*.parquet")):
+        con.execute(f"create view {mart.stem} as select * from read_parquet('{mart}')")
+    readable = [str(p.resolve()) + "/" for p in (lake, marts) if p.exists()]
+    con.execute(f"set allowed_directories = {readable!r}")
+    con.execute("set enable_external_access = false")
+    con.execute("set lock_configuration = true")
+    return con
+
+
+def _check_read_only(sql: str) -> None:
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as exc:
+        raise QueryError(str(exc).splitlines()[0]) from None
+    if not statements:
+        raise QueryError("no query given")
+    for statement in statements:
+        if statement.type not in READ_ONLY_STATEMENTS:
+            kind = str(statement.type).rsplit(".", 1)[-1]
+            raise QueryError(f"simlib sql runs queries only (SELECT, EXPLAIN), not {kind}: the lake is read-only")
+
+
+def _write(table: pa.Table, fmt: str, output: str | None) -> None:
+    if fmt == "parquet" and output is None:
+        raise SimlibError("--format parquet needs --output FILE")
+    target = Path(output) if output else None
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp") if target else None
+    sink = str(tmp) if tmp else sys.stdout.buffer
+    try:
+        if fmt == "csv":
+            pacsv.write_csv(table, sink)
+        elif fmt == "json":
+            import polars as pl
+
+            text = pl.from_arrow(table).write_json() + "\n"
+            if tmp:
+                tmp.write_text(text)
+            else:
+                sys.stdout.write(text)
+        else:
+            pq.write_table(table, sink)
+        if tmp:
+            os.replace(tmp, target)
+    except OSError as exc:
+        raise SimlibError(f"cannot write {output}: {exc.strerror}") from None
+    finally:
+        if tmp:
+            tmp.unlink(missing_ok=True)
+
+
+def run_query(sql: str, lake: Path, marts: Path, fmt: str = "table", output: str | None = None,
+              max_rows: int = 40) -> None:
+    _check_read_only(sql)
+    con = open_readonly(lake, marts)
+    try:
+        relation = con.sql(sql)
+        if relation is None:
+            return
+        if fmt == "table" and output is None:
+            relation.show(max_rows=max_rows, max_width=200)
+            return
+        _write(relation.to_arrow_table(), "csv" if fmt == "table" else fmt, output)
+    except duckdb.Error as exc:
+        raise QueryError(" ".join(str(exc).split("\n")[0:1])) from None
+    finally:
+        con.close()
