@@ -110,6 +110,13 @@ def _cmd_sql(args) -> int:
     return 0
 
 
+def _cmd_report(args) -> None:
+    from .analysis.report import build_report
+
+    pages = build_report(Path(args.lake), Path(args.marts), Path(args.out))
+    print(f"wrote {Path(args.out) / 'index.html'} with {len(pages)} game page(s)")
+
+
 def _cmd_replay(args) -> int:
     from .core.lake import find_run
     from .core.replay import compare_with_lake
@@ -184,6 +191,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lake", default="data/lake")
     p.add_argument("--marts", default="data/marts")
     p.set_defaults(func=_cmd_sql)
+
+    p = sub.add_parser("report", help="write the HTML report from the marts")
+    p.add_argument("--lake", default="data/lake")
+    p.add_argument("--marts", default="data/marts")
+    p.add_argument("--out", default="reports")
+    p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("replay", help="re-simulate one play of a run and print it step by step")
     p.add_argument("game")

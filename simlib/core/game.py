@@ -38,6 +38,8 @@ class Game(ABC):
     rules_version: int  # bumped when behaviour changes, not for speed-ups; written on every row
     min_players: int
     max_players: int
+    # Parameters that shape a match but not a single play (the report pools runs that differ only in these).
+    match_parameters: tuple[str, ...] = ()
 
     @abstractmethod
     def parameters(self) -> dict[str, Parameter]:

@@ -41,6 +41,7 @@ class Mauer(Game):
     rules_version = 1
     min_players = 3
     max_players = 6
+    match_parameters = ("rounds", "start")
 
     @cache
     def parameters(self) -> dict[str, Parameter]:
