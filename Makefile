@@ -9,7 +9,7 @@ PLAYS ?= 200000
 PLAYERS ?= 4
 SEED ?= 1
 
-.PHONY: install test report simulate bench docs clean
+.PHONY: install test lint report simulate pipeline bench docs clean
 
 install: $(VENV)/.installed
 
@@ -21,6 +21,9 @@ $(VENV)/.installed: pyproject.toml
 
 test: install
 	$(PY) -m pytest -q
+
+lint: install
+	$(VENV)/bin/ruff check simlib tests pipelines
 
 simulate: install
 	$(SIMLIB) simulate mauer --plays $(PLAYS) --players $(PLAYERS) --policies random --seed $(SEED) --lake $(LAKE)

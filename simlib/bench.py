@@ -49,7 +49,8 @@ def end_to_end(plays: int, events: bool) -> dict:
 
 def kernel_designs(plays: int) -> dict[str, float]:
     """Single-thread plays/s of the Numba kernel and the lockstep NumPy version (4 players, random)."""
-    from .games.mauer.kernel import EV_COLS, simulate_matches
+    from .games.mauer.constants import EV_COLS
+    from .games.mauer.kernel import simulate_matches
     from .games.mauer.lockstep import simulate_random
     from .games.mauer.policies import MAX_PARAMS
 

@@ -84,7 +84,8 @@ def replay(players: int, events: list[dict], penalty=PENALTY, max_baurunden: int
         builder = i % players
         assert ev["baurunde"] == i and ev["builder_seat"] == builder
         assert ev["wall_length"] == len(wall.pieces)
-        assert (ev["wall_left"], ev["wall_right"]) == ((wall.pieces[0], wall.pieces[-1]) if wall.pieces else (None, None))
+        ends = (wall.pieces[0], wall.pieces[-1]) if wall.pieces else (None, None)
+        assert (ev["wall_left"], ev["wall_right"]) == ends
         plans = ev["plans"]
         assert len(plans) == players
         for s, p in enumerate(plans):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from simlib.core.config import RunConfig
 from simlib.core.docs import lake_markdown
 from simlib.core.lake import REQUIRED_COLUMNS
 from simlib.core.registry import games
-from pathlib import Path
 
 GAMES = list(games().values())
 

@@ -7,9 +7,10 @@ from collections import defaultdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mauer_reference import PENALTY, PIECES, penalties, replay
 from simlib.core.config import RunConfig
 from simlib.games.mauer import GAME
+
+from mauer_reference import PENALTY, PIECES, penalties, replay
 
 POLICIES = ["random", "heavy", "reader", "hollow", "heavy:epsilon=0.3", "hollow:builder_hollow=0.9"]
 
@@ -113,8 +114,8 @@ def test_lockstep_numpy_version_gives_exactly_the_kernels_results():
     """A second, independent implementation (masks instead of branches) with the same keyed draws."""
     import numpy as np
 
+    from simlib.games.mauer.constants import END_REASON_NAMES
     from simlib.games.mauer.lockstep import simulate_random
-    from simlib.games.mauer.rules import END_REASON_NAMES
 
     for players in (3, 4, 5, 6):
         config = RunConfig.build(GAME, players=players, policies=["random"], plays=3000, seed=players,

@@ -9,10 +9,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simlib.games.mauer.constants import (
+    CASE_NAMES,
+    END_NAMES,
+    EV_BUILT,
+    EV_COLS,
+    EV_END,
+    EV_GIFT_FROM,
+    EV_GIFT_PIECE,
+    PLAN_NAMES,
+)
+from simlib.games.mauer.kernel import play_spielrunde, resolve_baurunde
+from simlib.games.mauer.rules import special_sites
+
 from mauer_reference import PIECES, Wall, resolve
-from simlib.games.mauer.kernel import EV_BUILT, EV_COLS, EV_END, EV_GIFT_FROM, EV_GIFT_PIECE, \
-    play_spielrunde, resolve_baurunde
-from simlib.games.mauer.rules import CASE_NAMES, END_NAMES, PLAN_NAMES, special_sites
 
 SHORT = {"1": "wall1", "2": "wall2", "3": "wall3", "4": "wall4", "5": "wall5", "G": "gate", "T": "tower",
          "-": "hollow"}

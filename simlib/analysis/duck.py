@@ -6,7 +6,6 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
-from scipy import stats
 
 from ..core.lake import RUNS_SCHEMA
 from ..core.registry import games
@@ -16,6 +15,8 @@ LAKE_TABLES = ("runs", "games", "seats", "events")
 
 
 def _chi2_sf(statistic: float, dof: int) -> float:
+    from scipy import stats  # imported on first use: `simlib sql` rarely needs it
+
     return float(stats.chi2.sf(statistic, dof))
 
 

@@ -146,7 +146,8 @@ def seat_advantage(page: Page) -> None:
         top = significant.sort("seat0_advantage", descending=True).row(0, named=True)
         parts.append(f"The seat matters significantly (chi-square test, p < 0.05) in {significant.height} of "
                      f"{drawn.height} configurations drawn; the largest start-player advantage is at {top['label']}: "
-                     f"seat 0 wins {pct(top['seat0_win_rate'])} ({interval(top['seat0_win_rate_lo'], top['seat0_win_rate_hi'])}) "
+                     f"seat 0 wins {pct(top['seat0_win_rate'])} "
+                     f"({interval(top['seat0_win_rate_lo'], top['seat0_win_rate_hi'])}) "
                      f"against a fair {pct(1 / top['players'])} ({p_text(top['chi2_p_value'])})")
     if not not_significant.is_empty():
         parts.append("no significant seat effect at " + ", ".join(not_significant["label"].to_list()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from .lake import PARTITION_DOCS, RUNS_SCHEMA, REQUIRED_COLUMNS
+from .lake import PARTITION_DOCS, REQUIRED_COLUMNS, RUNS_SCHEMA
 from .registry import games
 
 

@@ -25,7 +25,8 @@ def described(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -
 RUNS_SCHEMA = pa.schema([
     described("rules_version", pa.int16(), "The game's rules version the run was simulated with."),
     described("simlib_version", pa.string(), "The simlib version that wrote the run."),
-    described("config", pa.string(), "The full run configuration as JSON: players, policies, every rule option, plays, seed."),
+    described("config", pa.string(),
+              "The full run configuration as JSON: players, policies, every rule option, plays, seed."),
     described("seed", pa.int64(), "The run's seed; with the play index it fixes every random draw of a play."),
     described("players", pa.int8(), "Number of players."),
     described("policies", pa.string(), "Policy per table position, comma-separated (`name:param=value`)."),

@@ -30,9 +30,8 @@ from ...core.errors import SimlibError  # noqa: E402
 from ...core.game import Game, PolicyInfo  # noqa: E402
 from ...core.params import Parameter, load_parameters  # noqa: E402
 from . import tables  # noqa: E402
-from .kernel import EV_COLS, START_MODES, simulate_matches  # noqa: E402
+from .constants import EV_COLS, PIECES, START_MODES  # noqa: E402
 from .policies import MAX_PARAMS, POLICIES, param_vector  # noqa: E402
-from .rules import PIECES  # noqa: E402
 
 
 class Mauer(Game):
@@ -76,6 +75,8 @@ class Mauer(Game):
                 prm.reshape(config.players, MAX_PARAMS))
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        from .kernel import simulate_matches  # loads Numba: only when simulating
+
         seed, rounds, start_mode, max_br, pen, codes, prm = self._kernel_args(config)
         no_events = np.zeros((0, EV_COLS), np.int32)
         out = simulate_matches(seed, start, stop - start, rounds, start_mode, max_br, pen, codes, prm,

@@ -9,22 +9,38 @@ import numba as nb
 import numpy as np
 
 from ...core.rng import play_key
-from .policies import case1_choice, end_choice, gift_choice, plan
-from .rules import (
-    BAURUNDE_LIMIT, BUILDER_BUILDS, BUILDER_OUTGUESSED, COMPETITORS_BUILD, DEADLOCK, EMPTIED, GATE, HOLLOW,
-    HOLLOW_1, HOLLOW_2, HOLLOW_3, ILLEGAL_PLAN, N_TYPES, NONE, is_deadlocked, penalty, place, special_sites,
+from .constants import (
+    BAURUNDE_LIMIT,
+    BUILDER_BUILDS,
+    BUILDER_OUTGUESSED,
+    COMPETITORS_BUILD,
+    DEADLOCK,
+    EMPTIED,
+    EV_BR,
+    EV_BUILDER,
+    EV_BUILT,
+    EV_CASE,
+    EV_END,
+    EV_GIFT_FROM,
+    EV_GIFT_PIECE,
+    EV_LEFT,
+    EV_LEN,
+    EV_PLAN,
+    EV_PLAY,
+    EV_RIGHT,
+    GATE,
+    HOLLOW,
+    HOLLOW_1,
+    HOLLOW_2,
+    HOLLOW_3,
+    ILLEGAL_PLAN,
+    N_TYPES,
+    NONE,
+    START_CONTINUE,
+    START_ROTATE,
 )
-
-START_CONTINUE, START_ROTATE, START_FIXED = 0, 1, 2
-START_MODES = ("continue", "rotate", "fixed")
-
-MAX_PLAYERS = 6
-# Columns of the event matrix (one row per Baurunde), then plan, built piece and end per seat.
-EV_PLAY, EV_BR, EV_BUILDER, EV_LEN, EV_LEFT, EV_RIGHT, EV_CASE, EV_GIFT_FROM, EV_GIFT_PIECE = range(9)
-EV_PLAN = 9
-EV_BUILT = EV_PLAN + MAX_PLAYERS
-EV_END = EV_BUILT + MAX_PLAYERS
-EV_COLS = EV_END + MAX_PLAYERS
+from .decisions import case1_choice, end_choice, gift_choice, plan
+from .rules import is_deadlocked, penalty, place, special_sites
 
 
 @nb.njit(cache=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rules import BAURUNDE_LIMIT, DEADLOCK, EMPTIED, END_LEFT, END_RIGHT, END_START, GATE, HOLLOW, N_TYPES
+from .constants import BAURUNDE_LIMIT, DEADLOCK, EMPTIED, END_LEFT, END_RIGHT, END_START, GATE, HOLLOW, N_TYPES
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15

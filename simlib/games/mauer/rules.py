@@ -6,36 +6,8 @@ its ends matter for the Bauordnung (§1: pieces go on at the ends only).
 """
 
 import numba as nb
-import numpy as np
 
-PIECES = ("wall1", "wall2", "wall3", "wall4", "wall5", "gate", "tower")
-PLAN_NAMES = PIECES + ("hollow",)
-N_TYPES = 7
-GATE, TOWER, HOLLOW = 5, 6, 7
-NONE = -1
-
-# Where a piece went: the first piece starts the wall, later ones go on the left or right end.
-END_START, END_LEFT, END_RIGHT = 0, 1, 2
-END_NAMES = ("start", "left", "right")
-
-# How a Baurunde resolved (Bauphase and Hohle Hand of the rule text).
-BUILDER_BUILDS = 0        # nobody guessed the builder's plan (Beispiel A)
-COMPETITORS_BUILD = 1     # 1 <= k <= sites competitors guessed it (Beispiel B)
-BUILDER_OUTGUESSED = 2    # more competitors guessed a special than it has sites: builder builds (Beispiel C)
-ILLEGAL_PLAN = 3          # the builder's special piece has no site: nobody builds (Beispiel D)
-HOLLOW_1 = 4              # only the builder hollow: he builds a legal piece of his choice
-HOLLOW_2 = 5              # builder and exactly one competitor hollow: that competitor gives a gift
-HOLLOW_3 = 6              # builder and several competitors hollow: nothing happens
-CASE_NAMES = ("builder_builds", "competitors_build", "builder_outguessed", "illegal_plan",
-              "hollow_1", "hollow_2", "hollow_3")
-
-# Why a Spielrunde ended.
-EMPTIED = 0               # a player's supply became empty (the rule text's only end)
-DEADLOCK = 1              # both ends special and nobody holds a wall piece: nothing can ever be built
-BAURUNDE_LIMIT = 2        # the max_baurunden safety limit (policies that never build)
-END_REASON_NAMES = ("emptied", "deadlock", "baurunde_limit")
-
-KIT = np.ones(N_TYPES, dtype=np.int8)  # each player's Bausatz: one piece of each type
+from .constants import END_LEFT, END_RIGHT, END_START, GATE, N_TYPES
 
 
 @nb.njit(cache=True, inline="always")

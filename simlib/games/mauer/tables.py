@@ -4,9 +4,26 @@ import numpy as np
 import pyarrow as pa
 
 from ...core.lake import described
-from .kernel import EV_BR, EV_BUILDER, EV_BUILT, EV_CASE, EV_END, EV_GIFT_FROM, EV_GIFT_PIECE, EV_LEFT, EV_LEN, \
-    EV_PLAN, EV_PLAY, EV_RIGHT
-from .rules import CASE_NAMES, EMPTIED, END_NAMES, END_REASON_NAMES, PIECES, PLAN_NAMES
+from .constants import (
+    CASE_NAMES,
+    EMPTIED,
+    END_NAMES,
+    END_REASON_NAMES,
+    EV_BR,
+    EV_BUILDER,
+    EV_BUILT,
+    EV_CASE,
+    EV_END,
+    EV_GIFT_FROM,
+    EV_GIFT_PIECE,
+    EV_LEFT,
+    EV_LEN,
+    EV_PLAN,
+    EV_PLAY,
+    EV_RIGHT,
+    PIECES,
+    PLAN_NAMES,
+)
 
 _PIECE = pa.dictionary(pa.int8(), pa.string())
 _KEYS = [
@@ -30,7 +47,8 @@ GAMES = pa.schema(_KEYS + _MATCH + [
 
 SEATS = pa.schema(_KEYS + _MATCH + [
     described("seat", pa.int8(), "0 = the Spielrunde's first Bauherr, counting to his left."),
-    described("player", pa.int8(), "Table position in the match (0 = the match's first player); sum over a match by this."),
+    described("player", pa.int8(),
+              "Table position in the match (0 = the match's first player); sum over a match by this."),
     described("policy", pa.dictionary(pa.int8(), pa.string()), "Policy name of the seat."),
     described("policy_spec", pa.dictionary(pa.int8(), pa.string()), "Policy with its parameters, `name:param=value`."),
     described("penalty", pa.int16(), "Minuspunkte: the penalties of the pieces still held at the end."),
@@ -50,7 +68,8 @@ EVENTS = pa.schema(_KEYS + [
     described("outcome", pa.dictionary(pa.int8(), pa.string()),
               "builder_builds, competitors_build, builder_outguessed, illegal_plan, hollow_1, hollow_2, hollow_3."),
     described("builds", pa.list_(_BUILD),
-              "Pieces built in placement order (builder first, then seats to his left): seat, piece, end (start/left/right)."),
+              "Pieces built in placement order (builder first, then seats to his left): "
+              "seat, piece, end (start/left/right)."),
     described("gift_from", pa.int8(), "Hollow-hand case 2: the seat that gave the builder a piece.", nullable=True),
     described("gift_piece", _PIECE, "Hollow-hand case 2: the piece given.", nullable=True),
 ])
@@ -87,7 +106,8 @@ def games_table(rules_version, first_play, rounds, baurunden, end_reason, first_
     return pa.Table.from_arrays(cols, schema=GAMES)
 
 
-def seats_table(rules_version, first_play, rounds, first_player, penalties, left, policy_names, policy_specs) -> pa.Table:
+def seats_table(rules_version, first_play, rounds, first_player, penalties, left, policy_names,
+                policy_specs) -> pa.Table:
     n, players = penalties.shape
     seat = np.tile(np.arange(players, dtype=np.int8), n)
     player = ((first_player.astype(np.int64)[:, None] + np.arange(players)) % players).ravel()

@@ -1,0 +1,73 @@
+"""Tiny hand-made lakes for testing SQL models with known answers."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pyarrow as pa
+
+from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
+from simlib.games.mauer.tables import EVENTS, GAMES, SEATS
+
+
+def _table(schema: pa.Schema, rows: list[dict]) -> pa.Table:
+    filled = []
+    for row in rows:
+        full = {}
+        for f in schema:
+            if f.name in row:
+                full[f.name] = row[f.name]
+            elif pa.types.is_list(f.type):
+                full[f.name] = []
+            elif pa.types.is_boolean(f.type):
+                full[f.name] = False
+            elif pa.types.is_dictionary(f.type) or pa.types.is_string(f.type):
+                full[f.name] = None if f.nullable else "x"
+            else:
+                full[f.name] = None if f.nullable else 0
+        filled.append(full)
+    return pa.Table.from_pylist(filled, schema=schema)
+
+
+def write_run(lake: Path, run_id: str, players: int, policies: list[str], games: list[dict], seats: list[dict],
+              events: list[dict] | None = None, rounds: int = 1, status: str = "complete") -> None:
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    config = {"game": "mauer", "players": players, "policies": policies, "plays": len(games), "seed": 1,
+              "options": {"rounds": rounds, "start": "continue", "max_baurunden": 500}, "events": events is not None}
+    runs = pa.Table.from_pylist([{
+        "rules_version": 1, "simlib_version": "test", "config": json.dumps(config), "seed": 1, "players": players,
+        "policies": ",".join(policies), "plays": len(games), "shard_size": 100, "started_at": now, "ended_at": now,
+        "status": status}], schema=RUNS_SCHEMA)
+    write_atomic(runs, part_path(lake, "runs", "mauer", run_id, 0))
+    for g in games:
+        g.setdefault("players", players)
+        g.setdefault("end_reason", "emptied")
+        g.setdefault("completed", True)
+        g.setdefault("match_id", g["play_index"] // rounds)
+        g.setdefault("round", g["play_index"] % rounds)
+    write_atomic(_table(GAMES, games), part_path(lake, "games", "mauer", run_id, 0))
+    for s in seats:
+        s.setdefault("match_id", s["play_index"] // rounds)
+        s.setdefault("round", s["play_index"] % rounds)
+        s.setdefault("player", s["seat"])
+        s.setdefault("policy", policies[s["player"]])
+        s.setdefault("policy_spec", policies[s["player"]])
+        s.setdefault("score", -s["penalty"])
+    write_atomic(_table(SEATS, seats), part_path(lake, "seats", "mauer", run_id, 0))
+    if events is not None:
+        write_atomic(_table(EVENTS, events), part_path(lake, "events", "mauer", run_id, 0))
+
+
+def seats_from_penalties(penalties: list[list[int]]) -> tuple[list[dict], list[dict]]:
+    """games and seats rows from a penalty matrix (play x seat); the lowest penalty wins."""
+    games, seats = [], []
+    for play, row in enumerate(penalties):
+        best = min(row)
+        winners = [s for s, p in enumerate(row) if p == best]
+        games.append({"play_index": play, "winners": winners, "turns": 7 + 2 * play})
+        for seat, p in enumerate(row):
+            seats.append({"play_index": play, "seat": seat, "penalty": p, "winner": p == best,
+                          "rank": 1 + sum(q < p for q in row)})
+    return games, seats

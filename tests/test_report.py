@@ -1,0 +1,90 @@
+"""The report, built from a small simulated lake: every figure and table is there, nothing is fetched."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from simlib.analysis.pipeline import build
+from simlib.analysis.report import build_report
+from simlib.core.batch import load_batch
+from simlib.core.runner import run
+from simlib.games.mauer import GAME
+
+BATCH = """
+[[run]]
+players = [3, 4]
+policies = ["random"]
+plays = 200
+
+[[run]]
+players = [4]
+policies = ["heavy"]
+plays = 100
+
+[[run]]
+players = [4]
+policies = ["random"]
+plays = 20
+events = true
+options = { rounds = 1 }
+
+[[tournament]]
+players = 4
+policies = ["random", "reader"]
+plays = 20
+options = { rounds = 1 }
+"""
+
+FIGURES = ["seat_advantage", "game_length", "policy_table_4p", "penalty_by_seat", "match_totals", "baurunde_cases"]
+TABLES = ["Balance per run", "Win rate and mean score by seat", "Game length per run", "Policy strength",
+          "Penalty points by seat", "Penalty points by policy", "Match totals by table position",
+          "How Baurunden resolve", "Assumed rule parameters", "Runs"]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("report")
+    batch = root / "batch.toml"
+    batch.write_text(BATCH)
+    for config in load_batch(GAME, batch):
+        run(config, root / "lake", workers=1, progress=False)
+    result = build(root / "lake", root / "marts", root / "simlib.duckdb")
+    assert result.test_failures == []
+    build_report(root / "lake", root / "marts", root / "reports")
+    return root / "reports"
+
+
+def test_every_figure_is_written_and_shown_with_a_sentence(report):
+    page = (report / "mauer.html").read_text()
+    for name in FIGURES:
+        assert (report / "figures" / f"mauer_{name}.png").stat().st_size > 10_000, name
+        assert f"figures/mauer_{name}.png" in page, name
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
+    assert len(captions) == len(FIGURES) and all(len(c) > 60 for c in captions)
+
+
+def test_figures_come_before_tables_and_every_table_is_there(report):
+    page = (report / "mauer.html").read_text()
+    assert page.index("<h2>Figures</h2>") < page.index("<h2>Tables</h2>") < page.index("<h2>Inputs</h2>")
+    for title in TABLES:
+        assert f"<h3>{title}" in page, title
+
+
+def test_the_report_names_its_inputs_and_needs_no_network(report):
+    page = (report / "mauer.html").read_text()
+    assert "max_baurunden" in page and "start" in page and "rules version" in page
+    assert "http://" not in page and "https://" not in page
+    index = (report / "index.html").read_text()
+    assert "mauer.html" in index
+
+
+def test_batch_expands_a_tournament_into_every_seating(tmp_path):
+    batch = tmp_path / "b.toml"
+    batch.write_text(BATCH)
+    configs = load_batch(GAME, batch)
+    tournament = [c for c in configs if c.options["rounds"] == 1 and not c.events]
+    # 2 one-policy tables + 2 ordered pairs x 4 seats
+    assert len(tournament) == 2 + 2 * 4
+    assert sum(1 for c in tournament if [p.name for p in c.policies] == ["random", "reader", "random", "random"]) == 1
