@@ -4,10 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SIMLIB := $(VENV)/bin/simlib
 LAKE ?= data/lake
-# The default batch: the scale knob for `make report`.
-PLAYS ?= 200000
-PLAYERS ?= 4
-SEED ?= 1
+# The default batch is each game's report_batch.toml; SCALE multiplies every run's plays
+# (make report SCALE=0.1 for a quick look, SCALE=4 for tighter intervals).
+SCALE ?= 1
 
 .PHONY: install test lint report simulate pipeline bench docs clean
 
@@ -26,9 +25,15 @@ lint: install
 	$(VENV)/bin/ruff check simlib tests pipelines
 
 simulate: install
-	$(SIMLIB) simulate mauer --plays $(PLAYS) --players $(PLAYERS) --policies random --seed $(SEED) --lake $(LAKE)
+	$(SIMLIB) batch --scale $(SCALE) --lake $(LAKE)
 
-report: simulate
+pipeline: install
+	$(SIMLIB) pipeline --lake $(LAKE)
+
+report: install
+	$(SIMLIB) batch --scale $(SCALE) --lake $(LAKE) --quiet
+	$(SIMLIB) pipeline --lake $(LAKE)
+	$(SIMLIB) report --lake $(LAKE)
 
 bench: install
 	$(PY) -m simlib.bench
@@ -37,4 +42,4 @@ docs: install
 	$(SIMLIB) schema > docs/lake.md
 
 clean:
-	rm -rf $(VENV) data/lake data/marts
+	rm -rf $(VENV) data/lake data/marts data/simlib.duckdb reports/*.html reports/figures

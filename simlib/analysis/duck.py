@@ -20,8 +20,12 @@ def _chi2_sf(statistic: float, dof: int) -> float:
     return float(stats.chi2.sf(statistic, dof))
 
 
+# DuckDB streams from Parquet and spills to disk past this, so marts over any lake fit in bounded memory.
+MEMORY_LIMIT = "1GB"
+
+
 def connect(database: str = ":memory:") -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(database)
+    con = duckdb.connect(database, config={"memory_limit": MEMORY_LIMIT})
     con.execute((PIPELINES_DIR / "macros.sql").read_text())
     con.create_function("chi2_sf", _chi2_sf, ["DOUBLE", "BIGINT"], "DOUBLE",
                         side_effects=False)
