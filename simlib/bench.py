@@ -47,6 +47,36 @@ def end_to_end(plays: int, events: bool) -> dict:
     return result
 
 
+def _timed(args: list[str]) -> tuple[float, float, str]:
+    """Seconds, peak memory (MB) and output of a command, via GNU time where present."""
+    timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
+    began = time.perf_counter()
+    done = subprocess.run(timer + args, check=True, capture_output=True, text=True)
+    took = time.perf_counter() - began
+    peak = float(done.stderr.strip().splitlines()[-1]) / 1024 if timer else float("nan")
+    return took, peak, done.stdout
+
+
+def pipeline_and_sql(plays: int) -> None:
+    """Marts over a lake of `plays` four-player plays (4 seats rows each), then one ad-hoc aggregate."""
+    simlib = [sys.executable, "-m", "simlib.cli"]
+    with tempfile.TemporaryDirectory() as root:
+        lake, marts = f"{root}/lake", f"{root}/marts"
+        subprocess.run(simlib + ["simulate", "mauer", "--plays", str(plays), "--players", "4", "--policies",
+                                 "random", "--seed", "11", "--lake", lake, "--quiet"], check=True,
+                       capture_output=True)
+        took, peak, out = _timed(simlib + ["pipeline", "--lake", lake, "--marts", marts, "--db",
+                                           f"{root}/simlib.duckdb"])
+        print(f"simlib pipeline over {4 * plays:,} seats rows: {took:.1f} s wall (target <= 30 s), "
+              f"peak memory {peak:,.0f} MB; {out.strip()}")
+        took, peak, _ = _timed(simlib + ["pipeline", "--lake", lake, "--marts", marts, "--db",
+                                         f"{root}/simlib.duckdb"])
+        print(f"again with nothing new: {took:.1f} s (cached per run)")
+        query = "select seat, avg(winner::int) as win_rate, count(*) as n from seats group by seat order by seat"
+        took, peak, _ = _timed(simlib + ["sql", query, "--lake", lake, "--marts", marts])
+        print(f"simlib sql '{query}': {took:.2f} s wall, process start included (target <= 2 s)")
+
+
 def kernel_designs(plays: int) -> dict[str, float]:
     """Single-thread plays/s of the Numba kernel and the lockstep NumPy version (4 players, random)."""
     from .games.mauer.constants import EV_COLS
@@ -123,6 +153,10 @@ def main(argv: list[str] | None = None) -> None:
     r = end_to_end(ev_plays, events=True)
     print(f"with --events, {ev_plays:,} plays: {r['seconds']:.2f} s = {ev_plays / r['seconds']:,.0f} plays/s; "
           f"lake {r['lake_mb']:.0f} MB")
+
+    lake_plays = 20_000 if args.quick else 2_500_000
+    print(f"\n## Pipelines and ad-hoc SQL over {4 * lake_plays:,} seats rows")
+    pipeline_and_sql(lake_plays)
 
     per_seat = 2_500 if args.quick else 50_000
     print(f"\n## Die Mauer policies against three random players, seats rotated ({per_seat:,} plays per seat)")

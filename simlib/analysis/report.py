@@ -54,6 +54,17 @@ class Table:
     title: str
     frame: pl.DataFrame
     note: str = ""
+    collapsed: bool = False  # long supporting tables start folded
+
+
+def split_tables(title: str, frame: pl.DataFrame, note: str = "") -> list[Table]:
+    """Rows of one-policy tables first (what the figures show), the mixed tables folded below."""
+    one_policy = frame.filter(pl.col("homogeneous")).drop("homogeneous")
+    mixed = frame.filter(~pl.col("homogeneous")).drop("homogeneous")
+    tables = [Table(title, one_policy, note)] if not one_policy.is_empty() else []
+    if not mixed.is_empty():
+        tables.append(Table(f"{title}: tables of mixed policies", mixed, note, collapsed=True))
+    return tables
 
 
 @dataclass
@@ -152,10 +163,10 @@ def seat_advantage(page: Page) -> None:
     if not not_significant.is_empty():
         parts.append("no significant seat effect at " + ", ".join(not_significant["label"].to_list()))
     page.save(fig, "seat_advantage", "Start-player advantage", "; ".join(parts) + ".")
-    page.tables.append(Table("Balance per run", balance.sort("players", "label").select(
+    page.tables += split_tables("Balance per run", balance.sort("players", "label").select(
         "label", "players", "n_plays", "seat0_win_rate", "seat0_win_rate_lo", "seat0_win_rate_hi",
         "seat0_advantage", "balance", "best_seat", "worst_seat", "chi2", "chi2_p_value", "completion_rate",
-        "incomplete_plays", "tie_rate", "mean_turns", "run_id")))
+        "incomplete_plays", "tie_rate", "mean_turns", "run_id", "homogeneous"))
     page.tables.append(Table("Win rate and mean score by seat", seats.sort("players", "label", "seat").select(
         "label", "seat", "n_plays", "wins", "shared_wins", "win_rate", "win_rate_lo", "win_rate_hi", "win_share",
         "fair_share", "mean_score", "mean_score_lo", "mean_score_hi")))
@@ -181,9 +192,9 @@ def game_length(page: Page) -> None:
                 f"{long['p95_turns']} turns (mean {long['mean_turns']:.2f}, 95% interval "
                 f"{long['mean_turns_lo']:.2f}–{long['mean_turns_hi']:.2f}).")
     page.save(fig, "game_length", "Game length", sentence)
-    page.tables.append(Table("Game length per run", length.sort("players", "label").select(
+    page.tables += split_tables("Game length per run", length.sort("players", "label").select(
         "label", "n_plays", "mean_turns", "mean_turns_lo", "mean_turns_hi", "sd_turns", "min_turns", "p05_turns",
-        "p25_turns", "median_turns", "p75_turns", "p95_turns", "max_turns", "run_id")))
+        "p25_turns", "median_turns", "p75_turns", "p95_turns", "max_turns", "run_id", "homogeneous"))
 
 
 def policy_strength(page: Page) -> None:
@@ -242,9 +253,10 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; 
 h1 { margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { font-size: 0.95em; margin-top: 0.4em; max-width: 60em; }
-table { border-collapse: collapse; font-size: 0.8em; margin: 0.5em 0 1.5em; }
+.wide { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.8em; margin: 0.5em 0 1.5em; }
+summary { cursor: pointer; font-weight: bold; margin: 1em 0; }
 th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: right; }
-th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
+th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; white-space: nowrap; }
 .note { color: #555; font-size: 0.9em; } nav a { margin-right: 1em; }
 """
 
@@ -259,7 +271,7 @@ def _cell(column: str, value) -> str:
             return f"{100 * value:.2f}%"
         if "p_value" in column:
             return p_text(value)
-        return f"{value:,.3f}" if abs(value) < 1000 else f"{value:,.0f}"
+        return f"{value:,.3f}" if abs(value) < 100 else f"{value:,.1f}"
     if isinstance(value, int):
         return f"{value:,}"
     return html.escape(str(value))
@@ -269,7 +281,7 @@ def html_table(frame: pl.DataFrame) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
     rows = "".join("<tr>" + "".join(f"<td>{_cell(c, v)}</td>" for c, v in zip(frame.columns, row)) + "</tr>"
                    for row in frame.iter_rows())
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    return f"<div class='wide'><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
 
 
 def _page_html(title: str, body: str) -> str:
@@ -296,12 +308,19 @@ def _inputs_html(page: Page) -> str:
             f"</thead><tbody>{rows}</tbody></table><h3>Runs</h3>{html_table(runs)}")
 
 
+def _table_html(table: Table) -> str:
+    note = f"<p class='note'>{html.escape(table.note)}</p>" if table.note else ""
+    if table.collapsed:
+        return (f"<details><summary>{html.escape(table.title)} ({table.frame.height} rows)</summary>{note}"
+                f"{html_table(table.frame)}</details>")
+    return f"<h3>{html.escape(table.title)}</h3>{note}{html_table(table.frame)}"
+
+
 def _game_html(page: Page) -> str:
     figures = "".join(f"<figure><img src='{f.file}' alt='{html.escape(f.title)}'><figcaption><b>"
                       f"{html.escape(f.title)}.</b> {html.escape(f.sentence)}</figcaption></figure>"
                       for f in page.figures)
-    tables = "".join(f"<h3>{html.escape(t.title)}</h3>{f'<p class=note>{html.escape(t.note)}</p>' if t.note else ''}"
-                     f"{html_table(t.frame)}" for t in page.tables)
+    tables = "".join(_table_html(t) for t in page.tables)
     return _page_html(page.game.title, f"<h1>{html.escape(page.game.title)}</h1><h2>Figures</h2>{figures}"
                                        f"<h2>Tables</h2>{tables}{_inputs_html(page)}")
 

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ...analysis.report import Page, Table, interval, pct
+from ...analysis.report import Page, Table, interval, pct, split_tables
 
 
 def _focus_players(frame: pl.DataFrame) -> int:
@@ -49,14 +49,14 @@ def penalties_by_seat(page: Page) -> None:
     fig.suptitle(f"Die Mauer: penalty distribution by seat, {n_players} players, tables of one policy "
                  f"(boxes: 25-75%, whiskers: 5-95%)", y=1.06)
     page.save(fig, "penalty_by_seat", "Penalty points by seat", "; ".join(sentences) + ".")
-    page.tables.append(Table("Penalty points by seat", by_seat.sort("players_label", "label", "seat").select(
+    page.tables += split_tables("Penalty points by seat", by_seat.sort("players_label", "label", "seat").select(
         "label", "seat", "policy", "n_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi", "sd_penalty",
         "p05_penalty", "p25_penalty", "median_penalty", "p75_penalty", "p95_penalty", "max_penalty",
-        "share_zero")))
+        "share_zero", "homogeneous"))
     by_policy = page.with_labels(page.mart("mart_mauer_penalties_by_policy"))
-    page.tables.append(Table("Penalty points by policy", by_policy.sort("label", "policy").select(
+    page.tables += split_tables("Penalty points by policy", by_policy.sort("label", "policy").select(
         "label", "policy", "n_plays", "n_seat_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi",
-        "median_penalty", "p95_penalty", "share_zero")))
+        "median_penalty", "p95_penalty", "share_zero", "homogeneous"))
 
 
 def match_totals(page: Page) -> None:
@@ -119,7 +119,8 @@ def baurunde_cases(page: Page) -> None:
         top = run.row(0, named=True)
         sentences.append(f"in {label}, {top['outcome'].replace('_', ' ')} dominates with {pct(top['share'])} "
                          f"({interval(top['share_lo'], top['share_hi'])}) of Baurunden")
-    page.save(fig, "baurunde_cases", "How Baurunden resolve", "; ".join(sentences).capitalize() + ".")
+    text = "; ".join(sentences)
+    page.save(fig, "baurunde_cases", "How Baurunden resolve", text[0].upper() + text[1:] + ".")
     page.tables.append(Table("How Baurunden resolve", cases.sort("label", "outcome").select(
         "label", "outcome", "n_baurunden_with_outcome", "n_baurunden", "share", "share_lo", "share_hi",
         "per_play", "pieces_built", "n_plays")))
