@@ -14,7 +14,7 @@ from simlib.games.mauer import GAME
 
 BATCH = """
 [[run]]
-players = [3, 4]
+players = [3, 4, 5]
 policies = ["random"]
 plays = 200
 
@@ -88,3 +88,18 @@ def test_batch_expands_a_tournament_into_every_seating(tmp_path):
     # 2 one-policy tables + 2 ordered pairs x 4 seats
     assert len(tournament) == 2 + 2 * 4
     assert sum(1 for c in tournament if [p.name for p in c.policies] == ["random", "reader", "random", "random"]) == 1
+
+
+def test_the_readme_queries_run(report):
+    from pathlib import Path
+
+    from simlib.analysis.sql import run_query
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    queries = re.findall(r"```sql\n(.*?)```", readme, re.S)
+    assert len(queries) >= 3
+    root = report.parent
+    for i, query in enumerate(queries):
+        out = root / f"readme_{i}.csv"
+        run_query(query.replace("data/lake", str(root / "lake")), root / "lake", root / "marts", "csv", str(out))
+        assert len(out.read_text().splitlines()) > 1, query
