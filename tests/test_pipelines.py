@@ -178,3 +178,22 @@ def test_every_mart_column_is_documented():
     for model in load_models():
         if model.is_mart:
             assert model.columns and all(model.columns.values()), model.name
+
+
+def test_metrics_agree_across_engines(built):
+    """Win rate by seat (a DuckDB mart) recomputed with Polars; match totals (a Polars mart) with DuckDB."""
+    tmp_path, _, marts = built
+    seats = pl.scan_parquet(str(tmp_path / "lake" / "seats" / "**" / "*.parquet"), hive_partitioning=True)
+    by_polars = seats.group_by("seat").agg(pl.col("winner").mean().alias("win_rate")).sort("seat").collect()
+    by_duckdb = marts["mart_seat_outcomes"].sort("seat")
+    assert by_polars["win_rate"].to_list() == pytest.approx(by_duckdb["win_rate"].to_list())
+
+    con = connect()
+    totals = con.execute(f"""
+        select player, avg(total) as mean_total from (
+            select match_id, player, sum(penalty) as total
+            from read_parquet('{tmp_path}/lake/seats/**/*.parquet', hive_partitioning = true)
+            group by all)
+        group by player order by player""").fetchall()
+    polars_totals = marts["mart_mauer_match_totals"].sort("player")["mean_total"].to_list()
+    assert [t for _, t in totals] == pytest.approx(polars_totals)
