@@ -43,8 +43,11 @@ def _options(args) -> dict:
         if not eq:
             raise SimlibError(f"--option needs name=value, got {item!r}")
         options[key.strip()] = value.strip()
-    if args.rounds is not None:
-        options["rounds"] = args.rounds
+    for game in games().values():
+        for name in game.option_flags:
+            value = getattr(args, f"option_{name}", None)
+            if value is not None:
+                options[name] = value
     return options
 
 
@@ -158,7 +161,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--policies", required=True, help="one policy, or one per seat: a,b,c (name:param=value)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--rounds", type=int, help="plays per match, for games played in matches (option rounds)")
+    flags = {}
+    for game in games().values():
+        for name, help_text in game.option_flags.items():
+            flags.setdefault(name, []).append(f"{game.name}: {help_text}")
+    for name, helps in flags.items():
+        p.add_argument(f"--{name.replace('_', '-')}", dest=f"option_{name}", metavar="VALUE",
+                       help=f"same as --option {name}=VALUE ({'; '.join(helps)})")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule parameter")
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameter overrides")
     p.add_argument("--events", action="store_true", help="also write the events table (much larger)")

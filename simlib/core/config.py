@@ -77,6 +77,7 @@ class RunConfig:
             if name not in params:
                 raise SimlibError(f"unknown option {name!r} for {game.name} (known: {', '.join(params)})")
             resolved[name] = params[name].coerce(value)
+        resolved = game.resolve_options(resolved)
         config = cls(game.name, players, specs, plays, seed, resolved, events)
         game.validate(config)
         return config

@@ -40,6 +40,10 @@ class Game(ABC):
     max_players: int
     # Parameters that shape a match but not a single play (the report pools runs that differ only in these).
     match_parameters: tuple[str, ...] = ()
+    # Tables written only for runs with --events (they are large).
+    event_tables: tuple[str, ...] = ("events",)
+    # Parameters that `simlib simulate` also takes as a flag of their own (`--NAME VALUE`), with help text.
+    option_flags: dict[str, str] = {}
 
     @abstractmethod
     def parameters(self) -> dict[str, Parameter]:
@@ -60,6 +64,10 @@ class Game(ABC):
     def report_batch(self) -> Path | None:
         """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""
         return None
+
+    def resolve_options(self, options: dict) -> dict:
+        """Derive dependent options (e.g. a deck file's cards and hash) once, when a run is configured."""
+        return options
 
     def validate(self, config: RunConfig) -> None:
         """Raise SimlibError for a configuration the game cannot play (beyond the core's checks)."""

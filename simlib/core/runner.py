@@ -39,7 +39,7 @@ def _shards(plays: int, block: int, shard_size: int) -> list[tuple[int, int, int
 
 
 def _tables_for(game: Game, config: RunConfig) -> list[str]:
-    return [t for t in game.schemas() if t != "events" or config.events]
+    return [t for t in game.schemas() if t not in game.event_tables or config.events]
 
 
 def _write_shard(config: RunConfig, lake: Path, run_id: str, part: int, start: int, stop: int) -> int:

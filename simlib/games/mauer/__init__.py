@@ -41,6 +41,7 @@ class Mauer(Game):
     min_players = 3
     max_players = 6
     match_parameters = ("rounds", "start")
+    option_flags = {"rounds": "Spielrunden per match"}
 
     @cache
     def parameters(self) -> dict[str, Parameter]:

@@ -1,0 +1,126 @@
+"""Mauerbruch (a card game for the NumNum deck, Alfred Schilken), 2-4 players.
+
+Spec card
+- Play: one game. Chance: the shuffle (a keyed Fisher-Yates) and the policies' random choices.
+- Seats: seat 0 is the player who begins after the opening; table position 0 opens.
+- Score: cards on one's pile; the most cards wins, ties share the win.
+- Rules: shared/seeds/001_fee77b1ee06a5da9.txt, settled as in issue 4 (docs/games/mauerbruch.md).
+- Deck: data (deck.py); the built-in NumNum deck is assumed.
+
+Version history
+- 1: first implementation.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from ...core.jit import drop_stale_cache
+
+drop_stale_cache(Path(__file__).parent)
+
+from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
+from ...core.errors import SimlibError  # noqa: E402
+from ...core.game import Game, PolicyInfo  # noqa: E402
+from ...core.params import Parameter, load_parameters  # noqa: E402
+from . import tables  # noqa: E402
+from .constants import EV_COLS, N_STACKS, OPENING_MODES  # noqa: E402
+from .deck import Deck, load_deck, parse_deck  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES, param_vector  # noqa: E402
+
+
+def stack_sizes(n_cards: int) -> np.ndarray:
+    """Seven stacks as even as possible, the smaller ones in the middle (109 cards: 16,16,15,15,15,16,16)."""
+    sizes = np.full(N_STACKS, n_cards // N_STACKS, np.int64)
+    for s in (0, 6, 1, 5, 2, 4, 3)[: n_cards % N_STACKS]:
+        sizes[s] += 1
+    return sizes
+
+
+@cache
+def _deck_from_text(name: str, text: str) -> Deck:
+    return parse_deck("id,kind,symbol,value\n" + text, "the run configuration", name)
+
+
+class Mauerbruch(Game):
+    name = "mauerbruch"
+    title = "Mauerbruch"
+    rules_version = 1
+    min_players = 2
+    max_players = 4
+    option_flags = {"deck": "a deck CSV file replacing the built-in NumNum deck"}
+    event_tables = ("events", "deals")
+
+    @cache
+    def parameters(self) -> dict[str, Parameter]:
+        return load_parameters(Path(__file__).with_name("parameters.toml"))
+
+    def policies(self) -> dict[str, PolicyInfo]:
+        return POLICIES
+
+    def schemas(self) -> dict[str, pa.Schema]:
+        return tables.SCHEMAS
+
+    def report_batch(self) -> Path:
+        return Path(__file__).with_name("report_batch.toml")
+
+    def resolve_options(self, options: dict) -> dict:
+        """`deck` (a name or a file) becomes the deck's name, its cards as text and their hash."""
+        if options["deck_cards"]:
+            deck = _deck_from_text(options["deck"], options["deck_cards"])
+            if options["deck_id"] and deck.id != options["deck_id"]:
+                raise SimlibError(f"deck {options['deck']}: its cards do not match deck_id {options['deck_id']}")
+        else:
+            deck = load_deck(options["deck"])
+        return options | {"deck": deck.name, "deck_cards": deck.canonical, "deck_id": deck.id}
+
+    def deck(self, config: RunConfig) -> Deck:
+        return _deck_from_text(config.options["deck"], config.options["deck_cards"])
+
+    def _kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        from .kernel import simulate_plays  # loads Numba: only when simulating
+
+        deck = self.deck(config)
+        sizes = stack_sizes(len(deck))
+        values = deck.values.astype(np.int64)
+        gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
+        infos = [POLICIES[p.name] for p in config.policies]
+        codes = np.array([info.code for info in infos], np.int64)
+        prm = np.array([param_vector(info, dict(p.params)) for info, p in zip(infos, config.policies)])
+        args = (config.seed, start, stop - start, sizes, deck.kinds.astype(np.int64), deck.symbols.astype(np.int64),
+                values, gcd, codes, prm.reshape(config.players, MAX_PARAMS),
+                config.options["opening"] == OPENING_MODES[0])
+        out = simulate_plays(*args, np.zeros((0, len(deck)), np.int16), np.zeros((0, EV_COLS), np.int32),
+                             np.zeros(0, np.int64))
+        if not events:
+            return deck, sizes, out, None, None
+        offsets = np.concatenate([[0], np.cumsum(out[2])]).astype(np.int64)
+        ev = np.zeros((offsets[-1], EV_COLS), np.int32)
+        deals = np.zeros((stop - start, len(deck)), np.int16)
+        simulate_plays(*args, deals, ev, offsets[:-1])
+        return deck, sizes, out, ev, deals
+
+    def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
+        deck, sizes, out, ev, deals = self._kernel(config, start, stop, events)
+        names = [p.name for p in config.policies]
+        specs = [str(p) for p in config.policies]
+        result = {
+            "games": tables.games_table(self.rules_version, start, out, deck.name, deck.id),
+            "seats": tables.seats_table(self.rules_version, start, out, names, specs),
+        }
+        if events:
+            result["events"] = tables.events_table(self.rules_version, ev, out[0], start, config.players, deck)
+            result["deals"] = tables.deals_table(self.rules_version, start, deals, sizes, deck)
+        return result
+
+    def describe_play(self, config: RunConfig, play: int) -> str:
+        from .replay import describe
+
+        return describe(config, play, self.simulate(config, play, play + 1, events=True))
+
+
+GAME = Mauerbruch()
