@@ -1,15 +1,16 @@
 -- Statistics used by several models, defined once. z = 1.96 gives 95% intervals.
 
--- Wilson score interval for k successes in n trials.
-create or replace macro wilson_lo(k, n) as
+-- Wilson score interval for k successes in n trials (clamped: at k = 0 or k = n rounding can stray
+-- past 0 or 1 by 1e-17).
+create or replace macro wilson_lo(k, n) as greatest(0.0,
     ((k::double / n) + 1.96 * 1.96 / (2 * n)
      - 1.96 * sqrt((k::double / n) * (1 - k::double / n) / n + 1.96 * 1.96 / (4.0 * n * n)))
-    / (1 + 1.96 * 1.96 / n);
+    / (1 + 1.96 * 1.96 / n));
 
-create or replace macro wilson_hi(k, n) as
+create or replace macro wilson_hi(k, n) as least(1.0,
     ((k::double / n) + 1.96 * 1.96 / (2 * n)
      + 1.96 * sqrt((k::double / n) * (1 - k::double / n) / n + 1.96 * 1.96 / (4.0 * n * n)))
-    / (1 + 1.96 * 1.96 / n);
+    / (1 + 1.96 * 1.96 / n));
 
 -- Half width of the normal-approximation interval of a mean.
 create or replace macro mean_ci_half(sd, n) as

@@ -25,7 +25,7 @@ from pathlib import Path
 from simlib.core.config import RunConfig
 from simlib.core.registry import get_game
 from simlib.core.runner import run
-game = get_game("mauer")
+game = get_game(sys.argv[4])
 plays, lake, events = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "1"
 config = RunConfig.build(game, players=4, policies=["random"], plays=plays, seed=2026, events=events)
 game.simulate(config, 0, 5, events=events)  # load the compiled kernel (cached on disk after the first build)
@@ -37,9 +37,9 @@ print(json.dumps({"seconds": took, "parent_mb": me.ru_maxrss / 1024, "worker_mb"
 """
 
 
-def end_to_end(plays: int, events: bool) -> dict:
+def end_to_end(plays: int, events: bool, game: str = "mauer") -> dict:
     with tempfile.TemporaryDirectory() as lake:
-        out = subprocess.run([sys.executable, "-c", _E2E, str(plays), lake, "1" if events else "0"],
+        out = subprocess.run([sys.executable, "-c", _E2E, str(plays), lake, "1" if events else "0", game],
                              check=True, capture_output=True, text=True).stdout
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(lake) for f in fs)
     result = json.loads(out)
@@ -152,6 +152,12 @@ def main(argv: list[str] | None = None) -> None:
     ev_plays = plays // 10
     r = end_to_end(ev_plays, events=True)
     print(f"with --events, {ev_plays:,} plays: {r['seconds']:.2f} s = {ev_plays / r['seconds']:,.0f} plays/s; "
+          f"lake {r['lake_mb']:.0f} MB")
+
+    print(f"\n## Mauerbruch end to end: {plays:,} four-player random plays, runs+games+seats written, all cores")
+    r = end_to_end(plays, events=False, game="mauerbruch")
+    print(f"{r['seconds']:.2f} s = {plays / r['seconds']:,.0f} plays/s (target >= 50,000); "
+          f"peak memory: parent {r['parent_mb']:.0f} MB, largest worker {r['worker_mb']:.0f} MB; "
           f"lake {r['lake_mb']:.0f} MB")
 
     lake_plays = 20_000 if args.quick else 2_500_000

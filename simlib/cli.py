@@ -33,7 +33,8 @@ def _cmd_policies(args) -> None:
 
 def _cmd_params(args) -> None:
     for p in get_game(args.game).parameters().values():
-        print(f"{p.name:16s} {p.default!s:10s} {p.provenance:9s} {p.doc}")
+        provenance = "derived" if p.derived else p.provenance
+        print(f"{p.name:16s} {p.default!s:10s} {provenance:9s} {p.doc}")
 
 
 def _options(args) -> dict:

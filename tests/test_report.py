@@ -11,6 +11,7 @@ from simlib.analysis.report import build_report
 from simlib.core.batch import load_batch
 from simlib.core.runner import run
 from simlib.games.mauer import GAME
+from simlib.games.mauerbruch import GAME as MAUERBRUCH
 
 BATCH = """
 [[run]]
@@ -37,6 +38,25 @@ plays = 20
 options = { rounds = 1 }
 """
 
+BATCH_MAUERBRUCH = """
+[[run]]
+players = [3]
+policies = ["random", "greedy"]
+plays = 150
+
+[[run]]
+players = [3]
+policies = ["random"]
+plays = 30
+events = true
+
+[[tournament]]
+players = 3
+policies = ["random", "cautious"]
+plays = 20
+"""
+FIGURES_MAUERBRUCH = ["seat_advantage", "game_length", "policy_table_3p", "endings", "pair_deciders"]
+
 FIGURES = ["seat_advantage", "game_length", "policy_table_4p", "penalty_by_seat", "match_totals", "baurunde_cases"]
 TABLES = ["Balance per run", "Win rate and mean score by seat", "Game length per run", "Policy strength",
           "Penalty points by seat", "Penalty points by policy", "Match totals by table position",
@@ -49,6 +69,9 @@ def report(tmp_path_factory):
     batch = root / "batch.toml"
     batch.write_text(BATCH)
     for config in load_batch(GAME, batch):
+        run(config, root / "lake", workers=1, progress=False)
+    batch.write_text(BATCH_MAUERBRUCH)
+    for config in load_batch(MAUERBRUCH, batch):
         run(config, root / "lake", workers=1, progress=False)
     result = build(root / "lake", root / "marts", root / "simlib.duckdb")
     assert result.test_failures == []
@@ -63,6 +86,16 @@ def test_every_figure_is_written_and_shown_with_a_sentence(report):
         assert f"figures/mauer_{name}.png" in page, name
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
     assert len(captions) == len(FIGURES) and all(len(c) > 60 for c in captions)
+
+
+def test_the_mauerbruch_page_has_its_figures(report):
+    page = (report / "mauerbruch.html").read_text()
+    for name in FIGURES_MAUERBRUCH:
+        assert (report / "figures" / f"mauerbruch_{name}.png").exists(), name
+        assert f"figures/mauerbruch_{name}.png" in page, name
+    for title in ("How games end", "What decides pairs", "Balance per run"):
+        assert f"<h3>{title}" in page, title
+    assert "deck" in page and "deck_cards" not in page  # derived parameters stay out of labels and inputs
 
 
 def test_figures_come_before_tables_and_every_table_is_there(report):

@@ -10,7 +10,9 @@ games as (
 ),
 
 seats_per_policy as (
-    select game, run_id, policy_spec, any_value(policy) as policy, count(distinct seat) as n_seats
+    -- How many seats of each play a policy holds (seat numbers may rotate from play to play).
+    select game, run_id, policy_spec, any_value(policy) as policy,
+           count(*) / count(distinct play_index) as n_seats
     from seats
     group by all
 ),

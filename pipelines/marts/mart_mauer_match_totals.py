@@ -34,8 +34,17 @@ def _policies(runs: list[str]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={"run_id": pl.String, "player": pl.Int8, "policy": pl.String})
 
 
+OUTPUT = {"game": pl.String, "run_id": pl.String, "player": pl.Int8, "policy": pl.String, "n_matches": pl.UInt32,
+          "rounds": pl.UInt32, "n_plays": pl.UInt32, "mean_total": pl.Float64, "mean_total_lo": pl.Float64,
+          "mean_total_hi": pl.Float64, "p05_total": pl.Int32, "median_total": pl.Float64, "p95_total": pl.Int32,
+          "match_win_rate": pl.Float64}
+
+
 def model(sources: dict[str, list[str]]) -> pl.DataFrame:
-    seats = pl.scan_parquet(sources["seats"], hive_partitioning=True,
+    seat_files = [p for p in sources["seats"] if "/game=mauer/" in p]
+    if not seat_files:
+        return pl.DataFrame(schema=OUTPUT)
+    seats = pl.scan_parquet(seat_files, hive_partitioning=True,
                             hive_schema={"game": pl.Categorical, "run_id": pl.Categorical})
     matches = (
         seats.filter(pl.col("game") == "mauer")
@@ -71,4 +80,5 @@ def model(sources: dict[str, list[str]]) -> pl.DataFrame:
         .select("game", "run_id", "player", "policy", "n_matches", "rounds", "n_plays", "mean_total",
                 "mean_total_lo", "mean_total_hi", "p05_total", "median_total", "p95_total", "match_win_rate")
         .sort(keys)
+        .cast(OUTPUT)
     )

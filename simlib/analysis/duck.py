@@ -57,23 +57,26 @@ def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tup
                       prefix: str = "lake_", persistent: bool = False) -> dict[str, list[str]]:
     """Views `<prefix><table>` over the lake (all runs, or the given ones); returns the globs used.
 
-    A table without files becomes an empty relation with every column games write to it (a table
-    when `persistent`, since a database file cannot keep a view over in-memory data).
+    Each view has every column any registered game writes to its table (NULL where a game has none),
+    backed by an empty relation (a table when `persistent`: a database file keeps no in-memory data).
     """
     sources = {}
     for table in LAKE_TABLES:
         globs = run_folders(lake, table, runs)
         name = f"{prefix}{table}"
+        # Every column any game writes, even when no file of that game is read, so models stay valid.
+        empty = _empty(table)
+        con.register(f"_empty_{name}", empty)
+        kind = "table" if persistent else "view"
+        con.execute(f"create or replace {kind} _all_columns_{name} as select * from _empty_{name}")
+        if persistent:
+            con.unregister(f"_empty_{name}")
         if globs:
             paths = ", ".join(f"'{g}'" for g in globs)
             con.execute(f"create or replace view {name} as select * from read_parquet([{paths}], "
-                        f"hive_partitioning = true, union_by_name = true)")
+                        f"hive_partitioning = true, union_by_name = true) "
+                        f"union all by name select * from _all_columns_{name}")
         else:
-            empty = _empty(table)
-            con.register(f"_empty_{name}", empty)
-            kind = "table" if persistent else "view"
-            con.execute(f"create or replace {kind} {name} as select * from _empty_{name}")
-            if persistent:
-                con.unregister(f"_empty_{name}")
+            con.execute(f"create or replace view {name} as select * from _all_columns_{name}")
         sources[table] = globs
     return sources

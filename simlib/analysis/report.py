@@ -38,6 +38,12 @@ def interval(lo: float | None, hi: float | None, as_pct: bool = True) -> str:
     return f"{pct(lo)}–{pct(hi)}" if as_pct else f"{lo:.2f}–{hi:.2f}"
 
 
+def error_bars(value, lo, hi) -> np.ndarray:
+    """Distances from a value to its interval's ends, for matplotlib; never negative (rounding at 0 or 1)."""
+    value, lo, hi = (np.asarray(v, dtype=float) for v in (value, lo, hi))
+    return np.maximum(0.0, np.array([value - lo, hi - value]))
+
+
 def p_text(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
@@ -99,13 +105,15 @@ class Page:
 def _run_labels(game: Game, runs: pl.DataFrame) -> pl.DataFrame:
     """A readable, unique label per run ("4p random penalty_tower=12"), whether every seat played one
     policy, and whether the run is the largest of its kind (figures draw those; tables show all)."""
-    defaults = {name: p.default for name, p in game.parameters().items()}
+    params = game.parameters()
+    defaults = game.resolve_options({name: p.default for name, p in params.items()})
     rows = []
     for row in runs.iter_rows(named=True):
         config = json.loads(row["config"])
         names = [p.split(":")[0] for p in config["policies"]]
         same = len(set(config["policies"])) == 1
-        changed = {k: v for k, v in config["options"].items() if defaults.get(k) != v}
+        changed = {k: v for k, v in config["options"].items()
+                   if defaults.get(k) != v and k in params and not params[k].derived}
         play_changes = " ".join(f"{k}={v}" for k, v in changed.items() if k not in game.match_parameters)
         base = " ".join(filter(None, [f"{config['players']}p {names[0] if same else ','.join(names)}",
                                       play_changes]))
@@ -139,8 +147,8 @@ def seat_advantage(page: Page) -> None:
             run = group.filter(pl.col("label") == label).sort("seat")
             x = run["seat"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.12
             y = run["win_rate"].to_numpy()
-            err = [y - run["win_rate_lo"].to_numpy(), run["win_rate_hi"].to_numpy() - y]
-            ax.errorbar(x, 100 * y, yerr=100 * np.array(err), fmt="o", capsize=3,
+            err = error_bars(y, run["win_rate_lo"], run["win_rate_hi"])
+            ax.errorbar(x, 100 * y, yerr=100 * err, fmt="o", capsize=3,
                         label=f"{label.split(' ', 1)[1]} (n={run['n_plays'][0]:,})")
         ax.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="fair share 1/players")
         ax.set_title(f"{n} players")
@@ -181,15 +189,16 @@ def game_length(page: Page) -> None:
     for label in hist.sort("players", "label")["label"].unique(maintain_order=True):
         run = hist.filter(pl.col("label") == label).sort("turns")
         ax.step(run["turns"], 100 * run["share"], where="mid", label=f"{label} (n={run['n_plays'][0]:,})")
-    ax.set_xlabel("turns per play (Baurunden for Die Mauer)")
+    ax.set_xlabel(f"{page.game.turn_name} per play")
     ax.set_ylabel("share of plays (%)")
     ax.set_title(f"{page.game.title}: game length at tables of one policy")
     ax.legend(fontsize=7, ncol=2)
     shown = length.filter(pl.col("primary")).sort("median_turns")
     short, long = shown.row(0, named=True), shown.row(-1, named=True)
-    sentence = (f"Median length ranges from {short['median_turns']} turns ({short['label']}) to "
+    unit = page.game.turn_name
+    sentence = (f"Median length ranges from {short['median_turns']} {unit} ({short['label']}) to "
                 f"{long['median_turns']} ({long['label']}); 95% of {long['label']} plays end within "
-                f"{long['p95_turns']} turns (mean {long['mean_turns']:.2f}, 95% interval "
+                f"{long['p95_turns']} {unit} (mean {long['mean_turns']:.2f}, 95% interval "
                 f"{long['mean_turns_lo']:.2f}–{long['mean_turns_hi']:.2f}).")
     page.save(fig, "game_length", "Game length", sentence)
     page.tables += split_tables("Game length per run", length.sort("players", "label").select(
@@ -204,8 +213,8 @@ def policy_strength(page: Page) -> None:
     for n in sorted(strength["players"].unique().to_list()):
         table = strength.filter(pl.col("players") == n)
         policies = sorted(set(table["focal"].to_list()) | set(table["field"].to_list()))
-        if len(policies) < 2:
-            continue
+        if table.filter(pl.col("focal") != pl.col("field")).is_empty():
+            continue  # tables of one policy only: nothing to compare
         grid = np.full((len(policies), len(policies)), np.nan)
         for row in table.iter_rows(named=True):
             grid[policies.index(row["focal"]), policies.index(row["field"])] = row["win_rate"]
@@ -292,7 +301,7 @@ def _page_html(title: str, body: str) -> str:
 def _inputs_html(page: Page) -> str:
     runs = page.runs.sort("players", "label").select("label", "run_id", "players", "policies", "plays", "seed",
                                                       "rules_version", "simlib_version", "ended_at")
-    assumed = [p for p in page.game.parameters().values() if p.provenance == "assumed"]
+    assumed = [p for p in page.game.parameters().values() if p.provenance == "assumed" and not p.derived]
     used = {}
     for config in page.runs["config"].to_list():
         for key, value in json.loads(config)["options"].items():

@@ -40,6 +40,8 @@ class Game(ABC):
     max_players: int
     # Parameters that shape a match but not a single play (the report pools runs that differ only in these).
     match_parameters: tuple[str, ...] = ()
+    # What the `turns` column counts, for axis labels.
+    turn_name: str = "turns"
     # Tables written only for runs with --events (they are large).
     event_tables: tuple[str, ...] = ("events",)
     # Parameters that `simlib simulate` also takes as a flag of their own (`--NAME VALUE`), with help text.

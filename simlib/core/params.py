@@ -22,6 +22,7 @@ class Parameter:
     choices: tuple | None = None
     minimum: float | None = None
     maximum: float | None = None
+    derived: bool = False  # filled in from another parameter (Game.resolve_options), not set by hand
 
     def coerce(self, value: Any) -> Any:
         """Check and convert a designer's value (from TOML or a `name=value` string)."""
@@ -61,6 +62,7 @@ def load_parameters(path: Path) -> dict[str, Parameter]:
             choices=tuple(entry["choices"]) if "choices" in entry else None,
             minimum=entry.get("min"),
             maximum=entry.get("max"),
+            derived=entry.get("derived", False),
         )
     return params
 

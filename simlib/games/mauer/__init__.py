@@ -41,6 +41,7 @@ class Mauer(Game):
     min_players = 3
     max_players = 6
     match_parameters = ("rounds", "start")
+    turn_name = "Baurunden"
     option_flags = {"rounds": "Spielrunden per match"}
 
     @cache

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ...analysis.report import Page, Table, interval, pct, split_tables
+from ...analysis.report import Page, Table, error_bars, interval, pct, split_tables
 
 
 def _focus_players(frame: pl.DataFrame) -> int:
@@ -32,7 +32,7 @@ def penalties_by_seat(page: Page) -> None:
                  for r in stats.iter_rows(named=True)]
         ax.bxp(boxes, positions=stats["seat"].to_list(), showfliers=False)
         mean = stats["mean_penalty"].to_numpy()
-        err = np.array([mean - stats["mean_penalty_lo"].to_numpy(), stats["mean_penalty_hi"].to_numpy() - mean])
+        err = error_bars(mean, stats["mean_penalty_lo"], stats["mean_penalty_hi"])
         ax.errorbar(stats["seat"].to_numpy(), mean, yerr=err, fmt="D", color="black", markersize=4,
                     label="mean (95% interval)")
         ax.set_title(f"{label}\n(n={stats['n_plays'][0]:,} per seat)", fontsize=9)
@@ -70,7 +70,7 @@ def match_totals(page: Page) -> None:
         run = totals.filter(pl.col("label") == label).sort("player")
         x = run["player"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.08
         y = run["mean_total"].to_numpy()
-        err = np.array([y - run["mean_total_lo"].to_numpy(), run["mean_total_hi"].to_numpy() - y])
+        err = error_bars(y, run["mean_total_lo"], run["mean_total_hi"])
         ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, label=f"{label} (n={run['n_matches'][0]:,} matches)")
     ax.set_xlabel("table position (0 = the match's first Bauherr)")
     ax.set_ylabel("mean penalty total per match (points)")
@@ -107,7 +107,7 @@ def baurunde_cases(page: Page) -> None:
         lo = np.array([share[o]["share_lo"] if o in share else 0.0 for o in order])
         hi = np.array([share[o]["share_hi"] if o in share else 0.0 for o in order])
         ax.bar(np.arange(len(order)) + (i - (len(labels) - 1) / 2) * width, 100 * y, width,
-               yerr=100 * np.array([y - lo, hi - y]), capsize=2,
+               yerr=100 * error_bars(y, lo, hi), capsize=2,
                label=f"{label} (n={run['n_baurunden'][0]:,} Baurunden)")
     ax.set_xticks(range(len(order)), [o.replace("_", " ") for o in order], rotation=20)
     ax.set_ylabel("share of Baurunden (%)")
