@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from .params import Parameter
+from .params import Parameter, load_parameters
 
 if TYPE_CHECKING:
     from .config import RunConfig
@@ -47,17 +48,22 @@ class Game(ABC):
     # Parameters that `simlib simulate` also takes as a flag of their own (`--NAME VALUE`), with help text.
     option_flags: dict[str, str] = {}
 
-    @abstractmethod
+    # The game's package folder, holding parameters.toml and (optionally) report_batch.toml.
+    package: Path
+    # The policy catalogue and the lake tables (`games`, `seats`, event tables), columns documented.
+    policy_catalogue: dict[str, PolicyInfo]
+    table_schemas: dict[str, pa.Schema]
+
+    @cache
     def parameters(self) -> dict[str, Parameter]:
-        """Rule parameters with provenance (defaults from the game's data file)."""
+        """Rule parameters with provenance, from the package's parameters.toml."""
+        return load_parameters(self.package / "parameters.toml")
 
-    @abstractmethod
     def policies(self) -> dict[str, PolicyInfo]:
-        ...
+        return self.policy_catalogue
 
-    @abstractmethod
     def schemas(self) -> dict[str, pa.Schema]:
-        """The game's lake tables (`games`, `seats`, optional `events`), columns documented in metadata."""
+        return self.table_schemas
 
     def block_size(self, config: RunConfig) -> int:
         """How many consecutive plays must be simulated together (e.g. the rounds of a match)."""
@@ -65,7 +71,8 @@ class Game(ABC):
 
     def report_batch(self) -> Path | None:
         """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""
-        return None
+        path = self.package / "report_batch.toml"
+        return path if path.exists() else None
 
     def resolve_options(self, options: dict) -> dict:
         """Derive dependent options (e.g. a deck file's cards and hash) once, when a run is configured."""

@@ -15,7 +15,6 @@ Version history
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +26,7 @@ drop_stale_cache(Path(__file__).parent)
 
 from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
 from ...core.errors import SimlibError  # noqa: E402
-from ...core.game import Game, PolicyInfo  # noqa: E402
-from ...core.params import Parameter, load_parameters  # noqa: E402
+from ...core.game import Game  # noqa: E402
 from . import tables  # noqa: E402
 from .constants import EV_COLS, PIECES, START_MODES  # noqa: E402
 from .policies import MAX_PARAMS, POLICIES, param_vector  # noqa: E402
@@ -43,19 +41,9 @@ class Mauer(Game):
     match_parameters = ("rounds", "start")
     turn_name = "Baurunden"
     option_flags = {"rounds": "Spielrunden per match"}
-
-    @cache
-    def parameters(self) -> dict[str, Parameter]:
-        return load_parameters(Path(__file__).with_name("parameters.toml"))
-
-    def policies(self) -> dict[str, PolicyInfo]:
-        return POLICIES
-
-    def schemas(self) -> dict[str, pa.Schema]:
-        return tables.SCHEMAS
-
-    def report_batch(self) -> Path:
-        return Path(__file__).with_name("report_batch.toml")
+    package = Path(__file__).parent
+    policy_catalogue = POLICIES
+    table_schemas = tables.SCHEMAS
 
     def block_size(self, config: RunConfig) -> int:
         return config.options["rounds"]

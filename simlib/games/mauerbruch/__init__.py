@@ -25,8 +25,7 @@ drop_stale_cache(Path(__file__).parent)
 
 from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
 from ...core.errors import SimlibError  # noqa: E402
-from ...core.game import Game, PolicyInfo  # noqa: E402
-from ...core.params import Parameter, load_parameters  # noqa: E402
+from ...core.game import Game  # noqa: E402
 from . import tables  # noqa: E402
 from .constants import EV_COLS, N_STACKS, OPENING_MODES  # noqa: E402
 from .deck import Deck, load_deck, parse_deck  # noqa: E402
@@ -54,19 +53,9 @@ class Mauerbruch(Game):
     max_players = 4
     option_flags = {"deck": "a deck CSV file replacing the built-in NumNum deck"}
     event_tables = ("events", "deals")
-
-    @cache
-    def parameters(self) -> dict[str, Parameter]:
-        return load_parameters(Path(__file__).with_name("parameters.toml"))
-
-    def policies(self) -> dict[str, PolicyInfo]:
-        return POLICIES
-
-    def schemas(self) -> dict[str, pa.Schema]:
-        return tables.SCHEMAS
-
-    def report_batch(self) -> Path:
-        return Path(__file__).with_name("report_batch.toml")
+    package = Path(__file__).parent
+    policy_catalogue = POLICIES
+    table_schemas = tables.SCHEMAS
 
     def resolve_options(self, options: dict) -> dict:
         """`deck` (a name or a file) becomes the deck's name, its cards as text and their hash."""
