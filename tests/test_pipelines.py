@@ -197,3 +197,18 @@ def test_metrics_agree_across_engines(built):
         group by player order by player""").fetchall()
     polars_totals = marts["mart_mauer_match_totals"].sort("player")["mean_total"].to_list()
     assert [t for _, t in totals] == pytest.approx(polars_totals)
+
+
+def test_every_mart_says_how_many_plays_it_rests_on():
+    for model in load_models():
+        if model.is_mart:
+            assert "n_plays" in model.columns, model.name
+
+
+def test_match_total_histogram(built):
+    _, _, marts = built
+    hist = marts["mart_mauer_match_total_hist"].filter(pl.col("player") == 1).sort("total")
+    # player 1's match totals: 5 + 0 and 4 + 15
+    assert hist["total"].to_list() == [5, 19] and hist["share"].to_list() == [0.5, 0.5]
+    assert hist["n_matches"].to_list() == [2, 2] and hist["n_plays"].to_list() == [4, 4]
+    assert row(marts["mart_mauer_match_totals"], player=0)["share_zero"] == 0.5

@@ -36,8 +36,8 @@ def _policies(runs: list[str]) -> pl.DataFrame:
 
 OUTPUT = {"game": pl.String, "run_id": pl.String, "player": pl.Int8, "policy": pl.String, "n_matches": pl.UInt32,
           "rounds": pl.UInt32, "n_plays": pl.UInt32, "mean_total": pl.Float64, "mean_total_lo": pl.Float64,
-          "mean_total_hi": pl.Float64, "p05_total": pl.Int32, "median_total": pl.Float64, "p95_total": pl.Int32,
-          "match_win_rate": pl.Float64}
+          "mean_total_hi": pl.Float64, "p05_total": pl.Int32, "p25_total": pl.Int32, "median_total": pl.Float64,
+          "p75_total": pl.Int32, "p95_total": pl.Int32, "share_zero": pl.Float64, "match_win_rate": pl.Float64}
 
 
 def model(sources: dict[str, list[str]]) -> pl.DataFrame:
@@ -61,8 +61,11 @@ def model(sources: dict[str, list[str]]) -> pl.DataFrame:
         pl.col("rounds").max().alias("rounds"),
         pl.col("total").mean().alias("mean_total"),
         pl.col("total").quantile(0.05, "lower").alias("p05_total"),
+        pl.col("total").quantile(0.25, "lower").alias("p25_total"),
         pl.col("total").median().alias("median_total"),
+        pl.col("total").quantile(0.75, "lower").alias("p75_total"),
         pl.col("total").quantile(0.95, "lower").alias("p95_total"),
+        (pl.col("total") == 0).mean().alias("share_zero"),
         pl.col("match_winner").mean().alias("match_win_rate"),
     )
     # Percentile bootstrap of the mean, per group, seeded by the group: reproducible.
@@ -78,7 +81,8 @@ def model(sources: dict[str, list[str]]) -> pl.DataFrame:
         summary.join(interval, on=keys)
         .with_columns(pl.lit("mauer").alias("game"), (pl.col("n_matches") * pl.col("rounds")).alias("n_plays"))
         .select("game", "run_id", "player", "policy", "n_matches", "rounds", "n_plays", "mean_total",
-                "mean_total_lo", "mean_total_hi", "p05_total", "median_total", "p95_total", "match_win_rate")
+                "mean_total_lo", "mean_total_hi", "p05_total", "p25_total", "median_total", "p75_total", "p95_total",
+                "share_zero", "match_win_rate")
         .sort(keys)
         .cast(OUTPUT)
     )

@@ -88,7 +88,7 @@ def match_totals(page: Page) -> None:
               "Over whole matches the table positions differ as follows: " + "; ".join(spread) + ".")
     page.tables.append(Table("Match totals by table position", totals.sort("label", "player").select(
         "label", "player", "policy", "n_matches", "rounds", "mean_total", "mean_total_lo", "mean_total_hi",
-        "p05_total", "median_total", "p95_total", "match_win_rate")))
+        "p05_total", "p25_total", "median_total", "p75_total", "p95_total", "share_zero", "match_win_rate")))
 
 
 def baurunde_cases(page: Page) -> None:
