@@ -1,0 +1,224 @@
+"""Catan rules (issue 5, in progress): each rule as a small board situation on the standard board.
+
+Situations are drawn by hex (q, r) and corner/side numbers: corner i lies between the sides facing
+directions i and i+1 (E, NE, NW, W, SW, SE); routes are listed as (hex, side) pairs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simlib.games.catan.board import FIELDS, FOREST, MOUNTAINS, SEA, load_board
+from simlib.games.catan.rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route, produce
+
+BOARD = load_board("standard")
+HEX = {tuple(c): h for h, c in enumerate(BOARD.hex_coords)}
+
+
+def node(q, r, corner):
+    return BOARD.hex_nodes[HEX[(q, r)], corner]
+
+
+def edge(q, r, side):
+    return BOARD.hex_edges[HEX[(q, r)], side]
+
+
+class Situation:
+    def __init__(self):
+        self.node_owner = np.full(len(BOARD.node_hexes), -1, np.int64)
+        self.node_level = np.zeros(len(BOARD.node_hexes), np.int64)
+        self.edge_owner = np.full(len(BOARD.edge_nodes), -1, np.int64)
+        self.edge_kind = np.zeros(len(BOARD.edge_nodes), np.int64)
+
+    def build(self, player, n, level=SETTLEMENT):
+        self.node_owner[n] = player
+        self.node_level[n] = level
+        return self
+
+    def route(self, player, edges, kind=ROAD):
+        for e in edges:
+            self.edge_owner[e] = player
+            self.edge_kind[e] = kind
+        return self
+
+    def longest(self, player):
+        return longest_route(player, self.edge_owner, self.edge_kind, self.node_owner, BOARD.node_edges,
+                             BOARD.edge_nodes)
+
+    def can_settle(self, player, n, setup=False):
+        return can_settle(n, player, setup, BOARD.node_land, self.node_owner, BOARD.node_nodes, BOARD.node_edges,
+                          self.edge_owner)
+
+
+def ring(q, r):
+    """The six sides of a hex, in order: a closed loop."""
+    return [edge(q, r, i) for i in range(6)]
+
+
+def chain(start_node, length, s):
+    """A simple path of `length` free land edges from a node, never turning back (greedy walk)."""
+    path, here, seen = [], start_node, {start_node}
+    while len(path) < length:
+        for k in range(3):
+            e, nxt = BOARD.node_edges[here, k], BOARD.node_nodes[here, k]
+            if e >= 0 and BOARD.edge_land[e] and nxt not in seen and s.edge_owner[e] < 0 and e not in path:
+                path.append(e)
+                seen.add(nxt)
+                here = nxt
+                break
+        else:
+            raise AssertionError("no way on")
+    return path, here
+
+
+# Longest road
+def test_a_straight_road_counts_every_segment():
+    s = Situation()
+    path, _ = chain(node(0, 0, 0), 5, s)
+    s.route(0, path)
+    assert s.longest(0) == 5
+
+
+def test_a_branching_road_counts_its_longest_trail():
+    s = Situation()
+    start = node(0, 0, 0)
+    path, _ = chain(start, 4, s)
+    s.route(0, path)
+    spur = [e for e in BOARD.node_edges[start] if e >= 0 and e not in path][0]
+    s.route(0, [spur])
+    assert s.longest(0) == 5  # the spur extends the trail through its start
+
+
+def test_a_road_loop_around_a_hex_counts_six():
+    s = Situation().route(0, ring(0, 0))
+    assert s.longest(0) == 6
+
+
+def test_an_opponents_settlement_cuts_the_road():
+    s = Situation()
+    path, _ = chain(node(0, 0, 0), 6, s)
+    s.route(0, path)
+    middle = np.intersect1d(BOARD.edge_nodes[path[2]], BOARD.edge_nodes[path[3]])[0]
+    assert s.longest(0) == 6
+    s.build(1, middle)
+    assert s.longest(0) == 3  # 3 + 3, no longer joined
+
+
+def test_the_players_own_settlement_does_not_cut():
+    s = Situation()
+    path, _ = chain(node(0, 0, 0), 6, s)
+    s.route(0, path)
+    middle = np.intersect1d(BOARD.edge_nodes[path[2]], BOARD.edge_nodes[path[3]])[0]
+    s.build(0, middle)
+    assert s.longest(0) == 6
+
+
+def test_roads_and_ships_join_only_at_a_settlement():
+    # From the corner between the land hex (2,-2) and the sea: roads inland, ships out at sea.
+    h = HEX[(2, -2)]
+    sea_sides = [i for i in range(6) if BOARD.edge_hexes[BOARD.hex_edges[h, i]].min() < 0
+                 or SEA in BOARD.hex_terrain[BOARD.edge_hexes[BOARD.hex_edges[h, i]]]]
+    assert sea_sides, "a coastal hex"
+    e_ship = BOARD.hex_edges[h, sea_sides[0]]
+    junction = BOARD.edge_nodes[e_ship][0]
+    roads = [e for e in BOARD.node_edges[junction] if e >= 0 and e != e_ship and BOARD.edge_land[e]]
+    s = Situation()
+    s.route(0, [e_ship], SHIP)
+    s.route(0, roads[:1], ROAD)
+    assert s.longest(0) == 1  # road and ship meet at an empty node: two routes of 1
+    s.build(0, junction)
+    assert s.longest(0) == 2  # through the player's settlement they form one trade route
+
+
+def test_ties_and_other_players_are_kept_apart():
+    s = Situation()
+    path, _ = chain(node(0, 0, 0), 5, s)
+    s.route(1, path)
+    assert s.longest(0) == 0 and s.longest(1) == 5
+
+
+# Distance rule and placement
+def test_distance_rule():
+    s = Situation().build(0, node(0, 0, 0))
+    neighbour = BOARD.node_nodes[node(0, 0, 0), 0]
+    assert not s.can_settle(1, neighbour, setup=True)
+    assert not s.can_settle(1, node(0, 0, 0), setup=True)
+    two_away = node(0, 0, 3)
+    assert s.can_settle(1, two_away, setup=True)
+
+
+def test_after_setup_a_settlement_needs_an_own_route():
+    s = Situation()
+    n = node(0, 0, 3)
+    assert s.can_settle(0, n, setup=True) and not s.can_settle(0, n)
+    s.route(0, [BOARD.node_edges[n, 0]])
+    assert s.can_settle(0, n) and not s.can_settle(1, n)
+
+
+def test_no_settlement_at_sea():
+    sea_only = [n for n in range(len(BOARD.node_land)) if not BOARD.node_land[n]]
+    assert sea_only and not Situation().can_settle(0, sea_only[0], setup=True)
+
+
+# Production and the bank-shortage rule
+def producing_board(terrain, token):
+    terrains = BOARD.hex_terrain.copy()
+    tokens = np.zeros(len(terrains), np.int64)
+    terrains[terrains >= 0] = np.where(terrains[terrains >= 0] == SEA, SEA, FOREST)
+    centre = HEX[(0, 0)]
+    terrains[centre] = terrain
+    tokens[centre] = token
+    return terrains.astype(np.int64), tokens, centre
+
+
+def roll(s, number, terrains, tokens, bank, robber=-1, players=3):
+    hands = np.zeros((players, 5), np.int64)
+    received = np.zeros((players, 5), np.int64)
+    produce(number, robber, terrains, tokens, BOARD.hex_nodes, s.node_owner, s.node_level, bank, hands, received)
+    return hands
+
+
+def test_settlements_get_one_and_cities_two():
+    terrains, tokens, centre = producing_board(MOUNTAINS, 8)
+    s = Situation().build(0, node(0, 0, 0)).build(1, node(0, 0, 3), CITY)
+    bank = np.full(5, 19, np.int64)
+    hands = roll(s, 8, terrains, tokens, bank)
+    assert hands[0, MOUNTAINS] == 1 and hands[1, MOUNTAINS] == 2 and bank[MOUNTAINS] == 16
+    assert roll(s, 6, terrains, tokens, bank).sum() == 0
+
+
+def test_the_robber_blocks_production():
+    terrains, tokens, centre = producing_board(FIELDS, 5)
+    s = Situation().build(0, node(0, 0, 0))
+    assert roll(s, 5, terrains, tokens, np.full(5, 19, np.int64), robber=centre).sum() == 0
+
+
+def test_shortage_with_several_entitled_players_pays_nobody():
+    terrains, tokens, _ = producing_board(MOUNTAINS, 8)
+    s = Situation().build(0, node(0, 0, 0), CITY).build(1, node(0, 0, 3), CITY)
+    bank = np.zeros(5, np.int64)
+    bank[MOUNTAINS] = 3
+    hands = roll(s, 8, terrains, tokens, bank)
+    assert hands.sum() == 0 and bank[MOUNTAINS] == 3
+
+
+def test_shortage_with_one_entitled_player_pays_what_is_left():
+    terrains, tokens, _ = producing_board(MOUNTAINS, 8)
+    s = Situation().build(0, node(0, 0, 0), CITY).build(0, node(0, 0, 3), CITY)
+    bank = np.zeros(5, np.int64)
+    bank[MOUNTAINS] = 3
+    hands = roll(s, 8, terrains, tokens, bank)
+    assert hands[0, MOUNTAINS] == 3 and bank[MOUNTAINS] == 0
+
+
+@pytest.mark.parametrize("level", [SETTLEMENT, CITY])
+def test_a_node_on_three_producing_hexes_collects_from_each(level):
+    terrains = np.where(BOARD.hex_terrain == SEA, SEA, FOREST).astype(np.int64)
+    tokens = np.zeros(len(terrains), np.int64)
+    n = node(0, 0, 0)
+    for h in BOARD.node_hexes[n]:
+        tokens[h] = 9
+    s = Situation().build(2, n, level)
+    hands = roll(s, 9, terrains, tokens, np.full(5, 19, np.int64))
+    assert hands[2, FOREST] == 3 * level
