@@ -80,40 +80,49 @@ def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_le
 
 
 @nb.njit(cache=True)
-def _trail(node, arrived_kind, player, used, edge_owner, edge_kind, node_owner, node_edges, edge_nodes):
-    """The longest trail of the player's routes from `node`, having arrived by an edge of
-    `arrived_kind` (0 at the start). An opponent's building ends a trail; a road and a ship join only
-    at the player's own settlement or city."""
-    if arrived_kind != 0 and node_owner[node] >= 0 and node_owner[node] != player:
-        return 0
-    best = 0
-    for k in range(3):
-        e = node_edges[node, k]
-        if e < 0 or used[e] or edge_owner[e] != player:
-            continue
-        kind = edge_kind[e]
-        if arrived_kind != 0 and kind != arrived_kind and node_owner[node] != player:
-            continue
-        used[e] = True
-        other = edge_nodes[e, 1] if edge_nodes[e, 0] == node else edge_nodes[e, 0]
-        length = 1 + _trail(other, kind, player, used, edge_owner, edge_kind, node_owner, node_edges, edge_nodes)
-        used[e] = False
-        if length > best:
-            best = length
-    return best
-
-
-@nb.njit(cache=True)
 def longest_route(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes):
-    """Length of the player's longest trade route (roads and ships, each edge at most once)."""
-    used = np.zeros(edge_owner.shape[0], np.bool_)
+    """Length of the player's longest trade route: a trail of his roads and ships, each edge at most
+    once. An opponent's building ends a trail; a road and a ship join only at the player's own
+    settlement or city. (A depth-first search with an explicit stack: Numba caches no recursion.)"""
+    n_edges = edge_owner.shape[0]
+    used = np.zeros(n_edges, np.bool_)
+    started = np.zeros(node_edges.shape[0], np.bool_)
+    st_node = np.empty(n_edges + 1, np.int64)
+    st_kind = np.empty(n_edges + 1, np.int64)   # kind of the edge we arrived by (0 at the start)
+    st_next = np.empty(n_edges + 1, np.int64)   # which of the node's three edges to try next
+    st_edge = np.empty(n_edges + 1, np.int64)   # the edge we arrived by (-1 at the start)
     best = 0
-    for e in range(edge_owner.shape[0]):
-        if edge_owner[e] != player:
+    for e0 in range(n_edges):
+        if edge_owner[e0] != player:
             continue
         for side in range(2):
-            length = _trail(edge_nodes[e, side], 0, player, used, edge_owner, edge_kind, node_owner, node_edges,
-                            edge_nodes)
-            if length > best:
-                best = length
+            start = edge_nodes[e0, side]
+            if started[start]:
+                continue
+            started[start] = True
+            depth = 0
+            st_node[0], st_kind[0], st_next[0], st_edge[0] = start, 0, 0, -1
+            while depth >= 0:
+                node = st_node[depth]
+                k = st_next[depth]
+                if k == 0 and depth > best:
+                    best = depth
+                arrived = st_kind[depth]
+                cut = arrived != 0 and node_owner[node] >= 0 and node_owner[node] != player
+                if cut or k >= 3:
+                    if st_edge[depth] >= 0:
+                        used[st_edge[depth]] = False
+                    depth -= 1
+                    continue
+                st_next[depth] = k + 1
+                e = node_edges[node, k]
+                if e < 0 or used[e] or edge_owner[e] != player:
+                    continue
+                kind = edge_kind[e]
+                if arrived != 0 and kind != arrived and node_owner[node] != player:
+                    continue
+                used[e] = True
+                depth += 1
+                st_node[depth] = edge_nodes[e, 1] if edge_nodes[e, 0] == node else edge_nodes[e, 0]
+                st_kind[depth], st_next[depth], st_edge[depth] = kind, 0, e
     return best
