@@ -11,7 +11,10 @@ from ..core.lake import RUNS_SCHEMA
 from ..core.registry import games
 from .models import PIPELINES_DIR
 
-LAKE_TABLES = ("runs", "games", "seats", "events")
+
+def lake_tables() -> list[str]:
+    """`runs` and every table any registered game writes (games, seats, events, deals, production...)."""
+    return ["runs"] + sorted({t for g in games().values() for t in g.schemas()})
 
 
 def _chi2_sf(statistic: float, dof: int) -> float:
@@ -61,7 +64,7 @@ def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tup
     backed by an empty relation (a table when `persistent`: a database file keeps no in-memory data).
     """
     sources = {}
-    for table in LAKE_TABLES:
+    for table in lake_tables():
         globs = run_folders(lake, table, runs)
         name = f"{prefix}{table}"
         # Every column any game writes, even when no file of that game is read, so models stay valid.

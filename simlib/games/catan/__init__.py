@@ -1,13 +1,97 @@
-"""Catan with Seafarers ships (issue 5): work in progress, not registered as a game yet.
+"""Catan, base game with Seafarers ships (issue 5, in progress), 3-4 players.
 
-Done so far: boards as data with their topology (board.py, maps/), and the first rules (rules.py:
-placement and the distance rule, production with the bank-shortage rule, the longest trade route).
-The turn kernel, policies and tables follow; the package registers under `simlib.games` once
-`simlib simulate catan` works.
+Spec card
+- Play: one game on a board drawn per play (the standard map: terrain shuffled, tokens on the spiral).
+- Chance: the board, the development deck, the dice and the policies' choices, keyed by (seed, play,
+  counter).
+- Seats: seat 0 places first in the set-up and takes the first turn.
+- Score: victory points; the first to reach 10 on his own turn wins; a turn limit stops stalled games.
+- Done: board topology from map files, set-up, production with the bank-shortage rule, the robber and
+  discards, building roads, ships, settlements, cities, development cards, bank and harbour trade,
+  moving a ship, longest route (roads and ships) and largest army; the `random` policy.
+- Still to do (issue 5): the `weighted` and `builder` policies, the beginner layout, `events`, the
+  event-replay checker, the Catanatron benchmark.
+
+Version history
+- 1: first implementation.
 """
 
+from __future__ import annotations
+
 from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
 
 from ...core.jit import drop_stale_cache
 
 drop_stale_cache(Path(__file__).parent)
+
+from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
+from ...core.errors import SimlibError  # noqa: E402
+from ...core.game import Game  # noqa: E402
+from . import constants as C  # noqa: E402
+from . import tables  # noqa: E402
+from .board import load_board, spiral  # noqa: E402
+from .policies import POLICIES  # noqa: E402
+
+
+class Catan(Game):
+    name = "catan"
+    title = "Catan (base game with Seafarers ships)"
+    rules_version = 1
+    min_players = 3
+    max_players = 4
+    package = Path(__file__).parent
+    policy_catalogue = POLICIES
+    table_schemas = tables.SCHEMAS
+    event_tables = ()
+
+    def validate(self, config: RunConfig) -> None:
+        board = load_board(config.options["map"])
+        if (board.hex_terrain == -1).sum() != sum(C.STANDARD_TERRAINS):
+            raise SimlibError(f"map {config.options['map']}: the random board needs exactly "
+                              f"{sum(C.STANDARD_TERRAINS)} land hexes with terrain 'random'")
+        if config.options["victory_points"] != 10:
+            raise SimlibError("victory_points other than 10 are not supported yet")
+
+    def _kernel_args(self, config: RunConfig):
+        b = load_board(config.options["map"])
+        land = np.nonzero(b.hex_terrain == -1)[0].astype(np.int64)
+        bag = np.repeat(np.arange(6), C.STANDARD_TERRAINS).astype(np.int64)
+        costs = np.array([C.COST_ROAD, C.COST_SETTLEMENT, C.COST_CITY, C.COST_DEV, C.COST_SHIP], np.int64)
+        i64 = np.int64
+        return (land, spiral(b).astype(i64), bag, np.array(C.SPIRAL_TOKENS, i64), b.hex_nodes.astype(i64),
+                b.node_hexes.astype(i64), b.node_nodes.astype(i64), b.node_edges.astype(i64), b.node_land,
+                b.edge_nodes.astype(i64), b.edge_land, b.edge_sea, b.node_harbour_rate.astype(i64),
+                b.node_harbour_resource.astype(i64), costs, np.array(C.DEV_DECK, i64))
+
+    def run_kernel(self, config: RunConfig, start: int, stop: int):
+        from .kernel import simulate_games  # loads Numba: only when simulating
+
+        return simulate_games(config.seed, start, stop - start, config.players, config.options["max_turns"],
+                              *self._kernel_args(config))
+
+    def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
+        out = self.run_kernel(config, start, stop)
+        names = [p.name for p in config.policies]
+        specs = [str(p) for p in config.policies]
+        return {
+            "games": tables.games_table(self.rules_version, start, out, config.players),
+            "seats": tables.seats_table(self.rules_version, start, out, names, specs),
+            "production": tables.production_table(self.rules_version, start, out[11]),
+        }
+
+    def describe_play(self, config: RunConfig, play: int) -> str:
+        result = self.simulate(config, play, play + 1, events=False)
+        game = result["games"].to_pylist()[0]
+        lines = [f"Catan, play {play}, {config.players} players: {game['end_reason']} after {game['turns']} turns"]
+        for s in result["seats"].to_pylist():
+            lines.append(f"seat {s['seat']} ({s['policy']}): {s['points']} points, {s['settlements']} settlements, "
+                         f"{s['cities']} cities, {s['roads']} roads, {s['ships']} ships, {s['knights']} knights, "
+                         f"longest route {s['longest_route']}{', winner' if s['winner'] else ''}")
+        lines.append("(a step-by-step account needs the events table, still to come)")
+        return "\n".join(lines)
+
+
+GAME = Catan()

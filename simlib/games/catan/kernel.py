@@ -1,0 +1,564 @@
+"""The batch kernel: whole games of Catan (with Seafarers ships), compiled with Numba.
+
+Only the `random` policy so far: at every decision it picks uniformly among all legal actions,
+ending the turn included. Every draw is keyed by (seed, play, counter), so a play replays alone.
+"""
+
+import numba as nb
+import numpy as np
+
+from ...core.rng import below, draw, play_key
+from .rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route, produce
+
+N_RES = 5
+KNIGHT, VICTORY_POINT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = range(5)
+WON, TURN_LIMIT = 0, 1
+ROBBER_SOURCE, DISCARD_SOURCE = 0, 1
+
+
+@nb.njit(cache=True)
+def _affordable(hand, cost):
+    for r in range(N_RES):
+        if hand[r] < cost[r]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _pay(hand, bank, cost):
+    for r in range(N_RES):
+        hand[r] -= cost[r]
+        bank[r] += cost[r]
+
+
+@nb.njit(cache=True)
+def _route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
+    """May the player put a road (kind ROAD) or ship (SHIP) on edge e? It must be free, on the right
+    ground, and join his network: at his own building, or at a free node where his piece of the same
+    kind ends (roads and ships join only at a settlement or city)."""
+    if edge_owner[e] >= 0:
+        return False
+    if kind == ROAD and not edge_land[e]:
+        return False
+    if kind == SHIP and not edge_sea[e]:
+        return False
+    for side in range(2):
+        n = edge_nodes[e, side]
+        if node_owner[n] == player:
+            return True
+        if node_owner[n] >= 0:
+            continue
+        for k in range(3):
+            f = node_edges[n, k]
+            if f >= 0 and f != e and edge_owner[f] == player and edge_kind[f] == kind:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def _random_card(hand, u):
+    """A card drawn uniformly from a hand (by count); -1 if the hand is empty."""
+    total = 0
+    for r in range(N_RES):
+        total += hand[r]
+    if total == 0:
+        return -1
+    k = below(u, total)
+    for r in range(N_RES):
+        if k < hand[r]:
+            return r
+        k -= hand[r]
+    return -1
+
+
+@nb.njit(cache=True)
+def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, spiral_hexes, terrain_bag,
+                   spiral_tokens, hex_nodes, node_hexes, node_nodes, node_edges, node_land, edge_nodes, edge_land,
+                   edge_sea, harbour_rate, harbour_resource, costs, dev_deck):
+    """Plays first_play .. first_play+n_plays-1 of `random` players on a board with random terrain.
+
+    Returns per play: turns, end reason, winner (-1 on the turn limit); per play and player: points,
+    settlements, cities, roads, ships, dev cards bought and played, knights, longest route, holder
+    flags, resources received [5], lost to the robber and to discards [2, 5], production by building kind
+    (0 settlement, 1 city) [2, 5], final hand [5], victory-point cards; per play the final bank [5].
+    """
+    n_hex = hex_nodes.shape[0]
+    n_nodes = node_nodes.shape[0]
+    n_edges = edge_nodes.shape[0]
+    P = n_players
+    turns_out = np.zeros(n_plays, np.int32)
+    reason_out = np.zeros(n_plays, np.int8)
+    winner_out = np.full(n_plays, -1, np.int8)
+    points_out = np.zeros((n_plays, P), np.int8)
+    pieces_out = np.zeros((n_plays, P, 4), np.int8)       # settlements, cities, roads, ships on the board
+    dev_out = np.zeros((n_plays, P, 2), np.int8)          # bought, played
+    knights_out = np.zeros((n_plays, P), np.int8)
+    route_out = np.zeros((n_plays, P), np.int8)
+    holders_out = np.zeros((n_plays, P, 2), np.bool_)     # longest route, largest army
+    received_out = np.zeros((n_plays, P, N_RES), np.int16)
+    lost_out = np.zeros((n_plays, P, 2, N_RES), np.int16)  # to the robber, to discards
+    production_out = np.zeros((n_plays, P, 2, N_RES), np.int16)
+
+    hex_terrain = np.full(n_hex, 6, np.int64)
+    hex_token = np.zeros(n_hex, np.int64)
+    node_owner = np.empty(n_nodes, np.int64)
+    node_level = np.empty(n_nodes, np.int64)
+    edge_owner = np.empty(n_edges, np.int64)
+    edge_kind = np.empty(n_edges, np.int64)
+    edge_turn = np.empty(n_edges, np.int64)
+    hands = np.empty((P, N_RES), np.int64)
+    bank = np.empty(N_RES, np.int64)
+    received = np.empty((P, N_RES), np.int64)
+    by_kind = np.empty((P, 2, N_RES), np.int64)
+    deck = np.empty(25, np.int64)
+    dev_hand = np.empty((P, 5), np.int64)
+    dev_new = np.empty((P, 5), np.int64)
+    left = np.empty((P, 4), np.int64)  # settlements, cities, roads, ships still in the box
+    knights = np.empty(P, np.int64)
+    routes = np.empty(P, np.int64)
+    rate = np.empty((P, N_RES), np.int64)
+    buf_a = np.empty(n_edges * 4 + 64, np.int64)
+    buf_b = np.empty(n_edges * 4 + 64, np.int64)
+    buf_t = np.empty(n_edges * 4 + 64, np.int64)
+    terrains = np.empty(terrain_bag.shape[0], np.int64)
+    received_tmp = np.zeros((P, N_RES), np.int64)
+    hands_out = np.zeros((n_plays, P, N_RES), np.int16)
+    bank_out = np.zeros((n_plays, N_RES), np.int16)
+    vp_out = np.zeros((n_plays, P), np.int8)
+
+    for i in range(n_plays):
+        play = first_play + i
+        key = play_key(seed, play)
+        counter = 0
+        # The board: terrain shuffled over the land hexes, tokens along the spiral skipping the desert.
+        terrains[:] = terrain_bag
+        for c in range(terrains.shape[0] - 1, 0, -1):
+            j = below(draw(key, counter), c + 1)
+            counter += 1
+            terrains[c], terrains[j] = terrains[j], terrains[c]
+        robber = -1
+        for k in range(land_hexes.shape[0]):
+            hex_terrain[land_hexes[k]] = terrains[k]
+        t = 0
+        for k in range(spiral_hexes.shape[0]):
+            h = spiral_hexes[k]
+            if hex_terrain[h] == 5:
+                hex_token[h] = 0
+                robber = h
+            else:
+                hex_token[h] = spiral_tokens[t]
+                t += 1
+        # Pieces, cards and the bank.
+        node_owner[:] = -1
+        node_level[:] = 0
+        edge_owner[:] = -1
+        edge_kind[:] = 0
+        edge_turn[:] = -1
+        hands[:] = 0
+        bank[:] = 19
+        received[:] = 0
+        by_kind[:] = 0
+        dev_hand[:] = 0
+        dev_new[:] = 0
+        knights[:] = 0
+        routes[:] = 0
+        rate[:] = 4
+        for p in range(P):
+            left[p, 0], left[p, 1], left[p, 2], left[p, 3] = 5, 4, 15, 15
+        c = 0
+        for card in range(5):
+            for _ in range(dev_deck[card]):
+                deck[c] = card
+                c += 1
+        for c in range(24, 0, -1):
+            j = below(draw(key, counter), c + 1)
+            counter += 1
+            deck[c], deck[j] = deck[j], deck[c]
+        deck_pos = 0
+        bought = np.zeros(P, np.int64)
+        played = np.zeros(P, np.int64)
+        lost = np.zeros((P, 2, N_RES), np.int64)
+        longest_holder = -1
+        army_holder = -1
+
+        # Set-up in snake order: a settlement and a road each; the second settlement yields.
+        for step in range(2 * P):
+            p = step if step < P else 2 * P - 1 - step
+            m = 0
+            for n in range(n_nodes):
+                if can_settle(n, p, True, node_land, node_owner, node_nodes, node_edges, edge_owner):
+                    buf_a[m] = n
+                    m += 1
+            n = buf_a[below(draw(key, counter), m)]
+            counter += 1
+            node_owner[n] = p
+            node_level[n] = SETTLEMENT
+            left[p, 0] -= 1
+            if harbour_rate[n] == 3:
+                for r in range(N_RES):
+                    rate[p, r] = min(rate[p, r], 3)
+            elif harbour_rate[n] == 2:
+                rate[p, harbour_resource[n]] = 2
+            if step >= P:
+                for k in range(3):
+                    h = node_hexes[n, k]
+                    if h >= 0 and hex_terrain[h] < 5 and bank[hex_terrain[h]] > 0:
+                        hands[p, hex_terrain[h]] += 1
+                        received[p, hex_terrain[h]] += 1
+                        bank[hex_terrain[h]] -= 1
+            m = 0
+            for k in range(3):
+                e = node_edges[n, k]
+                if e >= 0 and edge_land[e] and edge_owner[e] < 0:
+                    buf_a[m] = e
+                    m += 1
+            if m > 0:
+                e = buf_a[below(draw(key, counter), m)]
+                counter += 1
+                edge_owner[e] = p
+                edge_kind[e] = ROAD
+                left[p, 2] -= 1
+
+        winner = -1
+        turn = 0
+        while turn < max_turns and winner < 0:
+            p = turn % P
+            dev_new[p, :] = 0
+            dev_played = False
+            ship_moved = False
+            # Before the roll: roll, or play a knight.
+            rolled = False
+            while winner < 0:
+                if not rolled:
+                    can_knight = not dev_played and dev_hand[p, KNIGHT] - dev_new[p, KNIGHT] > 0
+                    if can_knight and below(draw(key, counter), 2) == 1:
+                        counter += 1
+                        action = -2  # knight before the roll
+                    else:
+                        counter += 1
+                        action = -1  # roll
+                else:
+                    action = 0
+                if action == -1:
+                    rolled = True
+                    d = below(draw(key, counter), 6) + below(draw(key, counter + 1), 6) + 2
+                    counter += 2
+                    if d == 7:
+                        for q in range(P):
+                            total = hands[q].sum()
+                            if total > 7:
+                                for _ in range(total // 2):
+                                    r = _random_card(hands[q], draw(key, counter))
+                                    counter += 1
+                                    hands[q, r] -= 1
+                                    bank[r] += 1
+                                    lost[q, DISCARD_SOURCE, r] += 1
+                        action = -3  # move the robber
+                    else:
+                        received_tmp[:] = 0
+                        produce(d, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands,
+                                received_tmp)
+                        for q in range(P):
+                            for r in range(N_RES):
+                                received[q, r] += received_tmp[q, r]
+                        # Attribute by building kind (settlements first when a shortage paid less).
+                        for h in range(n_hex):
+                            if hex_token[h] != d or h == robber or hex_terrain[h] >= 5:
+                                continue
+                            for k in range(6):
+                                n = hex_nodes[h, k]
+                                if node_owner[n] >= 0 and received_tmp[node_owner[n], hex_terrain[h]] > 0:
+                                    q = node_owner[n]
+                                    r = hex_terrain[h]
+                                    amount = min(node_level[n], received_tmp[q, r])
+                                    by_kind[q, node_level[n] - 1, r] += amount
+                                    received_tmp[q, r] -= amount
+                        continue
+                if action == -2:
+                    dev_hand[p, KNIGHT] -= 1
+                    played[p] += 1
+                    dev_played = True
+                    knights[p] += 1
+                    if knights[p] >= 3 and (army_holder < 0 or knights[p] > knights[army_holder]):
+                        army_holder = p
+                    action = -3
+                if action == -3:
+                    # The robber moves to another land hex and steals from an adjacent opponent.
+                    m = 0
+                    for k in range(land_hexes.shape[0]):
+                        if land_hexes[k] != robber:
+                            buf_a[m] = land_hexes[k]
+                            m += 1
+                    robber = buf_a[below(draw(key, counter), m)]
+                    counter += 1
+                    m = 0
+                    for k in range(6):
+                        q = node_owner[hex_nodes[robber, k]]
+                        if q >= 0 and q != p and hands[q].sum() > 0:
+                            seen = False
+                            for x in range(m):
+                                seen = seen or buf_a[x] == q
+                            if not seen:
+                                buf_a[m] = q
+                                m += 1
+                    if m > 0:
+                        victim = buf_a[below(draw(key, counter), m)]
+                        counter += 1
+                        r = _random_card(hands[victim], draw(key, counter))
+                        counter += 1
+                        hands[victim, r] -= 1
+                        hands[p, r] += 1
+                        lost[victim, ROBBER_SOURCE, r] += 1
+                    if not rolled:
+                        continue
+                # After the roll: every legal action, ending the turn included, equally likely.
+                m = 1  # action 0: end the turn
+                buf_t[0] = 0
+                if left[p, 2] > 0 and _affordable(hands[p], costs[0]):
+                    for e in range(n_edges):
+                        if _route_ok(e, p, ROAD, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                                     node_edges):
+                            buf_t[m], buf_a[m] = 1, e
+                            m += 1
+                if left[p, 3] > 0 and _affordable(hands[p], costs[4]):
+                    for e in range(n_edges):
+                        if _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                                     node_edges):
+                            buf_t[m], buf_a[m] = 2, e
+                            m += 1
+                if left[p, 0] > 0 and _affordable(hands[p], costs[1]):
+                    for n in range(n_nodes):
+                        if can_settle(n, p, False, node_land, node_owner, node_nodes, node_edges, edge_owner):
+                            buf_t[m], buf_a[m] = 3, n
+                            m += 1
+                if left[p, 1] > 0 and _affordable(hands[p], costs[2]):
+                    for n in range(n_nodes):
+                        if node_owner[n] == p and node_level[n] == SETTLEMENT:
+                            buf_t[m], buf_a[m] = 4, n
+                            m += 1
+                if deck_pos < 25 and _affordable(hands[p], costs[3]):
+                    buf_t[m] = 5
+                    m += 1
+                if not dev_played:
+                    if dev_hand[p, KNIGHT] - dev_new[p, KNIGHT] > 0:
+                        buf_t[m] = 6
+                        m += 1
+                    if dev_hand[p, ROAD_BUILDING] - dev_new[p, ROAD_BUILDING] > 0:
+                        buf_t[m] = 7
+                        m += 1
+                    if dev_hand[p, YEAR_OF_PLENTY] - dev_new[p, YEAR_OF_PLENTY] > 0:
+                        for r1 in range(N_RES):
+                            for r2 in range(r1, N_RES):
+                                if bank[r1] >= 1 + (r1 == r2) and bank[r2] >= 1:
+                                    buf_t[m], buf_a[m], buf_b[m] = 8, r1, r2
+                                    m += 1
+                    if dev_hand[p, MONOPOLY] - dev_new[p, MONOPOLY] > 0:
+                        for r in range(N_RES):
+                            buf_t[m], buf_a[m] = 9, r
+                            m += 1
+                for give in range(N_RES):
+                    if hands[p, give] >= rate[p, give]:
+                        for get in range(N_RES):
+                            if get != give and bank[get] > 0:
+                                buf_t[m], buf_a[m], buf_b[m] = 10, give, get
+                                m += 1
+                if not ship_moved:
+                    for s in range(n_edges):
+                        if edge_owner[s] != p or edge_kind[s] != SHIP or edge_turn[s] == turn:
+                            continue
+                        # Only a ship at an open end of its route may move.
+                        open_end = False
+                        for side in range(2):
+                            n = edge_nodes[s, side]
+                            joined = node_owner[n] == p
+                            for k in range(3):
+                                f = node_edges[n, k]
+                                joined = joined or (f >= 0 and f != s and edge_owner[f] == p)
+                            open_end = open_end or not joined
+                        if not open_end:
+                            continue
+                        edge_owner[s] = -1
+                        for e in range(n_edges):
+                            if e != s and _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind,
+                                                    edge_nodes, node_owner, node_edges):
+                                buf_t[m], buf_a[m], buf_b[m] = 11, s, e
+                                m += 1
+                        edge_owner[s] = p
+                pick = below(draw(key, counter), m)
+                counter += 1
+                kind, a, b = buf_t[pick], buf_a[pick], buf_b[pick]
+                if kind == 0:
+                    break
+                route_changed = False
+                if kind == 1 or kind == 2:
+                    _pay(hands[p], bank, costs[0] if kind == 1 else costs[4])
+                    edge_owner[a] = p
+                    edge_kind[a] = ROAD if kind == 1 else SHIP
+                    edge_turn[a] = turn
+                    left[p, 1 + kind] -= 1
+                    route_changed = True
+                elif kind == 3:
+                    _pay(hands[p], bank, costs[1])
+                    node_owner[a] = p
+                    node_level[a] = SETTLEMENT
+                    left[p, 0] -= 1
+                    if harbour_rate[a] == 3:
+                        for r in range(N_RES):
+                            rate[p, r] = min(rate[p, r], 3)
+                    elif harbour_rate[a] == 2:
+                        rate[p, harbour_resource[a]] = 2
+                    route_changed = True  # a settlement can cut an opponent's route
+                elif kind == 4:
+                    _pay(hands[p], bank, costs[2])
+                    node_level[a] = CITY
+                    left[p, 0] += 1
+                    left[p, 1] -= 1
+                elif kind == 5:
+                    _pay(hands[p], bank, costs[3])
+                    card = deck[deck_pos]
+                    deck_pos += 1
+                    dev_hand[p, card] += 1
+                    dev_new[p, card] += 1
+                    bought[p] += 1
+                elif kind == 6:
+                    # A knight after the roll: robber and steal as on a 7, without discards.
+                    dev_hand[p, KNIGHT] -= 1
+                    played[p] += 1
+                    dev_played = True
+                    knights[p] += 1
+                    if knights[p] >= 3 and (army_holder < 0 or knights[p] > knights[army_holder]):
+                        army_holder = p
+                    m = 0
+                    for k in range(land_hexes.shape[0]):
+                        if land_hexes[k] != robber:
+                            buf_a[m] = land_hexes[k]
+                            m += 1
+                    robber = buf_a[below(draw(key, counter), m)]
+                    counter += 1
+                    m = 0
+                    for k in range(6):
+                        q = node_owner[hex_nodes[robber, k]]
+                        if q >= 0 and q != p and hands[q].sum() > 0:
+                            seen = False
+                            for x in range(m):
+                                seen = seen or buf_a[x] == q
+                            if not seen:
+                                buf_a[m] = q
+                                m += 1
+                    if m > 0:
+                        victim = buf_a[below(draw(key, counter), m)]
+                        counter += 1
+                        r = _random_card(hands[victim], draw(key, counter))
+                        counter += 1
+                        hands[victim, r] -= 1
+                        hands[p, r] += 1
+                        lost[victim, ROBBER_SOURCE, r] += 1
+                elif kind == 7:
+                    dev_hand[p, ROAD_BUILDING] -= 1
+                    played[p] += 1
+                    dev_played = True
+                    for _ in range(2):  # two free pieces, roads or ships in any mix
+                        m = 0
+                        for e in range(n_edges):
+                            if left[p, 2] > 0 and _route_ok(e, p, ROAD, edge_land, edge_sea, edge_owner, edge_kind,
+                                                            edge_nodes, node_owner, node_edges):
+                                buf_t[m], buf_a[m] = ROAD, e
+                                m += 1
+                            if left[p, 3] > 0 and _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind,
+                                                            edge_nodes, node_owner, node_edges):
+                                buf_t[m], buf_a[m] = SHIP, e
+                                m += 1
+                        if m == 0:
+                            break
+                        pick = below(draw(key, counter), m)
+                        counter += 1
+                        edge_owner[buf_a[pick]] = p
+                        edge_kind[buf_a[pick]] = buf_t[pick]
+                        edge_turn[buf_a[pick]] = turn
+                        left[p, 1 + buf_t[pick]] -= 1
+                    route_changed = True
+                elif kind == 8:
+                    dev_hand[p, YEAR_OF_PLENTY] -= 1
+                    played[p] += 1
+                    dev_played = True
+                    for r in (a, b):
+                        hands[p, r] += 1
+                        bank[r] -= 1
+                elif kind == 9:
+                    dev_hand[p, MONOPOLY] -= 1
+                    played[p] += 1
+                    dev_played = True
+                    for q in range(P):
+                        if q != p:
+                            hands[p, a] += hands[q, a]
+                            hands[q, a] = 0
+                elif kind == 10:
+                    hands[p, a] -= rate[p, a]
+                    bank[a] += rate[p, a]
+                    hands[p, b] += 1
+                    bank[b] -= 1
+                elif kind == 11:
+                    edge_owner[a] = -1
+                    edge_kind[a] = 0
+                    edge_owner[b] = p
+                    edge_kind[b] = SHIP
+                    edge_turn[b] = turn
+                    ship_moved = True
+                    route_changed = True
+                if route_changed:
+                    for q in range(P):
+                        routes[q] = longest_route(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes)
+                    best = routes.max()
+                    if longest_holder >= 0 and routes[longest_holder] >= 5 and routes[longest_holder] == best:
+                        pass  # the holder keeps the card on a tie
+                    else:
+                        longest_holder = -1
+                        if best >= 5:
+                            count = 0
+                            for q in range(P):
+                                if routes[q] == best:
+                                    count += 1
+                                    longest_holder = q
+                            if count > 1:
+                                longest_holder = -1  # a tie without the holder: the card is set aside
+                # A player wins on reaching 10 points on his own turn.
+                pts = dev_hand[p, VICTORY_POINT] + 2 * (longest_holder == p) + 2 * (army_holder == p)
+                for n in range(n_nodes):
+                    if node_owner[n] == p:
+                        pts += node_level[n]
+                if pts >= 10:
+                    winner = p
+            turn += 1
+
+        turns_out[i] = turn
+        reason_out[i] = WON if winner >= 0 else TURN_LIMIT
+        winner_out[i] = winner
+        for q in range(P):
+            pts = dev_hand[q, VICTORY_POINT] + 2 * (longest_holder == q) + 2 * (army_holder == q)
+            for n in range(n_nodes):
+                if node_owner[n] == q:
+                    pts += node_level[n]
+            points_out[i, q] = pts
+            pieces_out[i, q, 0] = 5 - left[q, 0]
+            pieces_out[i, q, 1] = 4 - left[q, 1]
+            pieces_out[i, q, 2] = 15 - left[q, 2]
+            pieces_out[i, q, 3] = 15 - left[q, 3]
+            dev_out[i, q, 0] = bought[q]
+            dev_out[i, q, 1] = played[q]
+            knights_out[i, q] = knights[q]
+            route_out[i, q] = longest_route(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes)
+            holders_out[i, q, 0] = longest_holder == q
+            holders_out[i, q, 1] = army_holder == q
+            for r in range(N_RES):
+                received_out[i, q, r] = received[q, r]
+                lost_out[i, q, 0, r] = lost[q, 0, r]
+                lost_out[i, q, 1, r] = lost[q, 1, r]
+                production_out[i, q, 0, r] = by_kind[q, 0, r]
+                production_out[i, q, 1, r] = by_kind[q, 1, r]
+            vp_out[i, q] = dev_hand[q, VICTORY_POINT]
+            for r in range(N_RES):
+                hands_out[i, q, r] = hands[q, r]
+        for r in range(N_RES):
+            bank_out[i, r] = bank[r]
+    return (turns_out, reason_out, winner_out, points_out, pieces_out, dev_out, knights_out, route_out,
+            holders_out, received_out, lost_out, production_out, hands_out, bank_out, vp_out)

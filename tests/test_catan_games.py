@@ -1,0 +1,71 @@
+"""Catan games played by the batch kernel (issue 5, in progress): properties every game must keep."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simlib.core.config import RunConfig
+from simlib.games.catan import GAME
+
+
+@pytest.fixture(scope="module")
+def played():
+    config = RunConfig.build(GAME, players=4, policies=["random"], plays=150, seed=7)
+    return config, GAME.run_kernel(config, 0, 150), GAME.simulate(config, 0, 150, events=False)
+
+
+def test_resources_are_conserved(played):
+    _, out, _ = played
+    hands, bank = out[12], out[13]
+    assert (hands.sum(axis=1) + bank == 19).all()  # bank + hands = 19 of each, 95 in all
+    assert (hands >= 0).all() and (bank >= 0).all()
+
+
+def test_piece_limits_hold(played):
+    _, out, _ = played
+    pieces = out[4]
+    assert (pieces[:, :, 0] <= 5).all() and (pieces[:, :, 1] <= 4).all()
+    assert (pieces[:, :, 2] <= 15).all() and (pieces[:, :, 3] <= 15).all()
+    assert (pieces[:, :, 0] + pieces[:, :, 1] >= 2).all()  # the set-up's two settlements, or cities
+
+
+def test_every_point_is_accounted_for(played):
+    _, out, _ = played
+    points, pieces, holders, vp = out[3], out[4], out[8], out[14]
+    expected = pieces[:, :, 0] + 2 * pieces[:, :, 1] + vp + 2 * holders[:, :, 0] + 2 * holders[:, :, 1]
+    assert (points == expected).all()
+
+
+def test_the_winner_reached_ten_points_and_is_alone(played):
+    _, out, tables = played
+    turns, reason, winner, points = out[:4]
+    won = winner >= 0
+    assert (points[won, winner[won]] >= 10).all()
+    assert ((reason == 0) == won).all()
+    games = tables["games"].to_pylist()
+    assert all(g["winners"] == ([w] if w >= 0 else []) for g, w in zip(games, winner))
+
+
+def test_card_holders_deserve_their_cards(played):
+    _, out, _ = played
+    knights, route, holders = out[6], out[7], out[8]
+    for i in range(len(knights)):
+        for p in range(4):
+            if holders[i, p, 1]:
+                assert knights[i, p] >= 3 and knights[i, p] == knights[i].max()
+            if holders[i, p, 0]:
+                assert route[i, p] >= 5
+
+
+def test_production_never_exceeds_what_was_received(played):
+    _, out, _ = played
+    received, production = out[9], out[11]
+    assert (production.sum(axis=2) <= received).all()
+
+
+def test_a_game_replays_alone(played):
+    config, out, _ = played
+    alone = GAME.run_kernel(config, 42, 43)
+    for whole, single in zip(out, alone):
+        assert np.array_equal(whole[42:43], single)
