@@ -77,6 +77,57 @@ def pipeline_and_sql(plays: int) -> None:
         print(f"simlib sql '{query}': {took:.2f} s wall, process start included (target <= 2 s)")
 
 
+_CATANATRON = """
+import sys, time
+from catanatron import Color, Game, RandomPlayer
+n = int(sys.argv[1])
+players = [RandomPlayer(c) for c in (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)]
+began = time.perf_counter()
+turns = actions = 0
+for i in range(n):
+    game = Game(players, seed=i)
+    game.play()
+    turns += game.state.num_turns
+    actions += len(game.state.actions)
+took = time.perf_counter() - began
+print(n / took, actions / took, turns / n)
+"""
+
+
+def catanatron(games: int) -> tuple[float, float, float] | str:
+    """Catanatron's RandomPlayers in a throwaway virtual environment: (games/s, actions/s, mean turns)."""
+    with tempfile.TemporaryDirectory() as env:
+        try:
+            subprocess.run([sys.executable, "-m", "venv", env], check=True, capture_output=True)
+            subprocess.run([f"{env}/bin/pip", "install", "-q", "catanatron"], check=True, capture_output=True,
+                           timeout=600)
+            out = subprocess.run([f"{env}/bin/python", "-c", _CATANATRON, str(games)], check=True,
+                                 capture_output=True, text=True).stdout
+        except (subprocess.SubprocessError, OSError) as exc:
+            return f"unavailable ({type(exc).__name__})"
+    rate, actions, turns = map(float, out.split())
+    return rate, actions, turns
+
+
+def catan_versus_catanatron(games: int) -> None:
+    from .games.catan import GAME as CATAN
+
+    r = end_to_end(games, events=False, game="catan")
+    ours = games / r["seconds"]
+    config = RunConfig.build(CATAN, players=4, policies=["random"], plays=200, seed=5)
+    turns = float(CATAN.run_kernel(config, 0, 200)[0].mean())
+    print(f"simlib catan, 4 random players, {games:,} games with games+seats+production written, all cores: "
+          f"{r['seconds']:.1f} s = {ours:,.0f} games/s; mean game length {turns:.0f} turns")
+    theirs = catanatron(max(20, games // 100))
+    if isinstance(theirs, str):
+        print(f"Catanatron: {theirs}")
+        return
+    rate, actions, their_turns = theirs
+    print(f"Catanatron {', '.join(['RandomPlayer'] * 4)}: {rate:,.1f} games/s, {actions:,.0f} actions/s, "
+          f"mean game length {their_turns:.0f} turns (one process)")
+    print(f"ratio: simlib is {ours / rate:,.1f}x Catanatron's games per second (target >= 100x)")
+
+
 def kernel_designs(plays: int) -> dict[str, float]:
     """Single-thread plays/s of the Numba kernel and the lockstep NumPy version (4 players, random)."""
     from .games.mauer.constants import EV_COLS
@@ -159,6 +210,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{r['seconds']:.2f} s = {plays / r['seconds']:,.0f} plays/s (target >= 50,000); "
           f"peak memory: parent {r['parent_mb']:.0f} MB, largest worker {r['worker_mb']:.0f} MB; "
           f"lake {r['lake_mb']:.0f} MB")
+
+    catan_games = 200 if args.quick else 5_000
+    print(f"\n## Catan against Catanatron ({catan_games:,} games)")
+    catan_versus_catanatron(catan_games)
 
     lake_plays = 20_000 if args.quick else 2_500_000
     print(f"\n## Pipelines and ad-hoc SQL over {4 * lake_plays:,} seats rows")
