@@ -56,6 +56,71 @@ def _route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_
 
 
 @nb.njit(cache=True)
+def _legal_edges(p, kind, out, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
+    n = 0
+    for e in range(edge_nodes.shape[0]):
+        if _route_ok(e, p, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
+            out[n] = e
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _legal_nodes(p, settle_list, city_list, node_land, node_owner, node_level, node_nodes, node_edges, edge_owner):
+    n_settle = n_city = 0
+    for n in range(node_nodes.shape[0]):
+        if can_settle(n, p, False, node_land, node_owner, node_nodes, node_edges, edge_owner):
+            settle_list[n_settle] = n
+            n_settle += 1
+        if node_owner[n] == p and node_level[n] == SETTLEMENT:
+            city_list[n_city] = n
+            n_city += 1
+    return n_settle, n_city
+
+
+@nb.njit(cache=True)
+def _movable_ships(p, turn, n_ship, ship_list, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
+                   edge_nodes, edge_turn, node_owner, node_edges):
+    """Ships p may move (at an open end of a route, not built this turn) and how many destinations each
+    has. Moving ship s changes the legality only of edges at s's two nodes, so each count is the
+    legal ship edges (ship_list) corrected there."""
+    n_mv = 0
+    for s in range(edge_nodes.shape[0]):
+        if edge_owner[s] != p or edge_kind[s] != SHIP or edge_turn[s] == turn:
+            continue
+        open_end = False
+        for side in range(2):
+            n = edge_nodes[s, side]
+            joined = node_owner[n] == p
+            for k in range(3):
+                f = node_edges[n, k]
+                joined = joined or (f >= 0 and f != s and edge_owner[f] == p)
+            open_end = open_end or not joined
+        if not open_end:
+            continue
+        count = n_ship
+        edge_owner[s] = -1
+        for side in range(2):
+            n = edge_nodes[s, side]
+            for k in range(3):
+                e = node_edges[n, k]
+                if e < 0 or e == s:
+                    continue
+                was = False
+                for j in range(n_ship):
+                    was = was or ship_list[j] == e
+                now = _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                                node_edges)
+                count += int(now) - int(was)
+        edge_owner[s] = p
+        if count > 0:
+            mv_ship[n_mv] = s
+            mv_count[n_mv] = count
+            n_mv += 1
+    return n_mv
+
+
+@nb.njit(cache=True)
 def _random_card(hand, u):
     """A card drawn uniformly from a hand (by count); -1 if the hand is empty."""
     total = 0
@@ -121,6 +186,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
     buf_b = np.empty(n_edges * 4 + 64, np.int64)
     buf_t = np.empty(n_edges * 4 + 64, np.int64)
     terrains = np.empty(terrain_bag.shape[0], np.int64)
+    road_list = np.empty(n_edges, np.int64)
+    ship_list = np.empty(n_edges, np.int64)
+    settle_list = np.empty(n_nodes, np.int64)
+    city_list = np.empty(n_nodes, np.int64)
+    mv_ship = np.empty(n_edges, np.int64)
+    mv_count = np.empty(n_edges, np.int64)
+    actions_out = np.zeros(n_plays, np.int32)
     received_tmp = np.zeros((P, N_RES), np.int64)
     hands_out = np.zeros((n_plays, P, N_RES), np.int16)
     bank_out = np.zeros((n_plays, N_RES), np.int16)
@@ -180,6 +252,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
         lost = np.zeros((P, 2, N_RES), np.int64)
         longest_holder = -1
         army_holder = -1
+        actions = 0
 
         # Set-up in snake order: a settlement and a road each; the second settlement yields.
         for step in range(2 * P):
@@ -226,6 +299,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
             dev_new[p, :] = 0
             dev_played = False
             ship_moved = False
+            dirty = True
+            n_road = n_ship = n_settle = n_city = n_mv = 0
+            have_roads = have_ships = have_nodes = have_moves = False
             # Before the roll: roll, or play a knight.
             rolled = False
             while winner < 0:
@@ -241,6 +317,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
                     action = 0
                 if action == -1:
                     rolled = True
+                    actions += 1
                     d = below(draw(key, counter), 6) + below(draw(key, counter + 1), 6) + 2
                     counter += 2
                     if d == 7:
@@ -311,34 +388,41 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
                         lost[victim, ROBBER_SOURCE, r] += 1
                     if not rolled:
                         continue
-                # After the roll: every legal action, ending the turn included, equally likely.
-                m = 1  # action 0: end the turn
-                buf_t[0] = 0
+                # After the roll: every legal action, ending the turn included, equally likely. Where
+                # pieces may go changes only when pieces move, so those lists are kept until then.
+                if dirty:
+                    have_roads = have_ships = have_nodes = have_moves = False
+                    dirty = False
+                c_road = c_ship = c_settle = c_city = 0
                 if left[p, 2] > 0 and _affordable(hands[p], costs[0]):
-                    for e in range(n_edges):
-                        if _route_ok(e, p, ROAD, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
-                                     node_edges):
-                            buf_t[m], buf_a[m] = 1, e
-                            m += 1
-                if left[p, 3] > 0 and _affordable(hands[p], costs[4]):
-                    for e in range(n_edges):
-                        if _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
-                                     node_edges):
-                            buf_t[m], buf_a[m] = 2, e
-                            m += 1
-                if left[p, 0] > 0 and _affordable(hands[p], costs[1]):
-                    for n in range(n_nodes):
-                        if can_settle(n, p, False, node_land, node_owner, node_nodes, node_edges, edge_owner):
-                            buf_t[m], buf_a[m] = 3, n
-                            m += 1
-                if left[p, 1] > 0 and _affordable(hands[p], costs[2]):
-                    for n in range(n_nodes):
-                        if node_owner[n] == p and node_level[n] == SETTLEMENT:
-                            buf_t[m], buf_a[m] = 4, n
-                            m += 1
-                if deck_pos < 25 and _affordable(hands[p], costs[3]):
-                    buf_t[m] = 5
-                    m += 1
+                    if not have_roads:
+                        n_road = _legal_edges(p, ROAD, road_list, edge_land, edge_sea, edge_owner, edge_kind,
+                                              edge_nodes, node_owner, node_edges)
+                        have_roads = True
+                    c_road = n_road
+                needs_ships = left[p, 3] > 0 and _affordable(hands[p], costs[4])
+                if (needs_ships or (left[p, 3] < 15 and not ship_moved)) and not have_ships:
+                    n_ship = _legal_edges(p, SHIP, ship_list, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                                          node_owner, node_edges)
+                    have_ships = True
+                if needs_ships:
+                    c_ship = n_ship
+                if (left[p, 0] > 0 and _affordable(hands[p], costs[1])) or \
+                        (left[p, 1] > 0 and _affordable(hands[p], costs[2])):
+                    if not have_nodes:
+                        n_settle, n_city = _legal_nodes(p, settle_list, city_list, node_land, node_owner, node_level,
+                                                        node_nodes, node_edges, edge_owner)
+                        have_nodes = True
+                    if left[p, 0] > 0 and _affordable(hands[p], costs[1]):
+                        c_settle = n_settle
+                    if left[p, 1] > 0 and _affordable(hands[p], costs[2]):
+                        c_city = n_city
+                if left[p, 3] < 15 and not ship_moved and not have_moves:
+                    n_mv = _movable_ships(p, turn, n_ship, ship_list, mv_ship, mv_count, edge_land, edge_sea,
+                                          edge_owner, edge_kind, edge_nodes, edge_turn, node_owner, node_edges)
+                    have_moves = True
+                c_buy = 1 if deck_pos < 25 and _affordable(hands[p], costs[3]) else 0
+                m = 0  # the small action families, listed explicitly
                 if not dev_played:
                     if dev_hand[p, KNIGHT] - dev_new[p, KNIGHT] > 0:
                         buf_t[m] = 6
@@ -362,33 +446,48 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
                             if get != give and bank[get] > 0:
                                 buf_t[m], buf_a[m], buf_b[m] = 10, give, get
                                 m += 1
+                c_move = 0
                 if not ship_moved:
-                    for s in range(n_edges):
-                        if edge_owner[s] != p or edge_kind[s] != SHIP or edge_turn[s] == turn:
-                            continue
-                        # Only a ship at an open end of its route may move.
-                        open_end = False
-                        for side in range(2):
-                            n = edge_nodes[s, side]
-                            joined = node_owner[n] == p
-                            for k in range(3):
-                                f = node_edges[n, k]
-                                joined = joined or (f >= 0 and f != s and edge_owner[f] == p)
-                            open_end = open_end or not joined
-                        if not open_end:
-                            continue
-                        edge_owner[s] = -1
-                        for e in range(n_edges):
-                            if e != s and _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind,
-                                                    edge_nodes, node_owner, node_edges):
-                                buf_t[m], buf_a[m], buf_b[m] = 11, s, e
-                                m += 1
-                        edge_owner[s] = p
-                pick = below(draw(key, counter), m)
+                    for j in range(n_mv):
+                        c_move += mv_count[j]
+                total = 1 + c_road + c_ship + c_settle + c_city + c_buy + m + c_move
+                k = below(draw(key, counter), total)
                 counter += 1
-                kind, a, b = buf_t[pick], buf_a[pick], buf_b[pick]
-                if kind == 0:
+                actions += 1
+                a = 0
+                b = 0
+                if k == 0:
                     break
+                k -= 1
+                if k < c_road:
+                    kind, a = 1, road_list[k]
+                elif k < c_road + c_ship:
+                    kind, a = 2, ship_list[k - c_road]
+                elif k < c_road + c_ship + c_settle:
+                    kind, a = 3, settle_list[k - c_road - c_ship]
+                elif k < c_road + c_ship + c_settle + c_city:
+                    kind, a = 4, city_list[k - c_road - c_ship - c_settle]
+                elif k < c_road + c_ship + c_settle + c_city + c_buy:
+                    kind = 5
+                elif k < c_road + c_ship + c_settle + c_city + c_buy + m:
+                    x = k - (c_road + c_ship + c_settle + c_city + c_buy)
+                    kind, a, b = buf_t[x], buf_a[x], buf_b[x]
+                else:
+                    x = k - (c_road + c_ship + c_settle + c_city + c_buy + m)
+                    kind = 11
+                    for j in range(n_mv):
+                        if x < mv_count[j]:
+                            a = mv_ship[j]
+                            edge_owner[a] = -1
+                            for e in range(n_edges):
+                                if e != a and _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind,
+                                                        edge_nodes, node_owner, node_edges):
+                                    if x == 0:
+                                        b = e
+                                    x -= 1
+                            edge_owner[a] = p
+                            break
+                        x -= mv_count[j]
                 route_changed = False
                 if kind == 1 or kind == 2:
                     _pay(hands[p], bank, costs[0] if kind == 1 else costs[4])
@@ -505,9 +604,18 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
                     edge_turn[b] = turn
                     ship_moved = True
                     route_changed = True
+                if route_changed or kind == 4:
+                    dirty = True
                 if route_changed:
+                    # Only p's routes changed, and on a new settlement those of players with a route there.
                     for q in range(P):
-                        routes[q] = longest_route(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes)
+                        affected = q == p
+                        if kind == 3:
+                            for x in range(3):
+                                f = node_edges[a, x]
+                                affected = affected or (f >= 0 and edge_owner[f] == q)
+                        if affected:
+                            routes[q] = longest_route(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes)
                     best = routes.max()
                     if longest_holder >= 0 and routes[longest_holder] >= 5 and routes[longest_holder] == best:
                         pass  # the holder keeps the card on a tie
@@ -531,6 +639,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
             turn += 1
 
         turns_out[i] = turn
+        actions_out[i] = actions
         reason_out[i] = WON if winner >= 0 else TURN_LIMIT
         winner_out[i] = winner
         for q in range(P):
@@ -561,4 +670,4 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
         for r in range(N_RES):
             bank_out[i, r] = bank[r]
     return (turns_out, reason_out, winner_out, points_out, pieces_out, dev_out, knights_out, route_out,
-            holders_out, received_out, lost_out, production_out, hands_out, bank_out, vp_out)
+            holders_out, received_out, lost_out, production_out, hands_out, bank_out, vp_out, actions_out)
