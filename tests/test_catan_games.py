@@ -69,3 +69,13 @@ def test_a_game_replays_alone(played):
     alone = GAME.run_kernel(config, 42, 43)
     for whole, single in zip(out, alone):
         assert np.array_equal(whole[42:43], single)
+
+
+def test_weighted_builds_cities_and_beats_random():
+    config = RunConfig.build(GAME, players=4, policies=["weighted", "random", "random", "random"], plays=300,
+                             seed=11)
+    out = GAME.run_kernel(config, 0, 300)
+    winner, pieces = out[2], out[4]
+    weighted_wins = (winner == 0).mean()
+    assert weighted_wins > 0.4  # a fair share is 0.25; weighting builds wins clearly
+    assert pieces[:, 0, 1].mean() > pieces[:, 1:, 1].mean()  # more cities than the random players

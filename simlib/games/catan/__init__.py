@@ -8,9 +8,9 @@ Spec card
 - Score: victory points; the first to reach 10 on his own turn wins; a turn limit stops stalled games.
 - Done: board topology from map files, set-up, production with the bank-shortage rule, the robber and
   discards, building roads, ships, settlements, cities, development cards, bank and harbour trade,
-  moving a ship, longest route (roads and ships) and largest army; the `random` policy.
-- Still to do (issue 5): the `weighted` and `builder` policies, the beginner layout, `events`, the
-  event-replay checker, the Catanatron benchmark.
+  moving a ship, longest route (roads and ships) and largest army; the `random` and `weighted` policies.
+- Still to do (issue 5): the `builder` policy, the beginner layout, `events`, the event-replay checker,
+  the dice-probability check, the speed target.
 
 Version history
 - 1: first implementation.
@@ -33,7 +33,7 @@ from ...core.game import Game  # noqa: E402
 from . import constants as C  # noqa: E402
 from . import tables  # noqa: E402
 from .board import load_board, spiral  # noqa: E402
-from .policies import POLICIES  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES, param_vector  # noqa: E402
 
 
 class Catan(Game):
@@ -69,8 +69,11 @@ class Catan(Game):
     def run_kernel(self, config: RunConfig, start: int, stop: int):
         from .kernel import simulate_games  # loads Numba: only when simulating
 
-        return simulate_games(config.seed, start, stop - start, config.players, config.options["max_turns"],
-                              *self._kernel_args(config))
+        infos = [POLICIES[p.name] for p in config.policies]
+        codes = np.array([info.code for info in infos], np.int64)
+        prm = np.array([param_vector(info, dict(p.params)) for info, p in zip(infos, config.policies)])
+        return simulate_games(config.seed, start, stop - start, config.players, config.options["max_turns"], codes,
+                              prm.reshape(config.players, MAX_PARAMS), *self._kernel_args(config))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out = self.run_kernel(config, start, stop)

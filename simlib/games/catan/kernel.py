@@ -7,7 +7,7 @@ ending the turn included. Every draw is keyed by (seed, play, counter), so a pla
 import numba as nb
 import numpy as np
 
-from ...core.rng import below, draw, play_key
+from ...core.rng import below, draw, play_key, unit
 from .rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route, produce
 
 N_RES = 5
@@ -137,10 +137,11 @@ def _random_card(hand, u):
 
 
 @nb.njit(cache=True)
-def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, spiral_hexes, terrain_bag,
-                   spiral_tokens, hex_nodes, node_hexes, node_nodes, node_edges, node_land, edge_nodes, edge_land,
-                   edge_sea, harbour_rate, harbour_resource, costs, dev_deck):
-    """Plays first_play .. first_play+n_plays-1 of `random` players on a board with random terrain.
+def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, land_hexes, spiral_hexes,
+                   terrain_bag, spiral_tokens, hex_nodes, node_hexes, node_nodes, node_edges, node_land, edge_nodes,
+                   edge_land, edge_sea, harbour_rate, harbour_resource, costs, dev_deck):
+    """Plays first_play .. first_play+n_plays-1 on a board with random terrain; player p's policy is
+    codes[p] (0 random, 1 weighted by action family with weights prm[p]).
 
     Returns per play: turns, end reason, winner (-1 on the turn limit); per play and player: points,
     settlements, cities, roads, ships, dev cards bought and played, knights, longest route, holder
@@ -451,8 +452,28 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, land_hexes, 
                     for j in range(n_mv):
                         c_move += mv_count[j]
                 total = 1 + c_road + c_ship + c_settle + c_city + c_buy + m + c_move
-                k = below(draw(key, counter), total)
-                counter += 1
+                if codes[p] == 0:
+                    k = below(draw(key, counter), total)
+                else:
+                    # Weighted: a family by its weight times its size, then an action of it uniformly.
+                    sizes = (1, c_road, c_ship, c_settle, c_city, c_buy, m + c_move)
+                    weight_sum = 0.0
+                    for f in range(7):
+                        weight_sum += prm[p, f] * sizes[f]
+                    if weight_sum <= 0.0:
+                        k = 0
+                    else:
+                        x = unit(draw(key, counter)) * weight_sum
+                        offset = 0
+                        k = total - 1
+                        for f in range(7):
+                            w = prm[p, f] * sizes[f]
+                            if x < w:
+                                k = offset + below(draw(key, counter + 1), sizes[f])
+                                break
+                            x -= w
+                            offset += sizes[f]
+                counter += 2
                 actions += 1
                 a = 0
                 b = 0

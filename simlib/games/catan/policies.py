@@ -1,11 +1,33 @@
-"""Catan's scripted policies (issue 5 asks for random, weighted and builder; random so far)."""
+"""Catan's scripted policies: names, kernel codes and parameters (issue 5 asks for random, weighted and
+builder; builder is still to come)."""
+
+import numpy as np
 
 from ...core.game import PolicyInfo
 
-RANDOM = 0
+RANDOM, WEIGHTED = 0, 1
+# The action families a weighted policy weighs, in the order the kernel reads them.
+FAMILIES = ("end_turn", "road", "ship", "settlement", "city", "dev_card", "other")
+MAX_PARAMS = len(FAMILIES)
 
 POLICIES = {
     "random": PolicyInfo("random", RANDOM,
                          "Uniform over all legal actions at every decision, ending the turn included (the usual "
                          "reference bot); uniform placements, discards, robber hexes and victims."),
+    "weighted": PolicyInfo(
+        "weighted", WEIGHTED,
+        "Random with weights by action type: each legal action weighs its family's weight (build city >> "
+        "settlement >> development card >> road ...), the common second baseline.",
+        {"end_turn": 1.0, "road": 1.0, "ship": 1.0, "settlement": 1000.0, "city": 10000.0, "dev_card": 100.0,
+         "other": 1.0},
+        {f: f"weight of each {f.replace('_', ' ')} action" for f in FAMILIES[:-1]}
+        | {"other": "weight of every other action (trades, playing cards, moving a ship)"},
+        {f: (0.0, 1e9) for f in FAMILIES}),
 }
+
+
+def param_vector(info: PolicyInfo, values: dict[str, float]) -> np.ndarray:
+    vec = np.zeros(MAX_PARAMS)
+    for i, name in enumerate(info.params):
+        vec[i] = values[name]
+    return vec
