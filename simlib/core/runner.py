@@ -75,10 +75,13 @@ def run(config: RunConfig, lake: Path, workers: int | None = None, shard_size: i
     previous = read_run(lake, game.name, run_id)
     if previous is not None and previous["status"] == "complete":
         return RunResult(run_id, lake, config.plays, 0, False, True)
+    wanted_workers = workers or os.cpu_count() or 1
     if previous is not None:
         shard_size = previous["shard_size"]  # resume with the same part boundaries
         for stale in lake.glob(f"*/game={game.name}/run_id={run_id}/.*.tmp"):
             stale.unlink()  # a part a killed worker was writing; it is simulated again
+    else:
+        shard_size = min(shard_size, -(-config.plays // wanted_workers))  # enough shards for every worker
     started = previous["started_at"] if previous else datetime.now(timezone.utc)
 
     tables = _tables_for(game, config)
@@ -87,7 +90,7 @@ def run(config: RunConfig, lake: Path, workers: int | None = None, shard_size: i
     runs_path = part_path(lake, "runs", game.name, run_id, 0)
     write_atomic(_runs_row(game, config, run_id, shard_size, started, "running"), runs_path)
 
-    workers = min(workers or os.cpu_count() or 1, max(1, len(todo)))
+    workers = min(wanted_workers, max(1, len(todo)))
     bar = tqdm(total=sum(stop - start for _, start, stop in todo), unit="play", unit_scale=True,
                delay=3.0, disable=not progress, desc=f"{game.name} {run_id}")
     try:
