@@ -115,9 +115,11 @@ def catan_versus_catanatron(games: int) -> None:
     r = end_to_end(games, events=False, game="catan")
     ours = games / r["seconds"]
     config = RunConfig.build(CATAN, players=4, policies=["random"], plays=200, seed=5)
-    turns = float(CATAN.run_kernel(config, 0, 200)[0].mean())
+    sample = CATAN.run_kernel(config, 0, 200)
+    turns, actions = float(sample[0].mean()), float(sample[15].mean())
     print(f"simlib catan, 4 random players, {games:,} games with games+seats+production written, all cores: "
-          f"{r['seconds']:.1f} s = {ours:,.0f} games/s; mean game length {turns:.0f} turns")
+          f"{r['seconds']:.1f} s = {ours:,.0f} games/s, {ours * actions:,.0f} actions/s; "
+          f"mean game length {turns:.0f} turns ({actions:.0f} actions)")
     theirs = catanatron(max(20, games // 100))
     if isinstance(theirs, str):
         print(f"Catanatron: {theirs}")
