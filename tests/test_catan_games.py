@@ -79,3 +79,12 @@ def test_weighted_builds_cities_and_beats_random():
     weighted_wins = (winner == 0).mean()
     assert weighted_wins > 0.4  # a fair share is 0.25; weighting builds wins clearly
     assert pieces[:, 0, 1].mean() > pieces[:, 1:, 1].mean()  # more cities than the random players
+
+
+def test_builder_beats_weighted_and_random():
+    config = RunConfig.build(GAME, players=4, policies=["builder", "weighted", "random", "random"], plays=200,
+                             seed=13)
+    out = GAME.run_kernel(config, 0, 200)
+    wins = np.bincount(out[2][out[2] >= 0], minlength=4) / 200
+    assert wins[0] > wins[1] > max(wins[2], wins[3])
+    assert (out[1] == 0).mean() > 0.95  # games end in a win

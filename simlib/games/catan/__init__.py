@@ -8,9 +8,10 @@ Spec card
 - Score: victory points; the first to reach 10 on his own turn wins; a turn limit stops stalled games.
 - Done: board topology from map files, set-up, production with the bank-shortage rule, the robber and
   discards, building roads, ships, settlements, cities, development cards, bank and harbour trade,
-  moving a ship, longest route (roads and ships) and largest army; the `random` and `weighted` policies.
-- Still to do (issue 5): the `builder` policy, the beginner layout, `events`, the event-replay checker,
-  the dice-probability check, the speed target.
+  moving a ship, longest route (roads and ships) and largest army; the `random`, `weighted` and
+  `builder` policies.
+- Still to do (issue 5): the beginner layout, `events`, the event-replay checker, the dice-probability
+  check, the speed target.
 
 Version history
 - 1: first implementation.

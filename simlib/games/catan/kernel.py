@@ -13,6 +13,7 @@ from .rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route, prod
 N_RES = 5
 KNIGHT, VICTORY_POINT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = range(5)
 WON, TURN_LIMIT = 0, 1
+RANDOM, WEIGHTED, BUILDER = 0, 1, 2
 ROBBER_SOURCE, DISCARD_SOURCE = 0, 1
 
 
@@ -121,6 +122,128 @@ def _movable_ships(p, turn, n_ship, ship_list, mv_ship, mv_count, edge_land, edg
 
 
 @nb.njit(cache=True)
+def _rob(p, code, robber, key, counter, land_hexes, hex_nodes, hex_pips, node_owner, node_level, hands, lost, buf):
+    """Move the robber to another land hex and steal one card from an adjacent opponent.
+
+    random: uniform hex and victim. builder: the richest hex of the leading opponent (most buildings
+    weighted by level) that touches none of its own buildings, and steals from that leader if he is there.
+    Returns the robber's hex and the draw counter."""
+    n_players = hands.shape[0]
+    if code == BUILDER:
+        score = np.zeros(n_players, np.int64)
+        for n in range(node_owner.shape[0]):
+            if node_owner[n] >= 0:
+                score[node_owner[n]] += node_level[n]
+        leader = -1
+        for q in range(n_players):
+            if q != p and (leader < 0 or score[q] > score[leader]):
+                leader = q
+        best = -1
+        best_value = -1
+        for k in range(land_hexes.shape[0]):
+            h = land_hexes[k]
+            if h == robber:
+                continue
+            own = False
+            theirs = 0
+            for i in range(6):
+                q = node_owner[hex_nodes[h, i]]
+                own = own or q == p
+                if q == leader:
+                    theirs += node_level[hex_nodes[h, i]]
+            value = theirs * 100 + hex_pips[h]
+            if not own and value > best_value:
+                best, best_value = h, value
+        if best >= 0:
+            robber = best
+        else:
+            code = 0
+    if code != BUILDER:
+        m = 0
+        for k in range(land_hexes.shape[0]):
+            if land_hexes[k] != robber:
+                buf[m] = land_hexes[k]
+                m += 1
+        robber = buf[below(draw(key, counter), m)]
+        counter += 1
+    m = 0
+    for k in range(6):
+        q = node_owner[hex_nodes[robber, k]]
+        if q >= 0 and q != p and hands[q].sum() > 0:
+            seen = False
+            for x in range(m):
+                seen = seen or buf[x] == q
+            if not seen:
+                buf[m] = q
+                m += 1
+    if m > 0:
+        victim = buf[below(draw(key, counter), m)]
+        counter += 1
+        r = _random_card(hands[victim], draw(key, counter))
+        counter += 1
+        hands[victim, r] -= 1
+        hands[p, r] += 1
+        lost[victim, 0, r] += 1
+    return robber, counter
+
+
+@nb.njit(cache=True)
+def _builder_pick(p, hands, bank, rate, costs, left, deck_pos, hex_pips_node, node_nodes, node_land, node_owner,
+                  edge_nodes, c_road, c_ship, c_settle, c_city, c_buy, n_settle, n_city, road_list, settle_list,
+                  city_list, buf_t, buf_a, buf_b, m):
+    """The builder's choice as an index into the decision's flattened action list (0: end the turn):
+    city > settlement > development card > a road toward the best free site, and a bank or harbour
+    trade that completes one of those builds."""
+    if c_city > 0:
+        best = 0
+        for j in range(c_city):
+            if hex_pips_node[city_list[j]] > hex_pips_node[city_list[best]]:
+                best = j
+        return 1 + c_road + c_ship + c_settle + best
+    if c_settle > 0:
+        best = 0
+        for j in range(c_settle):
+            if hex_pips_node[settle_list[j]] > hex_pips_node[settle_list[best]]:
+                best = j
+        return 1 + c_road + c_ship + best
+    if c_buy > 0:
+        return 1 + c_road + c_ship + c_settle + c_city
+    if c_road > 0 and n_settle == 0 and left[p, 0] > 0:
+        best = -1
+        best_value = -1
+        for j in range(c_road):
+            e = road_list[j]
+            for side in range(2):
+                u = edge_nodes[e, side]
+                for k in range(4):
+                    c = u if k == 3 else node_nodes[u, k]
+                    if c < 0 or not node_land[c] or node_owner[c] >= 0:
+                        continue
+                    free = True
+                    for x in range(3):
+                        nb_ = node_nodes[c, x]
+                        free = free and (nb_ < 0 or node_owner[nb_] < 0)
+                    if free and hex_pips_node[c] > best_value:
+                        best, best_value = j, hex_pips_node[c]
+        if best >= 0:
+            return 1 + best
+    # A trade that completes a build, in the same order of wishes.
+    for target in (2, 1, 3):
+        if (target == 2 and (left[p, 1] == 0 or n_city == 0)) or (target == 1 and (left[p, 0] == 0 or n_settle == 0)) \
+                or (target == 3 and deck_pos >= 25):
+            continue
+        for need in range(N_RES):
+            if hands[p, need] >= costs[target, need] or bank[need] == 0:
+                continue
+            for give in range(N_RES):
+                if give != need and hands[p, give] - costs[target, give] >= rate[p, give]:
+                    for x in range(m):
+                        if buf_t[x] == 10 and buf_a[x] == give and buf_b[x] == need:
+                            return 1 + c_road + c_ship + c_settle + c_city + c_buy + x
+    return 0
+
+
+@nb.njit(cache=True)
 def _random_card(hand, u):
     """A card drawn uniformly from a hand (by count); -1 if the hand is empty."""
     total = 0
@@ -194,6 +317,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     mv_ship = np.empty(n_edges, np.int64)
     mv_count = np.empty(n_edges, np.int64)
     actions_out = np.zeros(n_plays, np.int32)
+    hex_pips = np.zeros(n_hex, np.int64)
+    node_pips = np.zeros(n_nodes, np.int64)
     received_tmp = np.zeros((P, N_RES), np.int64)
     hands_out = np.zeros((n_plays, P, N_RES), np.int16)
     bank_out = np.zeros((n_plays, N_RES), np.int16)
@@ -221,6 +346,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             else:
                 hex_token[h] = spiral_tokens[t]
                 t += 1
+        for h in range(n_hex):
+            hex_pips[h] = 6 - abs(7 - hex_token[h]) if hex_token[h] > 0 else 0
+        for n in range(n_nodes):
+            node_pips[n] = 0
+            for k in range(3):
+                if node_hexes[n, k] >= 0:
+                    node_pips[n] += hex_pips[node_hexes[n, k]]
         # Pieces, cards and the bank.
         node_owner[:] = -1
         node_level[:] = 0
@@ -265,6 +397,22 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     m += 1
             n = buf_a[below(draw(key, counter), m)]
             counter += 1
+            if codes[p] == BUILDER:  # opening placement by pips and resource variety
+                best_value = -1.0
+                for j in range(m):
+                    c = buf_a[j]
+                    kinds = 0
+                    for k in range(3):
+                        h = node_hexes[c, k]
+                        if h >= 0 and hex_terrain[h] < 5:
+                            seen = False
+                            for k2 in range(k):
+                                h2 = node_hexes[c, k2]
+                                seen = seen or (h2 >= 0 and hex_terrain[h2] == hex_terrain[h])
+                            kinds += not seen
+                    value = node_pips[c] + prm[p, 0] * kinds
+                    if value > best_value:
+                        n, best_value = c, value
             node_owner[n] = p
             node_level[n] = SETTLEMENT
             left[p, 0] -= 1
@@ -362,31 +510,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     action = -3
                 if action == -3:
                     # The robber moves to another land hex and steals from an adjacent opponent.
-                    m = 0
-                    for k in range(land_hexes.shape[0]):
-                        if land_hexes[k] != robber:
-                            buf_a[m] = land_hexes[k]
-                            m += 1
-                    robber = buf_a[below(draw(key, counter), m)]
-                    counter += 1
-                    m = 0
-                    for k in range(6):
-                        q = node_owner[hex_nodes[robber, k]]
-                        if q >= 0 and q != p and hands[q].sum() > 0:
-                            seen = False
-                            for x in range(m):
-                                seen = seen or buf_a[x] == q
-                            if not seen:
-                                buf_a[m] = q
-                                m += 1
-                    if m > 0:
-                        victim = buf_a[below(draw(key, counter), m)]
-                        counter += 1
-                        r = _random_card(hands[victim], draw(key, counter))
-                        counter += 1
-                        hands[victim, r] -= 1
-                        hands[p, r] += 1
-                        lost[victim, ROBBER_SOURCE, r] += 1
+                    robber, counter = _rob(p, codes[p], robber, key, counter, land_hexes, hex_nodes, hex_pips,
+                                           node_owner, node_level, hands, lost, buf_a)
                     if not rolled:
                         continue
                 # After the roll: every legal action, ending the turn included, equally likely. Where
@@ -452,8 +577,16 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     for j in range(n_mv):
                         c_move += mv_count[j]
                 total = 1 + c_road + c_ship + c_settle + c_city + c_buy + m + c_move
-                if codes[p] == 0:
+                if codes[p] == RANDOM:
                     k = below(draw(key, counter), total)
+                elif codes[p] == BUILDER:
+                    if not have_nodes:
+                        n_settle, n_city = _legal_nodes(p, settle_list, city_list, node_land, node_owner, node_level,
+                                                        node_nodes, node_edges, edge_owner)
+                        have_nodes = True
+                    k = _builder_pick(p, hands, bank, rate, costs, left, deck_pos, node_pips, node_nodes, node_land,
+                                      node_owner, edge_nodes, c_road, c_ship, c_settle, c_city, c_buy, n_settle,
+                                      n_city, road_list, settle_list, city_list, buf_t, buf_a, buf_b, m)
                 else:
                     # Weighted: a family by its weight times its size, then an action of it uniformly.
                     sizes = (1, c_road, c_ship, c_settle, c_city, c_buy, m + c_move)
@@ -548,31 +681,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     knights[p] += 1
                     if knights[p] >= 3 and (army_holder < 0 or knights[p] > knights[army_holder]):
                         army_holder = p
-                    m = 0
-                    for k in range(land_hexes.shape[0]):
-                        if land_hexes[k] != robber:
-                            buf_a[m] = land_hexes[k]
-                            m += 1
-                    robber = buf_a[below(draw(key, counter), m)]
-                    counter += 1
-                    m = 0
-                    for k in range(6):
-                        q = node_owner[hex_nodes[robber, k]]
-                        if q >= 0 and q != p and hands[q].sum() > 0:
-                            seen = False
-                            for x in range(m):
-                                seen = seen or buf_a[x] == q
-                            if not seen:
-                                buf_a[m] = q
-                                m += 1
-                    if m > 0:
-                        victim = buf_a[below(draw(key, counter), m)]
-                        counter += 1
-                        r = _random_card(hands[victim], draw(key, counter))
-                        counter += 1
-                        hands[victim, r] -= 1
-                        hands[p, r] += 1
-                        lost[victim, ROBBER_SOURCE, r] += 1
+                    robber, counter = _rob(p, codes[p], robber, key, counter, land_hexes, hex_nodes, hex_pips,
+                                           node_owner, node_level, hands, lost, buf_a)
                 elif kind == 7:
                     dev_hand[p, ROAD_BUILDING] -= 1
                     played[p] += 1

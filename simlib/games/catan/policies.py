@@ -1,11 +1,10 @@
-"""Catan's scripted policies: names, kernel codes and parameters (issue 5 asks for random, weighted and
-builder; builder is still to come)."""
+"""Catan's scripted policies: names, kernel codes and parameters; the decisions are in kernel.py."""
 
 import numpy as np
 
 from ...core.game import PolicyInfo
 
-RANDOM, WEIGHTED = 0, 1
+RANDOM, WEIGHTED, BUILDER = 0, 1, 2
 # The action families a weighted policy weighs, in the order the kernel reads them.
 FAMILIES = ("end_turn", "road", "ship", "settlement", "city", "dev_card", "other")
 MAX_PARAMS = len(FAMILIES)
@@ -23,6 +22,13 @@ POLICIES = {
         {f: f"weight of each {f.replace('_', ' ')} action" for f in FAMILIES[:-1]}
         | {"other": "weight of every other action (trades, playing cards, moving a ship)"},
         {f: (0.0, 1e9) for f in FAMILIES}),
+    "builder": PolicyInfo(
+        "builder", BUILDER,
+        "A production-aware heuristic: opening placement by pips and resource variety; builds city > "
+        "settlement > development card > road toward its best free site; bank or harbour trades that complete "
+        "a build; robber on the leader's best hex.",
+        {"variety": 2.0}, {"variety": "opening placement: points per distinct resource, added to the pips"},
+        {"variety": (0.0, 100.0)}),
 }
 
 
