@@ -88,3 +88,14 @@ def test_builder_beats_weighted_and_random():
     wins = np.bincount(out[2][out[2] >= 0], minlength=4) / 200
     assert wins[0] > wins[1] > max(wins[2], wins[3])
     assert (out[1] == 0).mean() > 0.95  # games end in a win
+
+
+def test_dice_sums_follow_two_dice(played):
+    from scipy import stats
+
+    _, out, _ = played
+    rolls = out[16].sum(axis=0)[2:]
+    pips = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]) / 36
+    assert rolls.sum() > 30_000
+    assert stats.chisquare(rolls, rolls.sum() * pips).pvalue > 0.001
+

@@ -269,7 +269,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     Returns per play: turns, end reason, winner (-1 on the turn limit); per play and player: points,
     settlements, cities, roads, ships, dev cards bought and played, knights, longest route, holder
     flags, resources received [5], lost to the robber and to discards [2, 5], production by building kind
-    (0 settlement, 1 city) [2, 5], final hand [5], victory-point cards; per play the final bank [5].
+    (0 settlement, 1 city) [2, 5], final hand [5], victory-point cards; per play the final bank [5],
+    the actions taken and how often each dice sum was rolled [13].
     """
     n_hex = hex_nodes.shape[0]
     n_nodes = node_nodes.shape[0]
@@ -317,6 +318,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     mv_ship = np.empty(n_edges, np.int64)
     mv_count = np.empty(n_edges, np.int64)
     actions_out = np.zeros(n_plays, np.int32)
+    rolls_out = np.zeros((n_plays, 13), np.int32)
     hex_pips = np.zeros(n_hex, np.int64)
     node_pips = np.zeros(n_nodes, np.int64)
     received_tmp = np.zeros((P, N_RES), np.int64)
@@ -469,6 +471,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     actions += 1
                     d = below(draw(key, counter), 6) + below(draw(key, counter + 1), 6) + 2
                     counter += 2
+                    rolls_out[i, d] += 1
                     if d == 7:
                         for q in range(P):
                             total = hands[q].sum()
@@ -801,4 +804,4 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         for r in range(N_RES):
             bank_out[i, r] = bank[r]
     return (turns_out, reason_out, winner_out, points_out, pieces_out, dev_out, knights_out, route_out,
-            holders_out, received_out, lost_out, production_out, hands_out, bank_out, vp_out, actions_out)
+            holders_out, received_out, lost_out, production_out, hands_out, bank_out, vp_out, actions_out, rolls_out)

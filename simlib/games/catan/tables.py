@@ -84,7 +84,7 @@ def games_table(rules_version, first_play, out, players) -> pa.Table:
 
 def seats_table(rules_version, first_play, out, names, specs) -> pa.Table:
     (turns, reason, winner, points, pieces, dev, knights, route, holders, received, lost, production, hands, bank,
-     vp, actions) = out
+     vp, actions, rolls) = out
     n, players = points.shape
     rows = n * players
     play = np.repeat(np.arange(first_play, first_play + n, dtype=np.int64), players)
