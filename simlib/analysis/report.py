@@ -368,8 +368,9 @@ def build_report(lake: Path, marts_dir: Path, out: Path) -> list[Path]:
         path = out / f"{game.name}.html"
         path.write_text(_game_html(page))
         pages.append(path)
+        findings = "".join(f"<li><b>{html.escape(f.title)}.</b> {html.escape(f.sentence)}</li>" for f in page.figures)
         entries.append(f"<li><a href='{path.name}'>{html.escape(game.title)}</a>: {game_runs.height} runs, "
-                       f"{int(game_runs['plays'].sum()):,} plays, {len(page.figures)} figures</li>")
+                       f"{int(game_runs['plays'].sum()):,} plays, {len(page.figures)} figures<ul>{findings}</ul></li>")
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     index = _page_html("simlib report", f"<h1>simlib report</h1><p class='note'>Written {stamp} by simlib "
                                         f"{__version__} from lake <code>{html.escape(str(lake))}</code>.</p>"
