@@ -244,6 +244,19 @@ def _builder_pick(p, hands, bank, rate, costs, left, deck_pos, hex_pips_node, no
 
 
 @nb.njit(cache=True)
+def _settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resource):
+    """A settlement of p's on node n; a harbour there improves p's trade rates."""
+    node_owner[n] = p
+    node_level[n] = SETTLEMENT
+    left[p, 0] -= 1
+    if harbour_rate[n] == 3:
+        for r in range(N_RES):
+            rate[p, r] = min(rate[p, r], 3)
+    elif harbour_rate[n] == 2:
+        rate[p, harbour_resource[n]] = 2
+
+
+@nb.njit(cache=True)
 def _random_card(hand, u):
     """A card drawn uniformly from a hand (by count); -1 if the hand is empty."""
     total = 0
@@ -415,14 +428,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     value = node_pips[c] + prm[p, 0] * kinds
                     if value > best_value:
                         n, best_value = c, value
-            node_owner[n] = p
-            node_level[n] = SETTLEMENT
-            left[p, 0] -= 1
-            if harbour_rate[n] == 3:
-                for r in range(N_RES):
-                    rate[p, r] = min(rate[p, r], 3)
-            elif harbour_rate[n] == 2:
-                rate[p, harbour_resource[n]] = 2
+            _settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
             if step >= P:
                 for k in range(3):
                     h = node_hexes[n, k]
@@ -655,14 +661,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     route_changed = True
                 elif kind == 3:
                     _pay(hands[p], bank, costs[1])
-                    node_owner[a] = p
-                    node_level[a] = SETTLEMENT
-                    left[p, 0] -= 1
-                    if harbour_rate[a] == 3:
-                        for r in range(N_RES):
-                            rate[p, r] = min(rate[p, r], 3)
-                    elif harbour_rate[a] == 2:
-                        rate[p, harbour_resource[a]] = 2
+                    _settle(p, a, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
                     route_changed = True  # a settlement can cut an opponent's route
                 elif kind == 4:
                     _pay(hands[p], bank, costs[2])
