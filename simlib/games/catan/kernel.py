@@ -324,10 +324,18 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     buf_b = np.empty(n_edges * 4 + 64, np.int64)
     buf_t = np.empty(n_edges * 4 + 64, np.int64)
     terrains = np.empty(terrain_bag.shape[0], np.int64)
-    road_list = np.empty(n_edges, np.int64)
-    ship_list = np.empty(n_edges, np.int64)
-    settle_list = np.empty(n_nodes, np.int64)
-    city_list = np.empty(n_nodes, np.int64)
+    # Where each player may build, kept until a piece moves anywhere (`version` counts piece changes).
+    road_lists = np.empty((P, n_edges), np.int64)
+    ship_lists = np.empty((P, n_edges), np.int64)
+    settle_lists = np.empty((P, n_nodes), np.int64)
+    city_lists = np.empty((P, n_nodes), np.int64)
+    n_roads = np.zeros(P, np.int64)
+    n_ships = np.zeros(P, np.int64)
+    n_settles = np.zeros(P, np.int64)
+    n_cities = np.zeros(P, np.int64)
+    ver_roads = np.full(P, -1, np.int64)
+    ver_ships = np.full(P, -1, np.int64)
+    ver_nodes = np.full(P, -1, np.int64)
     mv_ship = np.empty(n_edges, np.int64)
     mv_count = np.empty(n_edges, np.int64)
     actions_out = np.zeros(n_plays, np.int32)
@@ -401,6 +409,10 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         longest_holder = -1
         army_holder = -1
         actions = 0
+        version = 0
+        ver_roads[:] = -1
+        ver_ships[:] = -1
+        ver_nodes[:] = -1
 
         # Set-up in snake order: a settlement and a road each; the second settlement yields.
         for step in range(2 * P):
@@ -456,9 +468,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             dev_new[p, :] = 0
             dev_played = False
             ship_moved = False
-            dirty = True
-            n_road = n_ship = n_settle = n_city = n_mv = 0
-            have_roads = have_ships = have_nodes = have_moves = False
+            road_list, ship_list = road_lists[p], ship_lists[p]
+            settle_list, city_list = settle_lists[p], city_lists[p]
+            n_road, n_ship, n_settle, n_city, n_mv = n_roads[p], n_ships[p], n_settles[p], n_cities[p], 0
+            have_roads = ver_roads[p] == version
+            have_ships = ver_ships[p] == version
+            have_nodes = ver_nodes[p] == version
+            have_moves = False
             # Before the roll: roll, or play a knight.
             rolled = False
             while winner < 0:
@@ -525,21 +541,20 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         continue
                 # After the roll: every legal action, ending the turn included, equally likely. Where
                 # pieces may go changes only when pieces move, so those lists are kept until then.
-                if dirty:
-                    have_roads = have_ships = have_nodes = have_moves = False
-                    dirty = False
                 c_road = c_ship = c_settle = c_city = 0
                 if left[p, 2] > 0 and _affordable(hands[p], costs[0]):
                     if not have_roads:
                         n_road = _legal_edges(p, ROAD, road_list, edge_land, edge_sea, edge_owner, edge_kind,
                                               edge_nodes, node_owner, node_edges)
                         have_roads = True
+                        n_roads[p], ver_roads[p] = n_road, version
                     c_road = n_road
                 needs_ships = left[p, 3] > 0 and _affordable(hands[p], costs[4])
                 if (needs_ships or (left[p, 3] < 15 and not ship_moved)) and not have_ships:
                     n_ship = _legal_edges(p, SHIP, ship_list, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
                                           node_owner, node_edges)
                     have_ships = True
+                    n_ships[p], ver_ships[p] = n_ship, version
                 if needs_ships:
                     c_ship = n_ship
                 if (left[p, 0] > 0 and _affordable(hands[p], costs[1])) or \
@@ -548,6 +563,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         n_settle, n_city = _legal_nodes(p, settle_list, city_list, node_land, node_owner, node_level,
                                                         node_nodes, node_edges, edge_owner)
                         have_nodes = True
+                        n_settles[p], n_cities[p], ver_nodes[p] = n_settle, n_city, version
                     if left[p, 0] > 0 and _affordable(hands[p], costs[1]):
                         c_settle = n_settle
                     if left[p, 1] > 0 and _affordable(hands[p], costs[2]):
@@ -593,6 +609,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         n_settle, n_city = _legal_nodes(p, settle_list, city_list, node_land, node_owner, node_level,
                                                         node_nodes, node_edges, edge_owner)
                         have_nodes = True
+                        n_settles[p], n_cities[p], ver_nodes[p] = n_settle, n_city, version
                     k = _builder_pick(p, hands, bank, rate, costs, left, deck_pos, node_pips, node_nodes, node_land,
                                       node_owner, edge_nodes, c_road, c_ship, c_settle, c_city, c_buy, n_settle,
                                       n_city, road_list, settle_list, city_list, buf_t, buf_a, buf_b, m)
@@ -738,7 +755,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     ship_moved = True
                     route_changed = True
                 if route_changed or kind == 4:
-                    dirty = True
+                    version += 1
+                    have_roads = have_ships = have_nodes = have_moves = False
                 if route_changed:
                     # Only p's routes changed, and on a new settlement those of players with a route there.
                     for q in range(P):
