@@ -319,6 +319,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     left = np.empty((P, 4), np.int64)  # settlements, cities, roads, ships still in the box
     knights = np.empty(P, np.int64)
     routes = np.empty(P, np.int64)
+    building_points = np.empty(P, np.int64)
     rate = np.empty((P, N_RES), np.int64)
     buf_a = np.empty(n_edges * 4 + 64, np.int64)
     buf_b = np.empty(n_edges * 4 + 64, np.int64)
@@ -390,6 +391,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         dev_new[:] = 0
         knights[:] = 0
         routes[:] = 0
+        building_points[:] = 0
         rate[:] = 4
         for p in range(P):
             left[p, 0], left[p, 1], left[p, 2], left[p, 3] = 5, 4, 15, 15
@@ -441,6 +443,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     if value > best_value:
                         n, best_value = c, value
             _settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
+            building_points[p] += 1
             if step >= P:
                 for k in range(3):
                     h = node_hexes[n, k]
@@ -679,10 +682,12 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 elif kind == 3:
                     _pay(hands[p], bank, costs[1])
                     _settle(p, a, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
+                    building_points[p] += 1
                     route_changed = True  # a settlement can cut an opponent's route
                 elif kind == 4:
                     _pay(hands[p], bank, costs[2])
                     node_level[a] = CITY
+                    building_points[p] += 1
                     left[p, 0] += 1
                     left[p, 1] -= 1
                 elif kind == 5:
@@ -781,10 +786,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                             if count > 1:
                                 longest_holder = -1  # a tie without the holder: the card is set aside
                 # A player wins on reaching 10 points on his own turn.
-                pts = dev_hand[p, VICTORY_POINT] + 2 * (longest_holder == p) + 2 * (army_holder == p)
-                for n in range(n_nodes):
-                    if node_owner[n] == p:
-                        pts += node_level[n]
+                pts = building_points[p] + dev_hand[p, VICTORY_POINT] + 2 * (longest_holder == p) \
+                    + 2 * (army_holder == p)
                 if pts >= 10:
                     winner = p
             turn += 1
