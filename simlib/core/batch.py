@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from itertools import permutations
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from .config import RunConfig
 from .errors import SimlibError
 from .game import Game
+from .params import read_toml
 
 _RUN_KEYS = {"players", "policies", "plays", "options", "events", "seed"}
 
@@ -66,13 +66,7 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
 def load_batch(game: Game, path: Path, scale: float = 1.0) -> list[RunConfig]:
     if scale <= 0:
         raise SimlibError(f"--scale must be positive, not {scale}")
-    try:
-        with open(path, "rb") as fh:
-            spec = tomllib.load(fh)
-    except OSError as exc:
-        raise SimlibError(f"cannot read batch file {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SimlibError(f"batch file {path} is not valid TOML: {exc}") from None
+    spec = read_toml(path, "batch file")
     configs = []
     for kind in ("run", "tournament"):
         for entry in spec.get(kind, []):

@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pyarrow as pa
 
 from .params import Parameter, load_parameters
@@ -68,6 +69,18 @@ class Game(ABC):
     def block_size(self, config: RunConfig) -> int:
         """How many consecutive plays must be simulated together (e.g. the rounds of a match)."""
         return 1
+
+    def policy_arrays(self, config: RunConfig, width: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per seat, the policy's kernel code and its parameters in catalogue order (padded to `width`),
+        the form every kernel takes them in."""
+        infos = [self.policy_catalogue[p.name] for p in config.policies]
+        codes = np.array([info.code for info in infos], np.int64)
+        params = np.zeros((config.players, width))
+        for seat, (info, spec) in enumerate(zip(infos, config.policies)):
+            values = dict(spec.params)
+            for i, name in enumerate(info.params):
+                params[seat, i] = values[name]
+        return codes, params
 
     def report_batch(self) -> Path | None:
         """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""

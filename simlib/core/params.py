@@ -67,12 +67,17 @@ def load_parameters(path: Path) -> dict[str, Parameter]:
     return params
 
 
-def read_overrides(path: str | Path) -> dict[str, Any]:
-    """A designer's override file: a flat TOML table of `name = value`."""
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """A user's TOML file (`what` names it in the error): one clear line if it is missing or malformed."""
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except OSError as exc:
-        raise SimlibError(f"cannot read parameter file {path}: {exc.strerror}") from None
+        raise SimlibError(f"cannot read {what} {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise SimlibError(f"parameter file {path} is not valid TOML: {exc}") from None
+        raise SimlibError(f"{what} {path} is not valid TOML: {exc}") from None
+
+
+def read_overrides(path: str | Path) -> dict[str, Any]:
+    """A designer's override file: a flat TOML table of `name = value`."""
+    return read_toml(path, "parameter file")

@@ -34,7 +34,7 @@ from ...core.game import Game  # noqa: E402
 from . import constants as C  # noqa: E402
 from . import tables  # noqa: E402
 from .board import load_board, spiral  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES, param_vector  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES  # noqa: E402
 
 
 class Catan(Game):
@@ -70,11 +70,9 @@ class Catan(Game):
     def run_kernel(self, config: RunConfig, start: int, stop: int):
         from .kernel import simulate_games  # loads Numba: only when simulating
 
-        infos = [POLICIES[p.name] for p in config.policies]
-        codes = np.array([info.code for info in infos], np.int64)
-        prm = np.array([param_vector(info, dict(p.params)) for info, p in zip(infos, config.policies)])
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
         return simulate_games(config.seed, start, stop - start, config.players, config.options["max_turns"], codes,
-                              prm.reshape(config.players, MAX_PARAMS), *self._kernel_args(config))
+                              prm, *self._kernel_args(config))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out = self.run_kernel(config, start, stop)

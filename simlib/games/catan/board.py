@@ -23,13 +23,13 @@ the topology arrays are built once: hex → 6 nodes and 6 edges, node → 3 hexe
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ...core.errors import SimlibError
+from ...core.params import read_toml
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # E, NE, NW, W, SW, SE
 TERRAINS = ("forest", "hills", "pasture", "fields", "mountains", "desert", "sea")
@@ -211,14 +211,7 @@ def build_board(spec: dict, source: str) -> Board:
 def load_board(spec: str) -> Board:
     """A built-in map by name (maps/<name>.toml), or a map file by path."""
     path = MAPS / f"{spec}.toml" if (MAPS / f"{spec}.toml").exists() else Path(spec)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise SimlibError(f"cannot read map {spec}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SimlibError(f"map {spec} is not valid TOML: {exc}") from None
-    return build_board(data, spec)
+    return build_board(read_toml(path, "map"), spec)
 
 
 def spiral(board: Board) -> np.ndarray:

@@ -1,7 +1,5 @@
 """Catan's scripted policies: names, kernel codes and parameters; the decisions are in kernel.py."""
 
-import numpy as np
-
 from ...core.game import PolicyInfo
 
 RANDOM, WEIGHTED, BUILDER = 0, 1, 2
@@ -31,9 +29,3 @@ POLICIES = {
         {"variety": (0.0, 100.0)}),
 }
 
-
-def param_vector(info: PolicyInfo, values: dict[str, float]) -> np.ndarray:
-    vec = np.zeros(MAX_PARAMS)
-    for i, name in enumerate(info.params):
-        vec[i] = values[name]
-    return vec

@@ -29,7 +29,7 @@ from ...core.errors import SimlibError  # noqa: E402
 from ...core.game import Game  # noqa: E402
 from . import tables  # noqa: E402
 from .constants import EV_COLS, PIECES, START_MODES  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES, param_vector  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES  # noqa: E402
 
 
 class Mauer(Game):
@@ -58,11 +58,8 @@ class Mauer(Game):
         o = config.options
         pen = np.array([o[f"penalty_{k}"] for k in
                         ("wall_1", "wall_2", "wall_3", "wall_4", "wall_5", "gate", "tower")], np.int64)
-        infos = [POLICIES[p.name] for p in config.policies]
-        codes = np.array([info.code for info in infos], np.int64)
-        prm = np.array([param_vector(info, dict(p.params)) for info, p in zip(infos, config.policies)])
-        return (config.seed, o["rounds"], START_MODES.index(o["start"]), o["max_baurunden"], pen, codes,
-                prm.reshape(config.players, MAX_PARAMS))
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        return config.seed, o["rounds"], START_MODES.index(o["start"]), o["max_baurunden"], pen, codes, prm
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
         from .kernel import simulate_matches  # loads Numba: only when simulating

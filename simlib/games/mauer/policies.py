@@ -1,8 +1,6 @@
 """Die Mauer's scripted policies: the catalogue of names, kernel codes and parameters, chosen per seat.
 What each policy decides is compiled in decisions.py."""
 
-import numpy as np
-
 from ...core.game import PolicyInfo
 
 RANDOM, HEAVY, READER, HOLLOW_TACTICIAN = 0, 1, 2, 3
@@ -46,10 +44,3 @@ POLICIES = {
     )
 }
 
-
-def param_vector(info: PolicyInfo, values: dict[str, float]) -> np.ndarray:
-    """Parameters in the order the kernel reads them (the PolicyInfo's order)."""
-    vec = np.zeros(MAX_PARAMS)
-    for i, name in enumerate(info.params):
-        vec[i] = values[name]
-    return vec

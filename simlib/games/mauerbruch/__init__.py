@@ -29,7 +29,7 @@ from ...core.game import Game  # noqa: E402
 from . import tables  # noqa: E402
 from .constants import EV_COLS, N_STACKS, OPENING_MODES  # noqa: E402
 from .deck import Deck, load_deck, parse_deck  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES, param_vector  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES  # noqa: E402
 
 
 def stack_sizes(n_cards: int) -> np.ndarray:
@@ -77,11 +77,9 @@ class Mauerbruch(Game):
         sizes = stack_sizes(len(deck))
         values = deck.values.astype(np.int64)
         gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
-        infos = [POLICIES[p.name] for p in config.policies]
-        codes = np.array([info.code for info in infos], np.int64)
-        prm = np.array([param_vector(info, dict(p.params)) for info, p in zip(infos, config.policies)])
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
         args = (config.seed, start, stop - start, sizes, deck.kinds.astype(np.int64), deck.symbols.astype(np.int64),
-                values, gcd, codes, prm.reshape(config.players, MAX_PARAMS),
+                values, gcd, codes, prm,
                 config.options["opening"] == OPENING_MODES[0])
         out = simulate_plays(*args, np.zeros((0, len(deck)), np.int16), np.zeros((0, EV_COLS), np.int32),
                              np.zeros(0, np.int64))

@@ -1,7 +1,5 @@
 """Mauerbruch's scripted policies: names, kernel codes and parameters; decisions are in decisions.py."""
 
-import numpy as np
-
 from ...core.game import PolicyInfo
 
 RANDOM, GREEDY, CAUTIOUS = 0, 1, 2
@@ -30,10 +28,3 @@ POLICIES = {
     )
 }
 
-
-def param_vector(info: PolicyInfo, values: dict[str, float]) -> np.ndarray:
-    """Parameters in the order the kernel reads them (the PolicyInfo's order)."""
-    vec = np.zeros(MAX_PARAMS)
-    for i, name in enumerate(info.params):
-        vec[i] = values[name]
-    return vec
