@@ -57,34 +57,105 @@ def _route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_
 
 
 @nb.njit(cache=True)
-def _legal_edges(p, kind, out, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
-    n = 0
-    for e in range(edge_nodes.shape[0]):
-        if _route_ok(e, p, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
-            out[n] = e
-            n += 1
-    return n
+def _refresh_edge(f, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                  node_edges):
+    """Re-decide, for every player and both kinds, whether a road or ship may go on edge f."""
+    for q in range(legal_edge.shape[0]):
+        for kind in range(ROAD, SHIP + 1):
+            now = _route_ok(f, q, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+            if now != legal_edge[q, kind - 1, f]:
+                legal_edge[q, kind - 1, f] = now
+                n_legal_edge[q, kind - 1] += 1 if now else -1
 
 
 @nb.njit(cache=True)
-def _legal_nodes(p, settle_list, city_list, node_land, node_owner, node_level, node_nodes, node_edges, edge_owner):
-    n_settle = n_city = 0
-    for n in range(node_nodes.shape[0]):
-        if can_settle(n, p, False, node_land, node_owner, node_nodes, node_edges, edge_owner):
-            settle_list[n_settle] = n
-            n_settle += 1
+def _refresh_node(n, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner):
+    """Re-decide, for every player, whether a settlement may go on node n."""
+    for q in range(legal_node.shape[0]):
+        now = can_settle(n, q, False, node_land, node_owner, node_nodes, node_edges, edge_owner)
+        if now != legal_node[q, n]:
+            legal_node[q, n] = now
+            n_legal_node[q] += 1 if now else -1
+
+
+@nb.njit(cache=True)
+def _edge_changed(e, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes, edge_land, edge_sea,
+                  edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
+    """A piece came onto or left edge e: only e, the edges sharing a node with it and its two nodes can
+    change their legality (a route piece's legality reads its nodes and their edges only)."""
+    _refresh_edge(e, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                  node_edges)
+    for side in range(2):
+        n = edge_nodes[e, side]
+        for k in range(3):
+            f = node_edges[n, k]
+            if f >= 0 and f != e:
+                _refresh_edge(f, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                              node_owner, node_edges)
+        _refresh_node(n, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
+
+
+@nb.njit(cache=True)
+def _node_changed(n, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes, edge_land, edge_sea,
+                  edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
+    """A building came onto node n: the edges at n and (by the distance rule) n and its neighbours."""
+    for k in range(3):
+        f = node_edges[n, k]
+        if f >= 0:
+            _refresh_edge(f, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                          node_owner, node_edges)
+    _refresh_node(n, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
+    for k in range(3):
+        m = node_nodes[n, k]
+        if m >= 0:
+            _refresh_node(m, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
+
+
+@nb.njit(cache=True)
+def _nth(flags, k):
+    """Index of the k-th True in flags (k counts from 0)."""
+    for i in range(flags.shape[0]):
+        if flags[i]:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def _nth_settlement(p, k, node_owner, node_level):
+    for n in range(node_owner.shape[0]):
         if node_owner[n] == p and node_level[n] == SETTLEMENT:
-            city_list[n_city] = n
-            n_city += 1
-    return n_settle, n_city
+            if k == 0:
+                return n
+            k -= 1
+    return -1
 
 
 @nb.njit(cache=True)
-def _movable_ships(p, turn, n_ship, ship_list, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
+def _ship_freed_ok(e, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges,
+                   legal_ships):
+    """Could p put a ship on edge e once his ship on edge a is lifted? Only edges sharing a node with a
+    can answer differently than now."""
+    if e == a:
+        return False
+    near = False
+    for side in range(2):
+        near = near or edge_nodes[e, side] == edge_nodes[a, 0] or edge_nodes[e, side] == edge_nodes[a, 1]
+    if not near:
+        return legal_ships[e]
+    edge_owner[a] = -1
+    ok = _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+    edge_owner[a] = p
+    return ok
+
+
+@nb.njit(cache=True)
+def _movable_ships(p, turn, n_ship, legal_ships, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
                    edge_nodes, edge_turn, node_owner, node_edges):
     """Ships p may move (at an open end of a route, not built this turn) and how many destinations each
     has. Moving ship s changes the legality only of edges at s's two nodes, so each count is the
-    legal ship edges (ship_list) corrected there."""
+    legal ship edges (n_ship of them) corrected there."""
     n_mv = 0
     for s in range(edge_nodes.shape[0]):
         if edge_owner[s] != p or edge_kind[s] != SHIP or edge_turn[s] == turn:
@@ -107,12 +178,9 @@ def _movable_ships(p, turn, n_ship, ship_list, mv_ship, mv_count, edge_land, edg
                 e = node_edges[n, k]
                 if e < 0 or e == s:
                     continue
-                was = False
-                for j in range(n_ship):
-                    was = was or ship_list[j] == e
                 now = _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
                                 node_edges)
-                count += int(now) - int(was)
+                count += int(now) - int(legal_ships[e])
         edge_owner[s] = p
         if count > 0:
             mv_ship[n_mv] = s
@@ -325,18 +393,15 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     buf_b = np.empty(n_edges * 4 + 64, np.int64)
     buf_t = np.empty(n_edges * 4 + 64, np.int64)
     terrains = np.empty(terrain_bag.shape[0], np.int64)
-    # Where each player may build, kept until a piece moves anywhere (`version` counts piece changes).
-    road_lists = np.empty((P, n_edges), np.int64)
-    ship_lists = np.empty((P, n_edges), np.int64)
-    settle_lists = np.empty((P, n_nodes), np.int64)
-    city_lists = np.empty((P, n_nodes), np.int64)
-    n_roads = np.zeros(P, np.int64)
-    n_ships = np.zeros(P, np.int64)
-    n_settles = np.zeros(P, np.int64)
-    n_cities = np.zeros(P, np.int64)
-    ver_roads = np.full(P, -1, np.int64)
-    ver_ships = np.full(P, -1, np.int64)
-    ver_nodes = np.full(P, -1, np.int64)
+    # Where each player may put a road or ship [player, kind - 1, edge] and a settlement [player, node],
+    # with their counts; updated where a piece lands or leaves, never recomputed whole during a game.
+    legal_edge = np.zeros((P, 2, n_edges), np.bool_)
+    n_legal_edge = np.zeros((P, 2), np.int64)
+    legal_node = np.zeros((P, n_nodes), np.bool_)
+    n_legal_node = np.zeros(P, np.int64)
+    road_list = np.empty(n_edges, np.int64)  # the builder's lists of its options
+    settle_list = np.empty(n_nodes, np.int64)
+    city_list = np.empty(n_nodes, np.int64)
     mv_ship = np.empty(n_edges, np.int64)
     mv_count = np.empty(n_edges, np.int64)
     actions_out = np.zeros(n_plays, np.int32)
@@ -411,10 +476,6 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         longest_holder = -1
         army_holder = -1
         actions = 0
-        version = 0
-        ver_roads[:] = -1
-        ver_ships[:] = -1
-        ver_nodes[:] = -1
 
         # Set-up in snake order: a settlement and a road each; the second settlement yields.
         for step in range(2 * P):
@@ -463,6 +524,15 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 edge_owner[e] = p
                 edge_kind[e] = ROAD
                 left[p, 2] -= 1
+        legal_edge[:] = False
+        n_legal_edge[:] = 0
+        legal_node[:] = False
+        n_legal_node[:] = 0
+        for e in range(n_edges):
+            _refresh_edge(e, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                          node_owner, node_edges)
+        for n in range(n_nodes):
+            _refresh_node(n, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
 
         winner = -1
         turn = 0
@@ -471,12 +541,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             dev_new[p, :] = 0
             dev_played = False
             ship_moved = False
-            road_list, ship_list = road_lists[p], ship_lists[p]
-            settle_list, city_list = settle_lists[p], city_lists[p]
-            n_road, n_ship, n_settle, n_city, n_mv = n_roads[p], n_ships[p], n_settles[p], n_cities[p], 0
-            have_roads = ver_roads[p] == version
-            have_ships = ver_ships[p] == version
-            have_nodes = ver_nodes[p] == version
+            n_mv = 0
             have_moves = False
             # Before the roll: roll, or play a knight.
             rolled = False
@@ -542,38 +607,20 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                                            node_owner, node_level, hands, lost, buf_a)
                     if not rolled:
                         continue
-                # After the roll: every legal action, ending the turn included, equally likely. Where
-                # pieces may go changes only when pieces move, so those lists are kept until then.
+                # After the roll: every legal action, ending the turn included, equally likely.
                 c_road = c_ship = c_settle = c_city = 0
                 if left[p, 2] > 0 and _affordable(hands[p], costs[0]):
-                    if not have_roads:
-                        n_road = _legal_edges(p, ROAD, road_list, edge_land, edge_sea, edge_owner, edge_kind,
-                                              edge_nodes, node_owner, node_edges)
-                        have_roads = True
-                        n_roads[p], ver_roads[p] = n_road, version
-                    c_road = n_road
-                needs_ships = left[p, 3] > 0 and _affordable(hands[p], costs[4])
-                if (needs_ships or (left[p, 3] < 15 and not ship_moved)) and not have_ships:
-                    n_ship = _legal_edges(p, SHIP, ship_list, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
-                                          node_owner, node_edges)
-                    have_ships = True
-                    n_ships[p], ver_ships[p] = n_ship, version
-                if needs_ships:
-                    c_ship = n_ship
-                if (left[p, 0] > 0 and _affordable(hands[p], costs[1])) or \
-                        (left[p, 1] > 0 and _affordable(hands[p], costs[2])):
-                    if not have_nodes:
-                        n_settle, n_city = _legal_nodes(p, settle_list, city_list, node_land, node_owner, node_level,
-                                                        node_nodes, node_edges, edge_owner)
-                        have_nodes = True
-                        n_settles[p], n_cities[p], ver_nodes[p] = n_settle, n_city, version
-                    if left[p, 0] > 0 and _affordable(hands[p], costs[1]):
-                        c_settle = n_settle
-                    if left[p, 1] > 0 and _affordable(hands[p], costs[2]):
-                        c_city = n_city
+                    c_road = n_legal_edge[p, 0]
+                if left[p, 3] > 0 and _affordable(hands[p], costs[4]):
+                    c_ship = n_legal_edge[p, 1]
+                if left[p, 0] > 0 and _affordable(hands[p], costs[1]):
+                    c_settle = n_legal_node[p]
+                if left[p, 1] > 0 and _affordable(hands[p], costs[2]):
+                    c_city = 5 - left[p, 0]  # his settlements on the board
                 if left[p, 3] < 15 and not ship_moved and not have_moves:
-                    n_mv = _movable_ships(p, turn, n_ship, ship_list, mv_ship, mv_count, edge_land, edge_sea,
-                                          edge_owner, edge_kind, edge_nodes, edge_turn, node_owner, node_edges)
+                    n_mv = _movable_ships(p, turn, n_legal_edge[p, 1], legal_edge[p, 1], mv_ship, mv_count, edge_land,
+                                          edge_sea, edge_owner, edge_kind, edge_nodes, edge_turn, node_owner,
+                                          node_edges)
                     have_moves = True
                 c_buy = 1 if deck_pos < 25 and _affordable(hands[p], costs[3]) else 0
                 m = 0  # the small action families, listed explicitly
@@ -608,11 +655,18 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 if codes[p] == RANDOM:
                     k = below(draw(key, counter), total)
                 elif codes[p] == BUILDER:
-                    if not have_nodes:
-                        n_settle, n_city = _legal_nodes(p, settle_list, city_list, node_land, node_owner, node_level,
-                                                        node_nodes, node_edges, edge_owner)
-                        have_nodes = True
-                        n_settles[p], n_cities[p], ver_nodes[p] = n_settle, n_city, version
+                    n_settle = n_city = j = 0
+                    for e in range(n_edges):
+                        if legal_edge[p, 0, e]:
+                            road_list[j] = e
+                            j += 1
+                    for n in range(n_nodes):
+                        if legal_node[p, n]:
+                            settle_list[n_settle] = n
+                            n_settle += 1
+                        if node_owner[n] == p and node_level[n] == SETTLEMENT:
+                            city_list[n_city] = n
+                            n_city += 1
                     k = _builder_pick(p, hands, bank, rate, costs, left, deck_pos, node_pips, node_nodes, node_land,
                                       node_owner, edge_nodes, c_road, c_ship, c_settle, c_city, c_buy, n_settle,
                                       n_city, road_list, settle_list, city_list, buf_t, buf_a, buf_b, m)
@@ -643,13 +697,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     break
                 k -= 1
                 if k < c_road:
-                    kind, a = 1, road_list[k]
+                    kind, a = 1, _nth(legal_edge[p, 0], k)
                 elif k < c_road + c_ship:
-                    kind, a = 2, ship_list[k - c_road]
+                    kind, a = 2, _nth(legal_edge[p, 1], k - c_road)
                 elif k < c_road + c_ship + c_settle:
-                    kind, a = 3, settle_list[k - c_road - c_ship]
+                    kind, a = 3, _nth(legal_node[p], k - c_road - c_ship)
                 elif k < c_road + c_ship + c_settle + c_city:
-                    kind, a = 4, city_list[k - c_road - c_ship - c_settle]
+                    kind, a = 4, _nth_settlement(p, k - c_road - c_ship - c_settle, node_owner, node_level)
                 elif k < c_road + c_ship + c_settle + c_city + c_buy:
                     kind = 5
                 elif k < c_road + c_ship + c_settle + c_city + c_buy + m:
@@ -661,14 +715,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     for j in range(n_mv):
                         if x < mv_count[j]:
                             a = mv_ship[j]
-                            edge_owner[a] = -1
                             for e in range(n_edges):
-                                if e != a and _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind,
-                                                        edge_nodes, node_owner, node_edges):
+                                if _ship_freed_ok(e, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                                                  node_owner, node_edges, legal_edge[p, 1]):
                                     if x == 0:
                                         b = e
+                                        break
                                     x -= 1
-                            edge_owner[a] = p
                             break
                         x -= mv_count[j]
                 route_changed = False
@@ -678,10 +731,14 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     edge_kind[a] = ROAD if kind == 1 else SHIP
                     edge_turn[a] = turn
                     left[p, 1 + kind] -= 1
+                    _edge_changed(a, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
+                                  edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
                     route_changed = True
                 elif kind == 3:
                     _pay(hands[p], bank, costs[1])
                     _settle(p, a, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
+                    _node_changed(a, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
+                                  edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
                     building_points[p] += 1
                     route_changed = True  # a settlement can cut an opponent's route
                 elif kind == 4:
@@ -714,12 +771,10 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     for _ in range(2):  # two free pieces, roads or ships in any mix
                         m = 0
                         for e in range(n_edges):
-                            if left[p, 2] > 0 and _route_ok(e, p, ROAD, edge_land, edge_sea, edge_owner, edge_kind,
-                                                            edge_nodes, node_owner, node_edges):
+                            if left[p, 2] > 0 and legal_edge[p, 0, e]:
                                 buf_t[m], buf_a[m] = ROAD, e
                                 m += 1
-                            if left[p, 3] > 0 and _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind,
-                                                            edge_nodes, node_owner, node_edges):
+                            if left[p, 3] > 0 and legal_edge[p, 1, e]:
                                 buf_t[m], buf_a[m] = SHIP, e
                                 m += 1
                         if m == 0:
@@ -730,6 +785,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         edge_kind[buf_a[pick]] = buf_t[pick]
                         edge_turn[buf_a[pick]] = turn
                         left[p, 1 + buf_t[pick]] -= 1
+                        _edge_changed(buf_a[pick], legal_edge, n_legal_edge, legal_node, n_legal_node, node_land,
+                                      node_nodes, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                                      node_edges)
                     route_changed = True
                 elif kind == 8:
                     dev_hand[p, YEAR_OF_PLENTY] -= 1
@@ -757,11 +815,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     edge_owner[b] = p
                     edge_kind[b] = SHIP
                     edge_turn[b] = turn
+                    for e in (a, b):
+                        _edge_changed(e, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
+                                      edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
                     ship_moved = True
                     route_changed = True
-                if route_changed or kind == 4:
-                    version += 1
-                    have_roads = have_ships = have_nodes = have_moves = False
+                if route_changed:
+                    have_moves = False
                 if route_changed:
                     # Only p's routes changed, and on a new settlement those of players with a route there.
                     for q in range(P):
