@@ -8,7 +8,7 @@ import numba as nb
 import numpy as np
 
 from ...core.rng import below, draw, play_key, unit
-from .rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route, produce
+from .rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route_in, produce
 
 N_RES = 5
 KNIGHT, VICTORY_POINT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = range(5)
@@ -17,7 +17,7 @@ RANDOM, WEIGHTED, BUILDER = 0, 1, 2
 ROBBER_SOURCE, DISCARD_SOURCE = 0, 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _affordable(hand, cost):
     for r in range(N_RES):
         if hand[r] < cost[r]:
@@ -25,14 +25,14 @@ def _affordable(hand, cost):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _pay(hand, bank, cost):
     for r in range(N_RES):
         hand[r] -= cost[r]
         bank[r] += cost[r]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
     """May the player put a road (kind ROAD) or ship (SHIP) on edge e? It must be free, on the right
     ground, and join his network: at his own building, or at a free node where his piece of the same
@@ -56,62 +56,66 @@ def _route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_
     return False
 
 
-@nb.njit(cache=True)
-def _refresh_edge(f, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+@nb.njit(cache=True, inline="always")
+def _refresh_edge(f, q, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
                   node_edges):
-    """Re-decide, for every player and both kinds, whether a road or ship may go on edge f."""
+    """Re-decide whether player q may put a road or a ship on edge f."""
+    for kind in range(ROAD, SHIP + 1):
+        now = _route_ok(f, q, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+        if now != legal_edge[q, kind - 1, f]:
+            legal_edge[q, kind - 1, f] = now
+            n_legal_edge[q, kind - 1] += 1 if now else -1
+
+
+@nb.njit(cache=True, inline="always")
+def _refresh_node(n, q, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner):
+    """Re-decide whether player q may put a settlement on node n."""
+    now = can_settle(n, q, False, node_land, node_owner, node_nodes, node_edges, edge_owner)
+    if now != legal_node[q, n]:
+        legal_node[q, n] = now
+        n_legal_node[q] += 1 if now else -1
+
+
+@nb.njit(cache=True)
+def _edge_changed(e, p, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes, edge_land,
+                  edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
+    """A piece of player p's came onto or left edge e. Edge e's legality changes for everybody; that of
+    the edges sharing a node with e, and of e's two nodes, only for p, since they read e only to ask
+    whether p has a piece there."""
     for q in range(legal_edge.shape[0]):
-        for kind in range(ROAD, SHIP + 1):
-            now = _route_ok(f, q, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
-            if now != legal_edge[q, kind - 1, f]:
-                legal_edge[q, kind - 1, f] = now
-                n_legal_edge[q, kind - 1] += 1 if now else -1
-
-
-@nb.njit(cache=True)
-def _refresh_node(n, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner):
-    """Re-decide, for every player, whether a settlement may go on node n."""
-    for q in range(legal_node.shape[0]):
-        now = can_settle(n, q, False, node_land, node_owner, node_nodes, node_edges, edge_owner)
-        if now != legal_node[q, n]:
-            legal_node[q, n] = now
-            n_legal_node[q] += 1 if now else -1
-
-
-@nb.njit(cache=True)
-def _edge_changed(e, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes, edge_land, edge_sea,
-                  edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
-    """A piece came onto or left edge e: only e, the edges sharing a node with it and its two nodes can
-    change their legality (a route piece's legality reads its nodes and their edges only)."""
-    _refresh_edge(e, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
-                  node_edges)
+        _refresh_edge(e, q, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                      node_owner, node_edges)
     for side in range(2):
         n = edge_nodes[e, side]
         for k in range(3):
             f = node_edges[n, k]
             if f >= 0 and f != e:
-                _refresh_edge(f, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                _refresh_edge(f, p, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
                               node_owner, node_edges)
-        _refresh_node(n, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
+        _refresh_node(n, p, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
 
 
 @nb.njit(cache=True)
 def _node_changed(n, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes, edge_land, edge_sea,
                   edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
-    """A building came onto node n: the edges at n and (by the distance rule) n and its neighbours."""
+    """A settlement came onto node n: the edges at n change for everybody (it joins its owner's
+    pieces there and cuts everyone else's); n and its neighbours are closed by the distance rule."""
     for k in range(3):
         f = node_edges[n, k]
         if f >= 0:
-            _refresh_edge(f, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
-                          node_owner, node_edges)
-    _refresh_node(n, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
-    for k in range(3):
-        m = node_nodes[n, k]
+            for q in range(legal_edge.shape[0]):
+                _refresh_edge(f, q, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                              node_owner, node_edges)
+    for k in range(4):
+        m = n if k == 3 else node_nodes[n, k]
         if m >= 0:
-            _refresh_node(m, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
+            for q in range(legal_node.shape[0]):
+                if legal_node[q, m]:
+                    legal_node[q, m] = False
+                    n_legal_node[q] -= 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _nth(flags, k):
     """Index of the k-th True in flags (k counts from 0)."""
     for i in range(flags.shape[0]):
@@ -122,7 +126,7 @@ def _nth(flags, k):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _nth_settlement(p, k, node_owner, node_level):
     for n in range(node_owner.shape[0]):
         if node_owner[n] == p and node_level[n] == SETTLEMENT:
@@ -132,7 +136,7 @@ def _nth_settlement(p, k, node_owner, node_level):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _ship_freed_ok(e, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges,
                    legal_ships):
     """Could p put a ship on edge e once his ship on edge a is lifted? Only edges sharing a node with a
@@ -395,6 +399,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     terrains = np.empty(terrain_bag.shape[0], np.int64)
     # Where each player may put a road or ship [player, kind - 1, edge] and a settlement [player, node],
     # with their counts; updated where a piece lands or leaves, never recomputed whole during a game.
+    route_work = np.empty((7, max(n_edges, n_nodes) + 1), np.int64)
     legal_edge = np.zeros((P, 2, n_edges), np.bool_)
     n_legal_edge = np.zeros((P, 2), np.int64)
     legal_node = np.zeros((P, n_nodes), np.bool_)
@@ -528,11 +533,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         n_legal_edge[:] = 0
         legal_node[:] = False
         n_legal_node[:] = 0
-        for e in range(n_edges):
-            _refresh_edge(e, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
-                          node_owner, node_edges)
-        for n in range(n_nodes):
-            _refresh_node(n, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
+        for q in range(P):
+            for e in range(n_edges):
+                _refresh_edge(e, q, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                              node_owner, node_edges)
+            for n in range(n_nodes):
+                _refresh_node(n, q, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges,
+                              edge_owner)
 
         winner = -1
         turn = 0
@@ -731,7 +738,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     edge_kind[a] = ROAD if kind == 1 else SHIP
                     edge_turn[a] = turn
                     left[p, 1 + kind] -= 1
-                    _edge_changed(a, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
+                    _edge_changed(a, p, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
                                   edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
                     route_changed = True
                 elif kind == 3:
@@ -785,7 +792,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         edge_kind[buf_a[pick]] = buf_t[pick]
                         edge_turn[buf_a[pick]] = turn
                         left[p, 1 + buf_t[pick]] -= 1
-                        _edge_changed(buf_a[pick], legal_edge, n_legal_edge, legal_node, n_legal_node, node_land,
+                        _edge_changed(buf_a[pick], p, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land,
                                       node_nodes, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
                                       node_edges)
                     route_changed = True
@@ -816,7 +823,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     edge_kind[b] = SHIP
                     edge_turn[b] = turn
                     for e in (a, b):
-                        _edge_changed(e, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
+                        _edge_changed(e, p, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
                                       edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
                     ship_moved = True
                     route_changed = True
@@ -831,7 +838,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                                 f = node_edges[a, x]
                                 affected = affected or (f >= 0 and edge_owner[f] == q)
                         if affected:
-                            routes[q] = longest_route(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes)
+                            routes[q] = longest_route_in(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes,
+                                                     route_work)
                     best = routes.max()
                     if longest_holder >= 0 and routes[longest_holder] >= 5 and routes[longest_holder] == best:
                         pass  # the holder keeps the card on a tie
@@ -869,7 +877,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             dev_out[i, q, 0] = bought[q]
             dev_out[i, q, 1] = played[q]
             knights_out[i, q] = knights[q]
-            route_out[i, q] = longest_route(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes)
+            route_out[i, q] = longest_route_in(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes, route_work)
             holders_out[i, q, 0] = longest_holder == q
             holders_out[i, q, 1] = army_holder == q
             for r in range(N_RES):
