@@ -139,6 +139,72 @@ def test_ties_and_other_players_are_kept_apart():
 
 
 # Distance rule and placement
+def plain_longest_route(player, s):
+    """Every trail from every node, recursively: slow and obviously right."""
+    mine = [e for e in range(len(s.edge_owner)) if s.edge_owner[e] == player]
+
+    def longest_from(n, arrived_kind, used):
+        if arrived_kind and s.node_owner[n] >= 0 and s.node_owner[n] != player:
+            return 0  # an opponent's building ends the trail
+        best = 0
+        for e in mine:
+            if e in used or n not in BOARD.edge_nodes[e]:
+                continue
+            if arrived_kind and s.edge_kind[e] != arrived_kind and s.node_owner[n] != player:
+                continue  # a road and a ship join only at the player's own building
+            a, b = BOARD.edge_nodes[e]
+            best = max(best, 1 + longest_from(b if a == n else a, s.edge_kind[e], used | {e}))
+        return best
+
+    return max([longest_from(n, 0, frozenset()) for e in mine for n in BOARD.edge_nodes[e]], default=0)
+
+
+def random_networks(seed, count):
+    """Four players grow roads and ships at random from scattered buildings, with more buildings dropped in."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        s = Situation()
+        for p in range(4):
+            s.build(p, rng.integers(len(BOARD.node_hexes)))
+        for step in range(int(rng.integers(8, 72))):
+            p = step % 4
+            touching = [e for e in range(len(BOARD.edge_nodes)) if s.edge_owner[e] < 0 and any(
+                s.node_owner[n] == p or any(f >= 0 and s.edge_owner[f] == p for f in BOARD.node_edges[n])
+                for n in BOARD.edge_nodes[e])]
+            if touching:
+                e = touching[rng.integers(len(touching))]
+                ship = BOARD.edge_sea[e] and (not BOARD.edge_land[e] or rng.random() < 0.4)
+                s.route(p, [e], SHIP if ship else ROAD)
+            if rng.random() < 0.1:
+                s.build(int(rng.integers(4)), rng.choice(np.nonzero(s.node_owner < 0)[0]))
+        yield s
+
+
+def closes_a_loop(player, s):
+    nodes = {n for e in range(len(s.edge_owner)) if s.edge_owner[e] == player for n in BOARD.edge_nodes[e]}
+    pieces = int((s.edge_owner == player).sum())
+    parent = {n: n for n in nodes}
+
+    def root(n):
+        while parent[n] != n:
+            n = parent[n]
+        return n
+
+    for e in np.nonzero(s.edge_owner == player)[0]:
+        a, b = (root(n) for n in BOARD.edge_nodes[e])
+        parent[a] = b
+    return pieces > len(nodes) - len({root(n) for n in nodes})
+
+
+def test_the_route_search_agrees_with_a_plain_search_on_random_networks():
+    kinds = set()
+    for s in random_networks(seed=3, count=40):
+        for p in range(4):
+            assert s.longest(p) == plain_longest_route(p, s)
+            kinds.add(closes_a_loop(p, s))
+    assert kinds == {True, False}  # both searches (trees, and networks with a loop) were checked
+
+
 def test_distance_rule():
     s = Situation().build(0, node(0, 0, 0))
     neighbour = BOARD.node_nodes[node(0, 0, 0), 0]

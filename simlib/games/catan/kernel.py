@@ -399,7 +399,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     terrains = np.empty(terrain_bag.shape[0], np.int64)
     # Where each player may put a road or ship [player, kind - 1, edge] and a settlement [player, node],
     # with their counts; updated where a piece lands or leaves, never recomputed whole during a game.
-    route_work = np.empty((7, max(n_edges, n_nodes) + 1), np.int64)
+    route_work = np.empty((8, max(n_edges, n_nodes) + 1), np.int64)
     legal_edge = np.zeros((P, 2, n_edges), np.bool_)
     n_legal_edge = np.zeros((P, 2), np.int64)
     legal_node = np.zeros((P, n_nodes), np.bool_)

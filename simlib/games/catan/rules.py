@@ -7,6 +7,7 @@ board.py; terrain t < DESERT produces resource t.
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 ROAD, SHIP = 1, 2
 SETTLEMENT, CITY = 1, 2
@@ -85,7 +86,7 @@ def longest_route(player, edge_owner, edge_kind, node_owner, node_edges, edge_no
     once. An opponent's building ends a trail; a road and a ship join only at the player's own
     settlement or city."""
     return longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes,
-                            np.empty((7, max(edge_owner.shape[0], node_owner.shape[0]) + 1), np.int64))
+                            np.empty((8, max(edge_owner.shape[0], node_owner.shape[0]) + 1), np.int64))
 
 
 @nb.njit(cache=True, inline="always")
@@ -104,58 +105,123 @@ def _passes_through(node, player, edge_owner, edge_kind, node_owner, node_edges)
     return count == 2 and (kinds != 3 or node_owner[node] == player)
 
 
+@nb.njit(cache=True, inline="always")
+def _walk(j0, out0, local, follow0, follow1, edge_nodes, st_piece, st_out, st_rest):
+    """Every trail that starts with piece j0 leaving by its end out0 (0 or 1), depth first with an
+    explicit stack (Numba caches no recursion): the longest one's length, its last piece and the end
+    that piece leaves by, and the set of pieces walked."""
+    used = np.int64(1) << j0
+    seen = used
+    best, last, last_out = 1, j0, out0
+    depth = 0
+    st_piece[0], st_out[0] = j0, out0
+    st_rest[0] = follow1[j0] if out0 == 1 else follow0[j0]
+    while depth >= 0:
+        rest = st_rest[depth] & ~used
+        if rest == 0:
+            used &= ~(np.int64(1) << st_piece[depth])
+            depth -= 1
+            continue
+        low = rest & -rest
+        st_rest[depth] = rest & ~low
+        f = trailing_zeros(low)
+        used |= low
+        seen |= low
+        node = edge_nodes[local[st_piece[depth]], st_out[depth]]
+        out = 1 if edge_nodes[local[f], 0] == node else 0
+        depth += 1
+        st_piece[depth], st_out[depth] = f, out
+        st_rest[depth] = follow1[f] if out == 1 else follow0[f]
+        if depth + 1 > best:
+            best, last, last_out = depth + 1, f, out
+    return best, last, last_out, seen
+
+
 @nb.njit(cache=True)
 def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes, work):
-    """longest_route with caller-owned work space (7 rows, longer than the edges and the nodes).
+    """longest_route with caller-owned work space (8 rows, longer than the edges and the nodes).
 
-    A depth-first search over trails with an explicit stack (Numba caches no recursion). It starts
-    only where a longest trail can start: a trail starting at a node the network passes straight
-    through could be lengthened by the other piece there, unless it is a closed loop, which starts
-    as well at any of its nodes. So the search starts at the other nodes, and then once in each loop
-    that no search reached."""
-    n_edges = edge_owner.shape[0]
-    used, covered, started = work[0], work[1], work[2]  # per edge, per edge, per node
-    st_node, st_kind, st_next, st_edge = work[3], work[4], work[5], work[6]
-    used[:] = 0
-    covered[:] = 0
-    started[:] = 0
+    The player's pieces (at most 30) are numbered and, for each piece and each of its ends, the set of
+    his pieces that may follow it through that end is kept as a bit mask. Where his pieces close no
+    loop, every trail is a path in a tree, and the longest is found by two walks per tree: the trail
+    end farthest from any point is an end of a longest trail, and the farthest from there closes it.
+    Where a loop exists every trail is walked, starting only where a longest trail can start: one
+    starting where the network passes straight through could be lengthened by the other piece there,
+    unless it is a closed loop, which starts as well at any of its nodes. So the walks start at the
+    other nodes, and then once in each loop not yet reached."""
+    local, follow0, follow1, number, parent = work[0], work[1], work[2], work[3], work[4]
+    st_piece, st_out, st_rest = work[5], work[6], work[7]
+    m = 0
+    looped = False
+    parent[:] = -1  # union-find over nodes: does a piece join two nodes already joined?
+    for e in range(edge_owner.shape[0]):
+        if edge_owner[e] != player:
+            continue
+        local[m] = e
+        number[e] = m
+        m += 1
+        a, b = edge_nodes[e, 0], edge_nodes[e, 1]
+        if parent[a] < 0:
+            parent[a] = a
+        if parent[b] < 0:
+            parent[b] = b
+        while parent[a] != a:
+            a = parent[a]
+        while parent[b] != b:
+            b = parent[b]
+        looped = looped or a == b
+        parent[a] = b
+    for j in range(m):
+        e = local[j]
+        for side in range(2):
+            n = edge_nodes[e, side]
+            mask = np.int64(0)
+            if node_owner[n] < 0 or node_owner[n] == player:
+                for k in range(3):
+                    f = node_edges[n, k]
+                    if f >= 0 and f != e and edge_owner[f] == player and (edge_kind[f] == edge_kind[e]
+                                                                          or node_owner[n] == player):
+                        mask |= np.int64(1) << number[f]
+            if side == 0:
+                follow0[j] = mask
+            else:
+                follow1[j] = mask
     best = 0
+    walked = np.int64(0)
+    if not looped:
+        for j0 in range(m):
+            if (walked >> j0) & 1:
+                continue
+            # From the point where piece j0's end 0 meets the pieces that may follow it there ...
+            node = edge_nodes[local[j0], 0]
+            there = follow0[j0] | (np.int64(1) << j0)
+            far, far_piece, far_out = 0, j0, 1
+            while there != 0:
+                g = trailing_zeros(there)
+                there &= there - 1
+                out = 1 if edge_nodes[local[g], 0] == node else 0
+                length, last, last_out, seen = _walk(g, out, local, follow0, follow1, edge_nodes, st_piece, st_out,
+                                                     st_rest)
+                walked |= seen
+                if length > far:
+                    far, far_piece, far_out = length, last, last_out
+            # ... to the farthest trail end, and from there back to the farthest.
+            length, _, _, _ = _walk(far_piece, 1 - far_out, local, follow0, follow1, edge_nodes, st_piece, st_out,
+                                    st_rest)
+            best = max(best, length)
+        return best
     for attempt in range(2):
-        for e0 in range(n_edges):
-            if edge_owner[e0] != player or (attempt == 1 and covered[e0]):
+        for j0 in range(m):
+            if attempt == 1 and (walked >> j0) & 1:
                 continue
             for side in range(2):
-                start = edge_nodes[e0, side]
-                if started[start] or (attempt == 0 and _passes_through(start, player, edge_owner, edge_kind,
-                                                                       node_owner, node_edges)):
+                start = edge_nodes[local[j0], side]
+                if attempt == 0 and _passes_through(start, player, edge_owner, edge_kind, node_owner, node_edges):
                     continue
-                started[start] = 1
-                depth = 0
-                st_node[0], st_kind[0], st_next[0], st_edge[0] = start, 0, 0, -1
-                while depth >= 0:
-                    node = st_node[depth]
-                    k = st_next[depth]
-                    if k == 0 and depth > best:
-                        best = depth
-                    arrived = st_kind[depth]
-                    cut = arrived != 0 and node_owner[node] >= 0 and node_owner[node] != player
-                    if cut or k >= 3:
-                        if st_edge[depth] >= 0:
-                            used[st_edge[depth]] = 0
-                        depth -= 1
-                        continue
-                    st_next[depth] = k + 1
-                    e = node_edges[node, k]
-                    if e < 0 or used[e] or edge_owner[e] != player:
-                        continue
-                    kind = edge_kind[e]
-                    if arrived != 0 and kind != arrived and node_owner[node] != player:
-                        continue
-                    used[e] = 1
-                    covered[e] = 1
-                    depth += 1
-                    st_node[depth] = edge_nodes[e, 1] if edge_nodes[e, 0] == node else edge_nodes[e, 0]
-                    st_kind[depth], st_next[depth], st_edge[depth] = kind, 0, e
+                length, _, _, seen = _walk(j0, 1 - side, local, follow0, follow1, edge_nodes, st_piece, st_out,
+                                           st_rest)
+                walked |= seen
+                best = max(best, length)
                 if attempt == 1:
                     break  # one start reaches the whole loop
     return best
