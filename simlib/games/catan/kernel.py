@@ -18,18 +18,27 @@ ROBBER_SOURCE, DISCARD_SOURCE = 0, 1
 
 
 @nb.njit(cache=True, inline="always")
-def _affordable(hand, cost):
+def _affordable(hands, p, costs, c):
+    """Can player p pay cost row c? (Rows are passed by index: a slice costs two atomic reference counts.)"""
     for r in range(N_RES):
-        if hand[r] < cost[r]:
+        if hands[p, r] < costs[c, r]:
             return False
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def _pay(hand, bank, cost):
+def _pay(hands, p, bank, costs, c):
     for r in range(N_RES):
-        hand[r] -= cost[r]
-        bank[r] += cost[r]
+        hands[p, r] -= costs[c, r]
+        bank[r] += costs[c, r]
+
+
+@nb.njit(cache=True, inline="always")
+def _hand_size(hands, q):
+    total = 0
+    for r in range(N_RES):
+        total += hands[q, r]
+    return total
 
 
 @nb.njit(cache=True, inline="always")
@@ -116,10 +125,21 @@ def _node_changed(n, legal_edge, n_legal_edge, legal_node, n_legal_node, node_la
 
 
 @nb.njit(cache=True, inline="always")
-def _nth(flags, k):
-    """Index of the k-th True in flags (k counts from 0)."""
-    for i in range(flags.shape[0]):
-        if flags[i]:
+def _nth_edge(legal_edge, p, kind, k):
+    """The k-th edge (from 0) where player p may put a piece of this kind."""
+    for i in range(legal_edge.shape[2]):
+        if legal_edge[p, kind - 1, i]:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
+def _nth_node(legal_node, p, k):
+    """The k-th node (from 0) where player p may put a settlement."""
+    for i in range(legal_node.shape[1]):
+        if legal_node[p, i]:
             if k == 0:
                 return i
             k -= 1
@@ -136,26 +156,35 @@ def _nth_settlement(p, k, node_owner, node_level):
     return -1
 
 
-@nb.njit(cache=True, inline="always")
-def _ship_freed_ok(e, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges,
-                   legal_ships):
-    """Could p put a ship on edge e once his ship on edge a is lifted? Only edges sharing a node with a
-    can answer differently than now."""
-    if e == a:
-        return False
-    near = False
-    for side in range(2):
-        near = near or edge_nodes[e, side] == edge_nodes[a, 0] or edge_nodes[e, side] == edge_nodes[a, 1]
-    if not near:
-        return legal_ships[e]
+@nb.njit(cache=True)
+def _ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges,
+                      legal_edge):
+    """The x-th edge (from 0) where p may put his ship from edge a once it is lifted. Only the edges
+    sharing a node with a can answer differently than the legal-ship flags kept for p, so only those
+    are asked again (each helper call costs reference counts: the rest read the flags)."""
+    a0, a1 = edge_nodes[a, 0], edge_nodes[a, 1]
     edge_owner[a] = -1
-    ok = _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+    found = -1
+    for e in range(edge_nodes.shape[0]):
+        if e == a:
+            continue
+        n0, n1 = edge_nodes[e, 0], edge_nodes[e, 1]
+        if n0 == a0 or n0 == a1 or n1 == a0 or n1 == a1:
+            ok = _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                           node_edges)
+        else:
+            ok = legal_edge[p, SHIP - 1, e]
+        if ok:
+            if x == 0:
+                found = e
+                break
+            x -= 1
     edge_owner[a] = p
-    return ok
+    return found
 
 
 @nb.njit(cache=True)
-def _movable_ships(p, turn, n_ship, legal_ships, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
+def _movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
                    edge_nodes, edge_turn, node_owner, node_edges):
     """Ships p may move (at an open end of a route, not built this turn) and how many destinations each
     has. Moving ship s changes the legality only of edges at s's two nodes, so each count is the
@@ -184,7 +213,7 @@ def _movable_ships(p, turn, n_ship, legal_ships, mv_ship, mv_count, edge_land, e
                     continue
                 now = _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
                                 node_edges)
-                count += int(now) - int(legal_ships[e])
+                count += int(now) - int(legal_edge[p, SHIP - 1, e])
         edge_owner[s] = p
         if count > 0:
             mv_ship[n_mv] = s
@@ -241,7 +270,7 @@ def _rob(p, code, robber, key, counter, land_hexes, hex_nodes, hex_pips, node_ow
     m = 0
     for k in range(6):
         q = node_owner[hex_nodes[robber, k]]
-        if q >= 0 and q != p and hands[q].sum() > 0:
+        if q >= 0 and q != p and _hand_size(hands, q) > 0:
             seen = False
             for x in range(m):
                 seen = seen or buf[x] == q
@@ -251,7 +280,7 @@ def _rob(p, code, robber, key, counter, land_hexes, hex_nodes, hex_pips, node_ow
     if m > 0:
         victim = buf[below(draw(key, counter), m)]
         counter += 1
-        r = _random_card(hands[victim], draw(key, counter))
+        r = _random_card(hands, victim, draw(key, counter))
         counter += 1
         hands[victim, r] -= 1
         hands[p, r] += 1
@@ -328,19 +357,17 @@ def _settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_reso
         rate[p, harbour_resource[n]] = 2
 
 
-@nb.njit(cache=True)
-def _random_card(hand, u):
-    """A card drawn uniformly from a hand (by count); -1 if the hand is empty."""
-    total = 0
-    for r in range(N_RES):
-        total += hand[r]
+@nb.njit(cache=True, inline="always")
+def _random_card(hands, q, u):
+    """A card drawn uniformly from player q's hand (by count); -1 if the hand is empty."""
+    total = _hand_size(hands, q)
     if total == 0:
         return -1
     k = below(u, total)
     for r in range(N_RES):
-        if k < hand[r]:
+        if k < hands[q, r]:
             return r
-        k -= hand[r]
+        k -= hands[q, r]
     return -1
 
 
@@ -417,6 +444,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     hands_out = np.zeros((n_plays, P, N_RES), np.int16)
     bank_out = np.zeros((n_plays, N_RES), np.int16)
     vp_out = np.zeros((n_plays, P), np.int8)
+    bought = np.zeros(P, np.int64)
+    played = np.zeros(P, np.int64)
+    lost = np.zeros((P, 2, N_RES), np.int64)
 
     for i in range(n_plays):
         play = first_play + i
@@ -475,9 +505,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             counter += 1
             deck[c], deck[j] = deck[j], deck[c]
         deck_pos = 0
-        bought = np.zeros(P, np.int64)
-        played = np.zeros(P, np.int64)
-        lost = np.zeros((P, 2, N_RES), np.int64)
+        bought[:] = 0
+        played[:] = 0
+        lost[:] = 0
         longest_holder = -1
         army_holder = -1
         actions = 0
@@ -545,7 +575,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         turn = 0
         while turn < max_turns and winner < 0:
             p = turn % P
-            dev_new[p, :] = 0
+            for card in range(5):
+                dev_new[p, card] = 0
             dev_played = False
             ship_moved = False
             n_mv = 0
@@ -571,10 +602,10 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     rolls_out[i, d] += 1
                     if d == 7:
                         for q in range(P):
-                            total = hands[q].sum()
+                            total = _hand_size(hands, q)
                             if total > 7:
                                 for _ in range(total // 2):
-                                    r = _random_card(hands[q], draw(key, counter))
+                                    r = _random_card(hands, q, draw(key, counter))
                                     counter += 1
                                     hands[q, r] -= 1
                                     bank[r] += 1
@@ -616,20 +647,20 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         continue
                 # After the roll: every legal action, ending the turn included, equally likely.
                 c_road = c_ship = c_settle = c_city = 0
-                if left[p, 2] > 0 and _affordable(hands[p], costs[0]):
+                if left[p, 2] > 0 and _affordable(hands, p, costs, 0):
                     c_road = n_legal_edge[p, 0]
-                if left[p, 3] > 0 and _affordable(hands[p], costs[4]):
+                if left[p, 3] > 0 and _affordable(hands, p, costs, 4):
                     c_ship = n_legal_edge[p, 1]
-                if left[p, 0] > 0 and _affordable(hands[p], costs[1]):
+                if left[p, 0] > 0 and _affordable(hands, p, costs, 1):
                     c_settle = n_legal_node[p]
-                if left[p, 1] > 0 and _affordable(hands[p], costs[2]):
+                if left[p, 1] > 0 and _affordable(hands, p, costs, 2):
                     c_city = 5 - left[p, 0]  # his settlements on the board
                 if left[p, 3] < 15 and not ship_moved and not have_moves:
-                    n_mv = _movable_ships(p, turn, n_legal_edge[p, 1], legal_edge[p, 1], mv_ship, mv_count, edge_land,
+                    n_mv = _movable_ships(p, turn, n_legal_edge[p, 1], legal_edge, mv_ship, mv_count, edge_land,
                                           edge_sea, edge_owner, edge_kind, edge_nodes, edge_turn, node_owner,
                                           node_edges)
                     have_moves = True
-                c_buy = 1 if deck_pos < 25 and _affordable(hands[p], costs[3]) else 0
+                c_buy = 1 if deck_pos < 25 and _affordable(hands, p, costs, 3) else 0
                 m = 0  # the small action families, listed explicitly
                 if not dev_played:
                     if dev_hand[p, KNIGHT] - dev_new[p, KNIGHT] > 0:
@@ -704,11 +735,11 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     break
                 k -= 1
                 if k < c_road:
-                    kind, a = 1, _nth(legal_edge[p, 0], k)
+                    kind, a = 1, _nth_edge(legal_edge, p, ROAD, k)
                 elif k < c_road + c_ship:
-                    kind, a = 2, _nth(legal_edge[p, 1], k - c_road)
+                    kind, a = 2, _nth_edge(legal_edge, p, SHIP, k - c_road)
                 elif k < c_road + c_ship + c_settle:
-                    kind, a = 3, _nth(legal_node[p], k - c_road - c_ship)
+                    kind, a = 3, _nth_node(legal_node, p, k - c_road - c_ship)
                 elif k < c_road + c_ship + c_settle + c_city:
                     kind, a = 4, _nth_settlement(p, k - c_road - c_ship - c_settle, node_owner, node_level)
                 elif k < c_road + c_ship + c_settle + c_city + c_buy:
@@ -722,18 +753,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     for j in range(n_mv):
                         if x < mv_count[j]:
                             a = mv_ship[j]
-                            for e in range(n_edges):
-                                if _ship_freed_ok(e, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
-                                                  node_owner, node_edges, legal_edge[p, 1]):
-                                    if x == 0:
-                                        b = e
-                                        break
-                                    x -= 1
+                            b = _ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
+                                                  node_owner, node_edges, legal_edge)
                             break
                         x -= mv_count[j]
                 route_changed = False
                 if kind == 1 or kind == 2:
-                    _pay(hands[p], bank, costs[0] if kind == 1 else costs[4])
+                    _pay(hands, p, bank, costs, 0 if kind == 1 else 4)
                     edge_owner[a] = p
                     edge_kind[a] = ROAD if kind == 1 else SHIP
                     edge_turn[a] = turn
@@ -742,20 +768,20 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                                   edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
                     route_changed = True
                 elif kind == 3:
-                    _pay(hands[p], bank, costs[1])
+                    _pay(hands, p, bank, costs, 1)
                     _settle(p, a, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
                     _node_changed(a, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
                                   edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
                     building_points[p] += 1
                     route_changed = True  # a settlement can cut an opponent's route
                 elif kind == 4:
-                    _pay(hands[p], bank, costs[2])
+                    _pay(hands, p, bank, costs, 2)
                     node_level[a] = CITY
                     building_points[p] += 1
                     left[p, 0] += 1
                     left[p, 1] -= 1
                 elif kind == 5:
-                    _pay(hands[p], bank, costs[3])
+                    _pay(hands, p, bank, costs, 3)
                     card = deck[deck_pos]
                     deck_pos += 1
                     dev_hand[p, card] += 1
