@@ -86,22 +86,31 @@ def _refresh_node(n, q, legal_node, n_legal_node, node_land, node_owner, node_no
 
 
 @nb.njit(cache=True)
-def _edge_changed(e, p, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes, edge_land,
+def _edge_changed(e, p, piece, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes, edge_land,
                   edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
-    """A piece of player p's came onto or left edge e. Edge e's legality changes for everybody; that of
-    the edges sharing a node with e, and of e's two nodes, only for p, since they read e only to ask
-    whether p has a piece there."""
-    for q in range(legal_edge.shape[0]):
-        _refresh_edge(e, q, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
-                      node_owner, node_edges)
+    """A piece (ROAD or SHIP) of player p's came onto or left edge e. Edge e's legality changes for
+    everybody; that of the edges sharing a node with e only for p and that kind of piece, since they
+    read e only to ask whether p has a piece of their kind there; e's two nodes only for p.
+    (One call site per helper: each inlined call that runs costs reference counts on its arrays.)"""
+    n_players = legal_edge.shape[0]
+    occupied = edge_owner[e] >= 0
+    for slot in range(2 * n_players + 6):
+        if slot < 2 * n_players:
+            f, q, kind = e, slot // 2, ROAD + slot % 2
+        else:
+            f = node_edges[edge_nodes[e, (slot - 2 * n_players) // 3], (slot - 2 * n_players) % 3]
+            q, kind = p, piece
+            if f < 0 or f == e:
+                continue
+        now = False
+        if f != e or not occupied:
+            now = _route_ok(f, q, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+        if now != legal_edge[q, kind - 1, f]:
+            legal_edge[q, kind - 1, f] = now
+            n_legal_edge[q, kind - 1] += 1 if now else -1
     for side in range(2):
-        n = edge_nodes[e, side]
-        for k in range(3):
-            f = node_edges[n, k]
-            if f >= 0 and f != e:
-                _refresh_edge(f, p, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes,
-                              node_owner, node_edges)
-        _refresh_node(n, p, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges, edge_owner)
+        _refresh_node(edge_nodes[e, side], p, legal_node, n_legal_node, node_land, node_owner, node_nodes, node_edges,
+                      edge_owner)
 
 
 @nb.njit(cache=True)
@@ -426,7 +435,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     terrains = np.empty(terrain_bag.shape[0], np.int64)
     # Where each player may put a road or ship [player, kind - 1, edge] and a settlement [player, node],
     # with their counts; updated where a piece lands or leaves, never recomputed whole during a game.
-    route_work = np.empty((8, max(n_edges, n_nodes) + 1), np.int64)
+    route_work = np.empty((9, max(n_edges, n_nodes) + 1), np.int64)
     legal_edge = np.zeros((P, 2, n_edges), np.bool_)
     n_legal_edge = np.zeros((P, 2), np.int64)
     legal_node = np.zeros((P, n_nodes), np.bool_)
@@ -764,8 +773,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     edge_kind[a] = ROAD if kind == 1 else SHIP
                     edge_turn[a] = turn
                     left[p, 1 + kind] -= 1
-                    _edge_changed(a, p, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
-                                  edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+                    _edge_changed(a, p, ROAD if kind == 1 else SHIP, legal_edge, n_legal_edge, legal_node,
+                                  n_legal_node, node_land, node_nodes, edge_land, edge_sea, edge_owner, edge_kind,
+                                  edge_nodes, node_owner, node_edges)
                     route_changed = True
                 elif kind == 3:
                     _pay(hands, p, bank, costs, 1)
@@ -818,9 +828,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         edge_kind[buf_a[pick]] = buf_t[pick]
                         edge_turn[buf_a[pick]] = turn
                         left[p, 1 + buf_t[pick]] -= 1
-                        _edge_changed(buf_a[pick], p, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land,
-                                      node_nodes, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
-                                      node_edges)
+                        _edge_changed(buf_a[pick], p, buf_t[pick], legal_edge, n_legal_edge, legal_node,
+                                      n_legal_node, node_land, node_nodes, edge_land, edge_sea, edge_owner, edge_kind,
+                                      edge_nodes, node_owner, node_edges)
                     route_changed = True
                 elif kind == 8:
                     dev_hand[p, YEAR_OF_PLENTY] -= 1
@@ -849,8 +859,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     edge_kind[b] = SHIP
                     edge_turn[b] = turn
                     for e in (a, b):
-                        _edge_changed(e, p, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
-                                      edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+                        _edge_changed(e, p, SHIP, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land,
+                                      node_nodes, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                                      node_edges)
                     ship_moved = True
                     route_changed = True
                 if route_changed:

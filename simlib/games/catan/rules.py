@@ -86,23 +86,7 @@ def longest_route(player, edge_owner, edge_kind, node_owner, node_edges, edge_no
     once. An opponent's building ends a trail; a road and a ship join only at the player's own
     settlement or city."""
     return longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes,
-                            np.empty((8, max(edge_owner.shape[0], node_owner.shape[0]) + 1), np.int64))
-
-
-@nb.njit(cache=True, inline="always")
-def _passes_through(node, player, edge_owner, edge_kind, node_owner, node_edges):
-    """Does the player's network pass straight through the node: exactly two of his pieces meet there
-    and may join (no opponent's building; same kind, or his own building)?"""
-    if node_owner[node] >= 0 and node_owner[node] != player:
-        return False
-    count = 0
-    kinds = 0
-    for k in range(3):
-        e = node_edges[node, k]
-        if e >= 0 and edge_owner[e] == player:
-            count += 1
-            kinds |= edge_kind[e]
-    return count == 2 and (kinds != 3 or node_owner[node] == player)
+                            np.empty((9, max(edge_owner.shape[0], node_owner.shape[0]) + 1), np.int64))
 
 
 @nb.njit(cache=True, inline="always")
@@ -139,7 +123,7 @@ def _walk(j0, out0, local, follow0, follow1, edge_nodes, st_piece, st_out, st_re
 
 @nb.njit(cache=True)
 def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes, work):
-    """longest_route with caller-owned work space (8 rows, longer than the edges and the nodes).
+    """longest_route with caller-owned work space (9 rows, longer than the edges and the nodes).
 
     The player's pieces (at most 30) are numbered and, for each piece and each of its ends, the set of
     his pieces that may follow it through that end is kept as a bit mask. Where his pieces close no
@@ -150,10 +134,11 @@ def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge
     unless it is a closed loop, which starts as well at any of its nodes. So the walks start at the
     other nodes, and then once in each loop not yet reached."""
     local, follow0, follow1, number, parent = work[0], work[1], work[2], work[3], work[4]
-    st_piece, st_out, st_rest = work[5], work[6], work[7]
+    st_piece, st_out, st_rest, pieces_at = work[5], work[6], work[7], work[8]
     m = 0
     looped = False
     parent[:] = -1  # union-find over nodes: does a piece join two nodes already joined?
+    pieces_at[:] = 0
     for e in range(edge_owner.shape[0]):
         if edge_owner[e] != player:
             continue
@@ -161,6 +146,8 @@ def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge
         number[e] = m
         m += 1
         a, b = edge_nodes[e, 0], edge_nodes[e, 1]
+        pieces_at[a] += 1
+        pieces_at[b] += 1
         if parent[a] < 0:
             parent[a] = a
         if parent[b] < 0:
@@ -215,8 +202,9 @@ def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge
             if attempt == 1 and (walked >> j0) & 1:
                 continue
             for side in range(2):
-                start = edge_nodes[local[j0], side]
-                if attempt == 0 and _passes_through(start, player, edge_owner, edge_kind, node_owner, node_edges):
+                # The network passes straight through where exactly two pieces meet and may join.
+                joins = follow0[j0] if side == 0 else follow1[j0]
+                if attempt == 0 and pieces_at[edge_nodes[local[j0], side]] == 2 and joins != 0:
                     continue
                 length, _, _, seen = _walk(j0, 1 - side, local, follow0, follow1, edge_nodes, st_piece, st_out,
                                            st_rest)
