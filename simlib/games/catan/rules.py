@@ -15,32 +15,34 @@ SETTLEMENT, CITY = 1, 2
 
 @nb.njit(cache=True, inline="always")
 def distance_rule_ok(node, node_owner, node_nodes):
-    """No building on the node or on any neighbouring node."""
-    if node_owner[node] >= 0:
-        return False
+    """No building on the node or on any neighbouring node.
+
+    The helpers here are written without `and`/`or` and early returns on purpose: inlined into the
+    kernel's loops with them, Numba keeps reference counting (atomic operations) on the array
+    arguments that it otherwise removes. A neighbour index of -1 (past the map's edge) reads a wrong
+    entry that the mask (m >= 0) discards."""
+    free = node_owner[node] < 0
     for k in range(3):
         m = node_nodes[node, k]
-        if m >= 0 and node_owner[m] >= 0:
-            return False
-    return True
+        free &= (m < 0) | (node_owner[m] < 0)
+    return free
 
 
 @nb.njit(cache=True, inline="always")
 def touches_own_route(node, player, node_edges, edge_owner):
+    touches = False
     for k in range(3):
         e = node_edges[node, k]
-        if e >= 0 and edge_owner[e] == player:
-            return True
-    return False
+        touches |= (e >= 0) & (edge_owner[e] == player)
+    return touches
 
 
 @nb.njit(cache=True, inline="always")
 def can_settle(node, player, setup, node_land, node_owner, node_nodes, node_edges, edge_owner):
     """A settlement may stand on a land node that keeps the distance rule and, after set-up, touches
     one of the player's roads or ships."""
-    if not node_land[node] or not distance_rule_ok(node, node_owner, node_nodes):
-        return False
-    return setup or touches_own_route(node, player, node_edges, edge_owner)
+    return node_land[node] & distance_rule_ok(node, node_owner, node_nodes) & (
+        setup | touches_own_route(node, player, node_edges, edge_owner))
 
 
 @nb.njit(cache=True)
