@@ -7,6 +7,7 @@ import pytest
 
 from simlib.core.config import RunConfig
 from simlib.games.catan import GAME
+from simlib.games.catan import constants as C
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +100,55 @@ def test_dice_sums_follow_two_dice(played):
     assert rolls.sum() > 30_000
     assert stats.chisquare(rolls, rolls.sum() * pips).pvalue > 0.001
 
+
+
+@pytest.mark.parametrize("policies", [["random"], ["builder", "weighted", "random", "random"]])
+def test_events_replay_legally_to_the_points_written(policies):
+    """A plain replay of the events alone (tests/catan_reference.py) finds every action affordable and
+    legal, resources conserved at every step, and ends on the points of the seats table."""
+    from catan_reference import replay_game
+
+    config = RunConfig.build(GAME, players=4, policies=policies, plays=12, seed=5)
+    tables = GAME.simulate(config, 0, 12, events=True)
+    events = tables["events"].to_pylist()
+    seats = tables["seats"].to_pylist()
+    games = tables["games"].to_pylist()
+    seen = set()
+    for play in range(12):
+        mine = [e for e in events if e["play_index"] == play]
+        assert [e["seq"] for e in mine] == list(range(len(mine)))
+        points, game = replay_game(mine, 4)
+        assert points == [s["points"] for s in seats if s["play_index"] == play]
+        assert game.routes == [s["longest_route"] for s in seats if s["play_index"] == play]
+        if games[play]["completed"]:
+            winner = games[play]["winners"][0]
+            assert points[winner] >= 10 and winner == (games[play]["turns"] - 1) % 4
+        seen |= {e["action"] for e in mine}
+    assert seen == set(C.EVENT_ACTIONS)  # every kind of event was replayed
+
+
+def test_the_event_replay_catches_tampered_events():
+    from catan_reference import BOARD, Illegal, replay_game
+
+    config = RunConfig.build(GAME, players=4, policies=["random"], plays=1, seed=5)
+    events = GAME.simulate(config, 0, 1, events=True)["events"].to_pylist()
+    first_settlement = next(e["node"] for e in events if e["action"] == "setup_settlement")
+    neighbour = int(next(m for m in BOARD.node_nodes[first_settlement] if m >= 0))
+
+    def tampered(action, change, occurrence=0):
+        copy = [dict(e) for e in events]
+        change([e for e in copy if e["action"] == action][occurrence])
+        return copy
+
+    cases = {
+        "a better rate than owned": tampered("trade", lambda e: e.update(amount=e["amount"] - 1)),
+        "another dice sum": tampered("roll", lambda e: e.update(dice=7 if e["dice"] != 7 else 8)),
+        "the distance rule": tampered("setup_settlement", lambda e: e.update(node=neighbour), occurrence=1),
+        "out of turn": tampered("city", lambda e: e.update(seat=(e["seat"] + 1) % 4)),
+        "robbing oneself": tampered("steal", lambda e: e.update(victim=e["seat"])),
+        "a card not drawn": tampered("buy_dev", lambda e: e.update(card="monopoly"), occurrence=3),
+    }
+    for what, case in cases.items():
+        with pytest.raises(Illegal):
+            replay_game(case, 4)
+            pytest.fail(f"not caught: {what}")

@@ -46,7 +46,7 @@ class Catan(Game):
     package = Path(__file__).parent
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
-    event_tables = ()
+    event_tables = ("events",)
 
     def validate(self, config: RunConfig) -> None:
         board = load_board(config.options["map"])
@@ -67,22 +67,34 @@ class Catan(Game):
                 b.edge_nodes.astype(i64), b.edge_land, b.edge_sea, b.node_harbour_rate.astype(i64),
                 b.node_harbour_resource.astype(i64), costs, np.array(C.DEV_DECK, i64))
 
-    def run_kernel(self, config: RunConfig, start: int, stop: int):
+    def run_kernel(self, config: RunConfig, start: int, stop: int, events: bool = False):
+        """The kernel's arrays for plays start..stop-1; with events, the event rows as well (last item)."""
         from .kernel import simulate_games  # loads Numba: only when simulating
 
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        return simulate_games(config.seed, start, stop - start, config.players, config.options["max_turns"], codes,
-                              prm, *self._kernel_args(config))
+        args = (config.seed, start, stop - start, config.players, config.options["max_turns"], codes, prm,
+                *self._kernel_args(config))
+        out = simulate_games(*args, np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
+        if not events:
+            return out
+        # Draws are keyed by play, so a second pass replays the same plays and fills the events.
+        counts = out[17]
+        ev = np.zeros((int(counts.sum()), C.EV_COLS), np.int32)
+        simulate_games(*args, ev, np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64))
+        return out + (ev,)
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
-        out = self.run_kernel(config, start, stop)
+        out = self.run_kernel(config, start, stop, events)
         names = [p.name for p in config.policies]
         specs = [str(p) for p in config.policies]
-        return {
+        result = {
             "games": tables.games_table(self.rules_version, start, out, config.players),
             "seats": tables.seats_table(self.rules_version, start, out, names, specs),
             "production": tables.production_table(self.rules_version, start, out[11]),
         }
+        if events:
+            result["events"] = tables.events_table(self.rules_version, start, out[17], out[18])
+        return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:
         result = self.simulate(config, play, play + 1, events=False)

@@ -8,6 +8,27 @@ import numba as nb
 import numpy as np
 
 from ...core.rng import below, draw, play_key, unit
+from .constants import (
+    EV_BUY_DEV,
+    EV_CITY,
+    EV_DISCARD,
+    EV_END_TURN,
+    EV_HEX,
+    EV_KNIGHT,
+    EV_MONOPOLY,
+    EV_MOVE_SHIP,
+    EV_ROAD,
+    EV_ROAD_BUILDING,
+    EV_ROBBER,
+    EV_ROLL,
+    EV_SETTLEMENT,
+    EV_SETUP_ROAD,
+    EV_SETUP_SETTLEMENT,
+    EV_SHIP,
+    EV_STEAL,
+    EV_TRADE,
+    EV_YEAR_OF_PLENTY,
+)
 from .rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route_in, produce
 
 N_RES = 5
@@ -15,6 +36,14 @@ KNIGHT, VICTORY_POINT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = range(5)
 WON, TURN_LIMIT = 0, 1
 RANDOM, WEIGHTED, BUILDER = 0, 1, 2
 ROBBER_SOURCE, DISCARD_SOURCE = 0, 1
+
+
+@nb.njit(cache=True, inline="always")
+def _log(ev, pos, turn, seat, action, a, b, c):
+    """Event row `pos` (when events are being kept: ev has rows); returns the next position."""
+    if ev.shape[0] > 0:
+        ev[pos, 0], ev[pos, 1], ev[pos, 2], ev[pos, 3], ev[pos, 4], ev[pos, 5] = turn, seat, action, a, b, c
+    return pos + 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -228,7 +257,7 @@ def _rob(p, code, robber, key, counter, land_hexes, hex_nodes, hex_pips, node_ow
 
     random: uniform hex and victim. builder: the richest hex of the leading opponent (most buildings
     weighted by level) that touches none of its own buildings, and steals from that leader if he is there.
-    Returns the robber's hex and the draw counter."""
+    Returns the robber's hex, the draw counter, the victim (-1: nobody) and the card stolen."""
     n_players = hands.shape[0]
     if code == BUILDER:
         score = np.zeros(n_players, np.int64)
@@ -277,6 +306,7 @@ def _rob(p, code, robber, key, counter, land_hexes, hex_nodes, hex_pips, node_ow
             if not seen:
                 buf[m] = q
                 m += 1
+    victim = r = -1
     if m > 0:
         victim = buf[below(draw(key, counter), m)]
         counter += 1
@@ -285,7 +315,7 @@ def _rob(p, code, robber, key, counter, land_hexes, hex_nodes, hex_pips, node_ow
         hands[victim, r] -= 1
         hands[p, r] += 1
         lost[victim, 0, r] += 1
-    return robber, counter
+    return robber, counter, victim, r
 
 
 @nb.njit(cache=True)
@@ -374,7 +404,7 @@ def _random_card(hands, q, u):
 @nb.njit(cache=True)
 def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, land_hexes, spiral_hexes,
                    terrain_bag, spiral_tokens, hex_nodes, node_hexes, node_nodes, node_edges, node_land, edge_nodes,
-                   edge_land, edge_sea, harbour_rate, harbour_resource, costs, dev_deck):
+                   edge_land, edge_sea, harbour_rate, harbour_resource, costs, dev_deck, ev, ev_start):
     """Plays first_play .. first_play+n_plays-1 on a board with random terrain; player p's policy is
     codes[p] (0 random, 1 weighted by action family with weights prm[p]).
 
@@ -382,7 +412,10 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     settlements, cities, roads, ships, dev cards bought and played, knights, longest route, holder
     flags, resources received [5], lost to the robber and to discards [2, 5], production by building kind
     (0 settlement, 1 city) [2, 5], final hand [5], victory-point cards; per play the final bank [5],
-    the actions taken and how often each dice sum was rolled [13].
+    the actions taken, how often each dice sum was rolled [13] and the number of events.
+
+    Events: ev has no rows, or one per event of these plays, play i's from row ev_start[i] (the counts
+    of a first pass); each row is turn, seat, action (constants.EVENT_ACTIONS) and three arguments.
     """
     n_hex = hex_nodes.shape[0]
     n_nodes = node_nodes.shape[0]
@@ -444,6 +477,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     hands_out = np.zeros((n_plays, P, N_RES), np.int16)
     bank_out = np.zeros((n_plays, N_RES), np.int16)
     vp_out = np.zeros((n_plays, P), np.int8)
+    events_out = np.zeros(n_plays, np.int64)
     bought = np.zeros(P, np.int64)
     played = np.zeros(P, np.int64)
     lost = np.zeros((P, 2, N_RES), np.int64)
@@ -470,6 +504,11 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             else:
                 hex_token[h] = spiral_tokens[t]
                 t += 1
+        pos = ev_start[i] if ev.shape[0] > 0 else 0
+        first_pos = pos
+        for k in range(land_hexes.shape[0]):
+            h = land_hexes[k]
+            pos = _log(ev, pos, -1, -1, EV_HEX, h, hex_terrain[h], hex_token[h])
         for h in range(n_hex):
             hex_pips[h] = 6 - abs(7 - hex_token[h]) if hex_token[h] > 0 else 0
         for n in range(n_nodes):
@@ -539,6 +578,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     if value > best_value:
                         n, best_value = c, value
             _settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
+            pos = _log(ev, pos, -1, p, EV_SETUP_SETTLEMENT, n, 0, 0)
             building_points[p] += 1
             if step >= P:
                 for k in range(3):
@@ -559,6 +599,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 edge_owner[e] = p
                 edge_kind[e] = ROAD
                 left[p, 2] -= 1
+                pos = _log(ev, pos, -1, p, EV_SETUP_ROAD, e, 0, 0)
         legal_edge[:] = False
         n_legal_edge[:] = 0
         legal_node[:] = False
@@ -584,6 +625,12 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             # Before the roll: roll, or play a knight.
             rolled = False
             while winner < 0:
+                # A player wins on reaching 10 points on his own turn: checked before each of his steps,
+                # so points gained on another's turn (a longest route handed over) win as his turn begins.
+                if building_points[p] + dev_hand[p, VICTORY_POINT] + 2 * (longest_holder == p) \
+                        + 2 * (army_holder == p) >= 10:
+                    winner = p
+                    break
                 if not rolled:
                     can_knight = not dev_played and dev_hand[p, KNIGHT] - dev_new[p, KNIGHT] > 0
                     if can_knight and below(draw(key, counter), 2) == 1:
@@ -600,6 +647,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     d = below(draw(key, counter), 6) + below(draw(key, counter + 1), 6) + 2
                     counter += 2
                     rolls_out[i, d] += 1
+                    pos = _log(ev, pos, turn, p, EV_ROLL, d, 0, 0)
                     if d == 7:
                         for q in range(P):
                             total = _hand_size(hands, q)
@@ -610,6 +658,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                                     hands[q, r] -= 1
                                     bank[r] += 1
                                     lost[q, DISCARD_SOURCE, r] += 1
+                                    pos = _log(ev, pos, turn, q, EV_DISCARD, r, 0, 0)
                         action = -3  # move the robber
                     else:
                         received_tmp[:] = 0
@@ -632,6 +681,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                                     received_tmp[q, r] -= amount
                         continue
                 if action == -2:
+                    pos = _log(ev, pos, turn, p, EV_KNIGHT, 0, 0, 0)
                     dev_hand[p, KNIGHT] -= 1
                     played[p] += 1
                     dev_played = True
@@ -641,8 +691,11 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     action = -3
                 if action == -3:
                     # The robber moves to another land hex and steals from an adjacent opponent.
-                    robber, counter = _rob(p, codes[p], robber, key, counter, land_hexes, hex_nodes, hex_pips,
-                                           node_owner, node_level, hands, lost, buf_a)
+                    robber, counter, victim, r = _rob(p, codes[p], robber, key, counter, land_hexes, hex_nodes,
+                                                      hex_pips, node_owner, node_level, hands, lost, buf_a)
+                    pos = _log(ev, pos, turn, p, EV_ROBBER, robber, 0, 0)
+                    if victim >= 0:
+                        pos = _log(ev, pos, turn, p, EV_STEAL, r, victim, 0)
                     if not rolled:
                         continue
                 # After the roll: every legal action, ending the turn included, equally likely.
@@ -732,6 +785,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 a = 0
                 b = 0
                 if k == 0:
+                    pos = _log(ev, pos, turn, p, EV_END_TURN, 0, 0, 0)
                     break
                 k -= 1
                 if k < c_road:
@@ -764,6 +818,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     edge_kind[a] = ROAD if kind == 1 else SHIP
                     edge_turn[a] = turn
                     left[p, 1 + kind] -= 1
+                    pos = _log(ev, pos, turn, p, EV_ROAD if kind == 1 else EV_SHIP, a, 0, 0)
                     _edge_changed(a, p, ROAD if kind == 1 else SHIP, legal_edge, n_legal_edge, legal_node,
                                   n_legal_node, node_land, node_nodes, edge_land, edge_sea, edge_owner, edge_kind,
                                   edge_nodes, node_owner, node_edges)
@@ -771,6 +826,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 elif kind == 3:
                     _pay(hands, p, bank, costs, 1)
                     _settle(p, a, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
+                    pos = _log(ev, pos, turn, p, EV_SETTLEMENT, a, 0, 0)
                     _node_changed(a, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
                                   edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
                     building_points[p] += 1
@@ -778,6 +834,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 elif kind == 4:
                     _pay(hands, p, bank, costs, 2)
                     node_level[a] = CITY
+                    pos = _log(ev, pos, turn, p, EV_CITY, a, 0, 0)
                     building_points[p] += 1
                     left[p, 0] += 1
                     left[p, 1] -= 1
@@ -788,20 +845,26 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     dev_hand[p, card] += 1
                     dev_new[p, card] += 1
                     bought[p] += 1
+                    pos = _log(ev, pos, turn, p, EV_BUY_DEV, card, 0, 0)
                 elif kind == 6:
                     # A knight after the roll: robber and steal as on a 7, without discards.
+                    pos = _log(ev, pos, turn, p, EV_KNIGHT, 1, 0, 0)
                     dev_hand[p, KNIGHT] -= 1
                     played[p] += 1
                     dev_played = True
                     knights[p] += 1
                     if knights[p] >= 3 and (army_holder < 0 or knights[p] > knights[army_holder]):
                         army_holder = p
-                    robber, counter = _rob(p, codes[p], robber, key, counter, land_hexes, hex_nodes, hex_pips,
-                                           node_owner, node_level, hands, lost, buf_a)
+                    robber, counter, victim, r = _rob(p, codes[p], robber, key, counter, land_hexes, hex_nodes,
+                                                      hex_pips, node_owner, node_level, hands, lost, buf_a)
+                    pos = _log(ev, pos, turn, p, EV_ROBBER, robber, 0, 0)
+                    if victim >= 0:
+                        pos = _log(ev, pos, turn, p, EV_STEAL, r, victim, 0)
                 elif kind == 7:
                     dev_hand[p, ROAD_BUILDING] -= 1
                     played[p] += 1
                     dev_played = True
+                    pos = _log(ev, pos, turn, p, EV_ROAD_BUILDING, 0, 0, 0)
                     for _ in range(2):  # two free pieces, roads or ships in any mix
                         m = 0
                         for e in range(n_edges):
@@ -819,6 +882,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         edge_kind[buf_a[pick]] = buf_t[pick]
                         edge_turn[buf_a[pick]] = turn
                         left[p, 1 + buf_t[pick]] -= 1
+                        pos = _log(ev, pos, turn, p, EV_ROAD if buf_t[pick] == ROAD else EV_SHIP, buf_a[pick], 1, 0)
                         _edge_changed(buf_a[pick], p, buf_t[pick], legal_edge, n_legal_edge, legal_node,
                                       n_legal_node, node_land, node_nodes, edge_land, edge_sea, edge_owner, edge_kind,
                                       edge_nodes, node_owner, node_edges)
@@ -827,6 +891,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     dev_hand[p, YEAR_OF_PLENTY] -= 1
                     played[p] += 1
                     dev_played = True
+                    pos = _log(ev, pos, turn, p, EV_YEAR_OF_PLENTY, a, b, 0)
                     for r in (a, b):
                         hands[p, r] += 1
                         bank[r] -= 1
@@ -834,16 +899,21 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     dev_hand[p, MONOPOLY] -= 1
                     played[p] += 1
                     dev_played = True
+                    taken = 0
                     for q in range(P):
                         if q != p:
+                            taken += hands[q, a]
                             hands[p, a] += hands[q, a]
                             hands[q, a] = 0
+                    pos = _log(ev, pos, turn, p, EV_MONOPOLY, a, taken, 0)
                 elif kind == 10:
+                    pos = _log(ev, pos, turn, p, EV_TRADE, a, b, rate[p, a])
                     hands[p, a] -= rate[p, a]
                     bank[a] += rate[p, a]
                     hands[p, b] += 1
                     bank[b] -= 1
                 elif kind == 11:
+                    pos = _log(ev, pos, turn, p, EV_MOVE_SHIP, a, b, 0)
                     edge_owner[a] = -1
                     edge_kind[a] = 0
                     edge_owner[b] = p
@@ -881,14 +951,10 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                                     longest_holder = q
                             if count > 1:
                                 longest_holder = -1  # a tie without the holder: the card is set aside
-                # A player wins on reaching 10 points on his own turn.
-                pts = building_points[p] + dev_hand[p, VICTORY_POINT] + 2 * (longest_holder == p) \
-                    + 2 * (army_holder == p)
-                if pts >= 10:
-                    winner = p
             turn += 1
 
         turns_out[i] = turn
+        events_out[i] = pos - first_pos
         actions_out[i] = actions
         reason_out[i] = WON if winner >= 0 else TURN_LIMIT
         winner_out[i] = winner
@@ -920,4 +986,5 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         for r in range(N_RES):
             bank_out[i, r] = bank[r]
     return (turns_out, reason_out, winner_out, points_out, pieces_out, dev_out, knights_out, route_out,
-            holders_out, received_out, lost_out, production_out, hands_out, bank_out, vp_out, actions_out, rolls_out)
+            holders_out, received_out, lost_out, production_out, hands_out, bank_out, vp_out, actions_out, rolls_out,
+            events_out)

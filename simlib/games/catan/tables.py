@@ -4,7 +4,9 @@ import numpy as np
 import pyarrow as pa
 
 from ...core.lake import described
-from .constants import END_REASONS, RESOURCES
+from . import constants as C
+from .board import TERRAINS
+from .constants import DEV_CARDS, END_REASONS, EVENT_ACTIONS, RESOURCES
 
 _TEXT = pa.dictionary(pa.int8(), pa.string())
 _KEYS = [
@@ -53,7 +55,32 @@ PRODUCTION = pa.schema(_KEYS + [
     described("amount", pa.int16(), "Cards received from rolls (not the set-up) over the game; rows with 0 left out."),
 ])
 
-SCHEMAS = {"games": GAMES, "seats": SEATS, "production": PRODUCTION}
+EVENTS = pa.schema(_KEYS + [
+    described("seq", pa.int32(), "Order of the event within its play, from 0."),
+    described("turn", pa.int32(), "Turn of the event, from 0 (null: the board and the set-up).", nullable=True),
+    described("seat", pa.int8(), "Seat that acted or, for discard, that discarded (null: hex).", nullable=True),
+    described("action", _TEXT,
+              "hex (the board: one per land hex), setup_settlement, setup_road, roll, discard (one card), robber, "
+              "steal, knight, road, ship, settlement, city, buy_dev, road_building, year_of_plenty, monopoly, "
+              "trade (with the bank or a harbour), move_ship, end_turn."),
+    described("hex", pa.int16(), "hex: the hex; robber: where the robber went (board hex index).", nullable=True),
+    described("terrain", _TEXT, "hex: its terrain.", nullable=True),
+    described("token", pa.int8(), "hex: its number token (null on the desert).", nullable=True),
+    described("node", pa.int16(), "setup_settlement, settlement, city: the intersection.", nullable=True),
+    described("edge", pa.int16(), "setup_road, road, ship: the path; move_ship: the path left.", nullable=True),
+    described("edge_to", pa.int16(), "move_ship: the path the ship moved to.", nullable=True),
+    described("dice", pa.int8(), "roll: the sum of the two dice.", nullable=True),
+    described("resource", _TEXT, "discard, steal: the card; year_of_plenty: the first card; monopoly: the "
+              "resource named; trade: the resource given.", nullable=True),
+    described("resource_2", _TEXT, "year_of_plenty: the second card; trade: the resource received.", nullable=True),
+    described("amount", pa.int16(), "monopoly: cards taken; trade: cards given for one (4, 3 or 2).", nullable=True),
+    described("victim", pa.int8(), "steal: the seat robbed.", nullable=True),
+    described("card", _TEXT, "buy_dev: the development card drawn.", nullable=True),
+    described("free", pa.bool_(), "road, ship: placed free by a road-building card.", nullable=True),
+    described("before_roll", pa.bool_(), "knight: played before the roll.", nullable=True),
+])
+
+SCHEMAS = {"games": GAMES, "seats": SEATS, "production": PRODUCTION, "events": EVENTS}
 
 
 def _const(value, n, type_):
@@ -84,7 +111,7 @@ def games_table(rules_version, first_play, out, players) -> pa.Table:
 
 def seats_table(rules_version, first_play, out, names, specs) -> pa.Table:
     (turns, reason, winner, points, pieces, dev, knights, route, holders, received, lost, production, hands, bank,
-     vp, actions, rolls) = out
+     vp, actions, rolls) = out[:17]
     n, players = points.shape
     rows = n * players
     play = np.repeat(np.arange(first_play, first_play + n, dtype=np.int64), players)
@@ -119,3 +146,38 @@ def production_table(rules_version, first_play, production) -> pa.Table:
         pa.array(amount.astype(np.int16)),
     ]
     return pa.Table.from_arrays(cols, schema=PRODUCTION)
+
+
+def events_table(rules_version, first_play, counts, ev) -> pa.Table:
+    """One row per event; each action's arguments go to the named columns it uses, the rest are null."""
+    n = ev.shape[0]
+    action, a, b, c = ev[:, 2], ev[:, 3], ev[:, 4], ev[:, 5]
+    play = np.repeat(np.arange(first_play, first_play + len(counts), dtype=np.int64), counts)
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+
+    def used(values, type_, *actions):
+        mask = np.isin(action, actions)
+        return pa.array(values.astype(type_.to_pandas_dtype()), type_, mask=~mask)
+
+    def text(values, names, *actions):
+        mask = np.isin(action, actions)
+        return pa.DictionaryArray.from_arrays(pa.array(values.astype(np.int8), mask=~mask), pa.array(names))
+
+    with_hex = (C.EV_HEX, C.EV_ROBBER)
+    with_node = (C.EV_SETUP_SETTLEMENT, C.EV_SETTLEMENT, C.EV_CITY)
+    with_edge = (C.EV_SETUP_ROAD, C.EV_ROAD, C.EV_SHIP, C.EV_MOVE_SHIP)
+    with_resource = (C.EV_DISCARD, C.EV_STEAL, C.EV_YEAR_OF_PLENTY, C.EV_MONOPOLY, C.EV_TRADE)
+    cols = [
+        _const(rules_version, n, pa.int16()), pa.array(play), pa.array((np.arange(n) - starts).astype(np.int32)),
+        pa.array(ev[:, 0], pa.int32(), mask=ev[:, 0] < 0), pa.array(ev[:, 1].astype(np.int8), mask=ev[:, 1] < 0),
+        _text(action, list(EVENT_ACTIONS)),
+        used(a, pa.int16(), *with_hex), text(b, list(TERRAINS), C.EV_HEX),
+        pa.array(c.astype(np.int8), mask=(action != C.EV_HEX) | (c == 0)),
+        used(a, pa.int16(), *with_node), used(a, pa.int16(), *with_edge), used(b, pa.int16(), C.EV_MOVE_SHIP),
+        used(a, pa.int8(), C.EV_ROLL), text(a, list(RESOURCES), *with_resource),
+        text(b, list(RESOURCES), C.EV_YEAR_OF_PLENTY, C.EV_TRADE),
+        used(np.where(action == C.EV_TRADE, c, b), pa.int16(), C.EV_MONOPOLY, C.EV_TRADE),
+        used(b, pa.int8(), C.EV_STEAL), text(a, list(DEV_CARDS), C.EV_BUY_DEV),
+        used(b.astype(bool), pa.bool_(), C.EV_ROAD, C.EV_SHIP), used(a == 0, pa.bool_(), C.EV_KNIGHT),
+    ]
+    return pa.Table.from_arrays(cols, schema=EVENTS)
