@@ -33,7 +33,7 @@ from ...core.errors import SimlibError  # noqa: E402
 from ...core.game import Game  # noqa: E402
 from . import constants as C  # noqa: E402
 from . import tables  # noqa: E402
-from .board import load_board, spiral  # noqa: E402
+from .board import RANDOM, SPIRAL, load_board, spiral  # noqa: E402
 from .policies import MAX_PARAMS, POLICIES  # noqa: E402
 
 
@@ -50,19 +50,22 @@ class Catan(Game):
 
     def validate(self, config: RunConfig) -> None:
         board = load_board(config.options["map"])
-        if (board.hex_terrain == -1).sum() != sum(C.STANDARD_TERRAINS):
-            raise SimlibError(f"map {config.options['map']}: the random board needs exactly "
-                              f"{sum(C.STANDARD_TERRAINS)} land hexes with terrain 'random'")
+        drawn = int((board.hex_terrain == RANDOM).sum())
+        if drawn not in (0, sum(C.STANDARD_TERRAINS)):
+            raise SimlibError(f"map {config.options['map']}: {drawn} hexes with terrain 'random'; the terrain drawn "
+                              f"is the standard set, so it needs exactly {sum(C.STANDARD_TERRAINS)} (or none)")
         if config.options["victory_points"] != 10:
             raise SimlibError("victory_points other than 10 are not supported yet")
 
     def _kernel_args(self, config: RunConfig):
         b = load_board(config.options["map"])
-        land = np.nonzero(b.hex_terrain == -1)[0].astype(np.int64)
-        bag = np.repeat(np.arange(6), C.STANDARD_TERRAINS).astype(np.int64)
-        costs = np.array([C.COST_ROAD, C.COST_SETTLEMENT, C.COST_CITY, C.COST_DEV, C.COST_SHIP], np.int64)
         i64 = np.int64
-        return (land, spiral(b).astype(i64), bag, np.array(C.SPIRAL_TOKENS, i64), b.hex_nodes.astype(i64),
+        drawn = np.nonzero(b.hex_terrain == RANDOM)[0].astype(i64)
+        bag = np.repeat(np.arange(6), C.STANDARD_TERRAINS).astype(i64) if len(drawn) else np.zeros(0, i64)
+        spiral_order = spiral(b) if (b.hex_token[b.land_hexes] == SPIRAL).any() else b.land_hexes
+        costs = np.array([C.COST_ROAD, C.COST_SETTLEMENT, C.COST_CITY, C.COST_DEV, C.COST_SHIP], i64)
+        return (b.hex_terrain.astype(i64), b.hex_token.astype(i64), b.land_hexes.astype(i64), drawn, bag,
+                spiral_order.astype(i64), np.array(C.SPIRAL_TOKENS, i64), b.hex_nodes.astype(i64),
                 b.node_hexes.astype(i64), b.node_nodes.astype(i64), b.node_edges.astype(i64), b.node_land,
                 b.edge_nodes.astype(i64), b.edge_land, b.edge_sea, b.node_harbour_rate.astype(i64),
                 b.node_harbour_resource.astype(i64), costs, np.array(C.DEV_DECK, i64))

@@ -402,10 +402,11 @@ def _random_card(hands, q, u):
 
 
 @nb.njit(cache=True)
-def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, land_hexes, spiral_hexes,
-                   terrain_bag, spiral_tokens, hex_nodes, node_hexes, node_nodes, node_edges, node_land, edge_nodes,
-                   edge_land, edge_sea, harbour_rate, harbour_resource, costs, dev_deck, ev, ev_start):
-    """Plays first_play .. first_play+n_plays-1 on a board with random terrain; player p's policy is
+def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, map_terrain, map_token, land_hexes,
+                   random_hexes, terrain_bag, spiral_hexes, spiral_tokens, hex_nodes, node_hexes, node_nodes,
+                   node_edges, node_land, edge_nodes, edge_land, edge_sea, harbour_rate, harbour_resource, costs,
+                   dev_deck, ev, ev_start):
+    """Plays first_play .. first_play+n_plays-1; player p's policy is
     codes[p] (0 random, 1 weighted by action family with weights prm[p]).
 
     Returns per play: turns, end reason, winner (-1 on the turn limit); per play and player: points,
@@ -413,6 +414,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     flags, resources received [5], lost to the robber and to discards [2, 5], production by building kind
     (0 settlement, 1 city) [2, 5], final hand [5], victory-point cards; per play the final bank [5],
     the actions taken, how often each dice sum was rolled [13] and the number of events.
+
+    The board: the map's terrain and tokens (map_terrain -1: drawn, terrain_bag shuffled over
+    random_hexes; map_token -1: laid along spiral_hexes in spiral_tokens' order, skipping the desert).
 
     Events: ev has no rows, or one per event of these plays, play i's from row ev_start[i] (the counts
     of a first pass); each row is turn, seat, action (constants.EVENT_ACTIONS) and three arguments.
@@ -486,24 +490,28 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         play = first_play + i
         key = play_key(seed, play)
         counter = 0
-        # The board: terrain shuffled over the land hexes, tokens along the spiral skipping the desert.
+        # The board: drawn terrain shuffled over its hexes, tokens along the spiral skipping the desert.
         terrains[:] = terrain_bag
         for c in range(terrains.shape[0] - 1, 0, -1):
             j = below(draw(key, counter), c + 1)
             counter += 1
             terrains[c], terrains[j] = terrains[j], terrains[c]
-        robber = -1
-        for k in range(land_hexes.shape[0]):
-            hex_terrain[land_hexes[k]] = terrains[k]
+        hex_terrain[:] = map_terrain
+        hex_token[:] = map_token
+        for k in range(random_hexes.shape[0]):
+            hex_terrain[random_hexes[k]] = terrains[k]
         t = 0
         for k in range(spiral_hexes.shape[0]):
             h = spiral_hexes[k]
             if hex_terrain[h] == 5:
                 hex_token[h] = 0
-                robber = h
-            else:
+            elif hex_token[h] < 0:
                 hex_token[h] = spiral_tokens[t]
                 t += 1
+        robber = -1
+        for k in range(land_hexes.shape[0]):
+            if hex_terrain[land_hexes[k]] == 5 and robber < 0:
+                robber = land_hexes[k]  # the robber starts on the desert
         pos = ev_start[i] if ev.shape[0] > 0 else 0
         first_pos = pos
         for k in range(land_hexes.shape[0]):
