@@ -54,6 +54,8 @@ class Replay:
         self.discards_due = {}
         self.free_pieces = 0
         self.finished = False
+        self.production_due = {}  # (seat, resource) -> cards the last roll owes
+        self.roll_log = []        # per roll: (expected cards per building level, produced, safe) per seat, resource
 
     # --- rules, drawn from the text ---------------------------------------------------------------------
     def points(self, p):
@@ -97,13 +99,26 @@ class Replay:
         self.hands[p, r] += amount
         self.bank[r] -= amount
 
-    def produce(self, dice):
-        demand = np.zeros((self.players, 5), np.int64)
+    def demand(self, dice):
+        """Cards owed per seat and resource on this dice sum, before the bank is asked."""
+        owed = np.zeros((self.players, 5), np.int64)
         for h, token in self.token.items():
             if token == dice and h != self.robber:
                 for n in BOARD.hex_nodes[h]:
                     if self.node_owner[n] >= 0:
-                        demand[self.node_owner[n], self.terrain[h]] += self.node_level[n]
+                        owed[self.node_owner[n], self.terrain[h]] += self.node_level[n]
+        return owed
+
+    def produce(self, dice):
+        """Production with the shortage rule; the kernel's produce events must match it."""
+        # For the dice check: each seat's expected cards per roll (pips / 36 per building level, a 7
+        # included as a roll that pays nothing), and whether the bank could pay that resource whatever
+        # the dice, so that no shortage clips it.
+        owed = {d: self.demand(d) for d in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)}
+        expected = sum((6 - abs(7 - d)) / 36 * owed[d] for d in owed)
+        safe = np.array([all(owed[d][:, r].sum() <= self.bank[r] for d in owed) for r in range(5)])
+        demand = owed.get(dice, np.zeros((self.players, 5), np.int64))
+        before = self.hands.copy()
         for r in range(5):
             entitled = np.nonzero(demand[:, r])[0]
             if demand[:, r].sum() <= self.bank[r]:
@@ -111,6 +126,9 @@ class Replay:
                     self.take(q, r, demand[q, r])
             elif len(entitled) == 1:  # the shortage rule: a lone player gets what is left
                 self.take(entitled[0], r, self.bank[r])
+        got = self.hands - before
+        self.production_due = {(q, r): int(got[q, r]) for q in range(self.players) for r in range(5) if got[q, r]}
+        self.roll_log.append((expected, got, safe))
 
     def update_longest(self):
         self.routes = [longest_route(q, self.edge_owner, self.edge_kind, self.node_owner, BOARD.node_edges,
@@ -131,16 +149,18 @@ class Replay:
     def apply(self, e: dict):
         check(not self.finished, "an event after the game was won")
         action, p = e["action"], e["seat"]
+        if action != "produce":
+            check(not self.production_due, f"production missing: {self.production_due}")
         if e["turn"] is not None and e["turn"] != self.turn:
             check(e["turn"] == self.turn + 1 and not self.rolled, f"turn {e['turn']} began early")
             self.turn = e["turn"]
             self.card_played = self.ship_moved = False
             self.new_cards[:] = 0
         mover = self.turn % self.players if self.turn >= 0 else None
-        step = action not in ("discard", "robber", "steal") and not e["free"]  # not the rest of a step
+        step = action not in ("discard", "robber", "steal", "produce") and not e["free"]  # not the rest of a step
         if mover is not None and step:
             check(self.points(mover) < 10, f"seat {mover} had {self.points(mover)} points on his turn: he had won")
-        if action not in ("discard", "steal") and mover is not None:
+        if action not in ("discard", "steal", "produce") and mover is not None:
             check(p == mover, f"seat {p} acted on seat {mover}'s turn")
         if action not in ("road", "ship") or not e["free"]:
             self.free_pieces = 0  # road building's pieces are placed at once, or not at all
@@ -179,11 +199,14 @@ class Replay:
     def on_roll(self, e, p):
         check(not self.rolled, "a second roll")
         self.rolled = True
+        self.produce(e["dice"])  # nothing on a 7
         if e["dice"] == 7:
             self.discards_due = {q: int(self.hands[q].sum()) // 2 for q in range(self.players)
                                  if self.hands[q].sum() > 7}
-        else:
-            self.produce(e["dice"])
+
+    def on_produce(self, e, p):
+        key = (p, RES[e["resource"]])
+        check(self.production_due.pop(key, None) == e["amount"], f"seat {p} produced {e['amount']} {e['resource']}")
 
     def on_discard(self, e, p):
         check(self.discards_due.get(p, 0) > 0, f"seat {p} discarded more than half")

@@ -152,3 +152,28 @@ def test_the_event_replay_catches_tampered_events():
         with pytest.raises(Illegal):
             replay_game(case, 4)
             pytest.fail(f"not caught: {what}")
+
+
+def test_cards_received_per_roll_match_the_dice_probabilities():
+    """Each building level beside a hex with token t should get pips(t)/36 cards of it per roll (pips:
+    1 for 2 and 12 ... 5 for 6 and 8). Over every roll of 20 games, for each seat and resource whose
+    bank could pay whatever the dice, the kernel's production (its produce events, which the replay
+    matches card for card) is compared with that expectation: the 99.9% interval of the mean difference
+    must contain 0, and the mean itself must be small against the mean expectation."""
+    from catan_reference import replay_game
+
+    config = RunConfig.build(GAME, players=4, policies=["random"], plays=20, seed=17)
+    events = GAME.simulate(config, 0, 20, events=True)["events"].to_pylist()
+    differences, expectations = [], []
+    for play in range(20):
+        _, game = replay_game([e for e in events if e["play_index"] == play], 4)
+        for expected, got, safe in game.roll_log:
+            for r in np.nonzero(safe)[0]:
+                owed = expected[:, r] > 0
+                differences.extend(got[owed, r] - expected[owed, r])
+                expectations.extend(expected[owed, r])
+    d = np.array(differences)
+    half_width = 3.29 * d.std(ddof=1) / np.sqrt(len(d))
+    assert len(d) > 20_000
+    assert abs(d.mean()) < half_width, (d.mean(), half_width)
+    assert half_width < 0.05 * np.mean(expectations)  # sharp enough: the interval is within 5% of the expectation

@@ -28,8 +28,8 @@ END_REASONS = ("won", "turn_limit")
 # Events: one row per thing that happened, in order (kernel codes index this tuple).
 EVENT_ACTIONS = ("hex", "setup_settlement", "setup_road", "roll", "discard", "robber", "steal", "knight", "road",
                  "ship", "settlement", "city", "buy_dev", "road_building", "year_of_plenty", "monopoly", "trade",
-                 "move_ship", "end_turn")
+                 "move_ship", "end_turn", "produce")
 (EV_HEX, EV_SETUP_SETTLEMENT, EV_SETUP_ROAD, EV_ROLL, EV_DISCARD, EV_ROBBER, EV_STEAL, EV_KNIGHT, EV_ROAD, EV_SHIP,
  EV_SETTLEMENT, EV_CITY, EV_BUY_DEV, EV_ROAD_BUILDING, EV_YEAR_OF_PLENTY, EV_MONOPOLY, EV_TRADE, EV_MOVE_SHIP,
- EV_END_TURN) = range(len(EVENT_ACTIONS))
+ EV_END_TURN, EV_PRODUCE) = range(len(EVENT_ACTIONS))
 EV_COLS = 6  # turn, seat, action, a, b, c

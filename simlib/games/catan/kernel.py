@@ -17,6 +17,7 @@ from .constants import (
     EV_KNIGHT,
     EV_MONOPOLY,
     EV_MOVE_SHIP,
+    EV_PRODUCE,
     EV_ROAD,
     EV_ROAD_BUILDING,
     EV_ROBBER,
@@ -675,6 +676,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         for q in range(P):
                             for r in range(N_RES):
                                 received[q, r] += received_tmp[q, r]
+                                if received_tmp[q, r] > 0:
+                                    pos = _log(ev, pos, turn, q, EV_PRODUCE, r, received_tmp[q, r], 0)
                         # Attribute by building kind (settlements first when a shortage paid less).
                         for h in range(n_hex):
                             if hex_token[h] != d or h == robber or hex_terrain[h] >= 5:

@@ -58,11 +58,13 @@ PRODUCTION = pa.schema(_KEYS + [
 EVENTS = pa.schema(_KEYS + [
     described("seq", pa.int32(), "Order of the event within its play, from 0."),
     described("turn", pa.int32(), "Turn of the event, from 0 (null: the board and the set-up).", nullable=True),
-    described("seat", pa.int8(), "Seat that acted or, for discard, that discarded (null: hex).", nullable=True),
+    described("seat", pa.int8(), "Seat that acted; for discard and produce the seat discarding or receiving "
+              "(null: hex).", nullable=True),
     described("action", _TEXT,
               "hex (the board: one per land hex), setup_settlement, setup_road, roll, discard (one card), robber, "
               "steal, knight, road, ship, settlement, city, buy_dev, road_building, year_of_plenty, monopoly, "
-              "trade (with the bank or a harbour), move_ship, end_turn."),
+              "trade (with the bank or a harbour), move_ship, end_turn, produce (after a roll: what one seat "
+              "received of one resource)."),
     described("hex", pa.int16(), "hex: the hex; robber: where the robber went (board hex index).", nullable=True),
     described("terrain", _TEXT, "hex: its terrain.", nullable=True),
     described("token", pa.int8(), "hex: its number token (null on the desert).", nullable=True),
@@ -70,10 +72,11 @@ EVENTS = pa.schema(_KEYS + [
     described("edge", pa.int16(), "setup_road, road, ship: the path; move_ship: the path left.", nullable=True),
     described("edge_to", pa.int16(), "move_ship: the path the ship moved to.", nullable=True),
     described("dice", pa.int8(), "roll: the sum of the two dice.", nullable=True),
-    described("resource", _TEXT, "discard, steal: the card; year_of_plenty: the first card; monopoly: the "
-              "resource named; trade: the resource given.", nullable=True),
+    described("resource", _TEXT, "discard, steal, produce: the card; year_of_plenty: the first card; monopoly: "
+              "the resource named; trade: the resource given.", nullable=True),
     described("resource_2", _TEXT, "year_of_plenty: the second card; trade: the resource received.", nullable=True),
-    described("amount", pa.int16(), "monopoly: cards taken; trade: cards given for one (4, 3 or 2).", nullable=True),
+    described("amount", pa.int16(), "monopoly: cards taken; trade: cards given for one (4, 3 or 2); produce: "
+              "cards received.", nullable=True),
     described("victim", pa.int8(), "steal: the seat robbed.", nullable=True),
     described("card", _TEXT, "buy_dev: the development card drawn.", nullable=True),
     described("free", pa.bool_(), "road, ship: placed free by a road-building card.", nullable=True),
@@ -166,7 +169,7 @@ def events_table(rules_version, first_play, counts, ev) -> pa.Table:
     with_hex = (C.EV_HEX, C.EV_ROBBER)
     with_node = (C.EV_SETUP_SETTLEMENT, C.EV_SETTLEMENT, C.EV_CITY)
     with_edge = (C.EV_SETUP_ROAD, C.EV_ROAD, C.EV_SHIP, C.EV_MOVE_SHIP)
-    with_resource = (C.EV_DISCARD, C.EV_STEAL, C.EV_YEAR_OF_PLENTY, C.EV_MONOPOLY, C.EV_TRADE)
+    with_resource = (C.EV_DISCARD, C.EV_STEAL, C.EV_YEAR_OF_PLENTY, C.EV_MONOPOLY, C.EV_TRADE, C.EV_PRODUCE)
     cols = [
         _const(rules_version, n, pa.int16()), pa.array(play), pa.array((np.arange(n) - starts).astype(np.int32)),
         pa.array(ev[:, 0], pa.int32(), mask=ev[:, 0] < 0), pa.array(ev[:, 1].astype(np.int8), mask=ev[:, 1] < 0),
@@ -176,7 +179,7 @@ def events_table(rules_version, first_play, counts, ev) -> pa.Table:
         used(a, pa.int16(), *with_node), used(a, pa.int16(), *with_edge), used(b, pa.int16(), C.EV_MOVE_SHIP),
         used(a, pa.int8(), C.EV_ROLL), text(a, list(RESOURCES), *with_resource),
         text(b, list(RESOURCES), C.EV_YEAR_OF_PLENTY, C.EV_TRADE),
-        used(np.where(action == C.EV_TRADE, c, b), pa.int16(), C.EV_MONOPOLY, C.EV_TRADE),
+        used(np.where(action == C.EV_TRADE, c, b), pa.int16(), C.EV_MONOPOLY, C.EV_TRADE, C.EV_PRODUCE),
         used(b, pa.int8(), C.EV_STEAL), text(a, list(DEV_CARDS), C.EV_BUY_DEV),
         used(b.astype(bool), pa.bool_(), C.EV_ROAD, C.EV_SHIP), used(a == 0, pa.bool_(), C.EV_KNIGHT),
     ]
