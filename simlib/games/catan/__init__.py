@@ -1,20 +1,19 @@
-"""Catan, base game with Seafarers ships (issue 5, in progress), 3-4 players.
+"""Catan, base game with Seafarers ships, 3-4 players: the engine Die Mauerspechte will run on.
 
 Spec card
-- Play: one game on a board drawn per play (the standard map: terrain shuffled, tokens on the spiral).
+- Play: one game on a board drawn per play (the standard map: terrain shuffled, tokens on the spiral)
+  or a fixed map (beginner).
 - Chance: the board, the development deck, the dice and the policies' choices, keyed by (seed, play,
   counter).
 - Seats: seat 0 places first in the set-up and takes the first turn.
 - Score: victory points; the first to reach 10 on his own turn wins; a turn limit stops stalled games.
-- Done: board topology from map files, set-up, production with the bank-shortage rule, the robber and
-  discards, building roads, ships, settlements, cities, development cards, bank and harbour trade,
-  moving a ship, longest route (roads and ships) and largest army; the `random`, `weighted` and
-  `builder` policies.
-- Still to do (issue 5): the beginner layout, `events`, the event-replay checker, the dice-probability
-  check, the speed target.
+- Rules: docs/games/catan.md (player-to-player trade is out of scope).
+- Tables: games, seats, production; events with --events (one row per action, named arguments).
 
 Version history
 - 1: first implementation.
+- 2: a player with 10 points wins before his next step (before: only after a further action of his,
+  so a win by a knight before the roll, or by a route card gained on another's turn, could wait).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from .policies import MAX_PARAMS, POLICIES  # noqa: E402
 class Catan(Game):
     name = "catan"
     title = "Catan (base game with Seafarers ships)"
-    rules_version = 1
+    rules_version = 2
     min_players = 3
     max_players = 4
     package = Path(__file__).parent
