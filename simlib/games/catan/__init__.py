@@ -99,14 +99,17 @@ class Catan(Game):
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:
-        result = self.simulate(config, play, play + 1, events=False)
+        result = self.simulate(config, play, play + 1, events=True)
         game = result["games"].to_pylist()[0]
         lines = [f"Catan, play {play}, {config.players} players: {game['end_reason']} after {game['turns']} turns"]
         for s in result["seats"].to_pylist():
             lines.append(f"seat {s['seat']} ({s['policy']}): {s['points']} points, {s['settlements']} settlements, "
                          f"{s['cities']} cities, {s['roads']} roads, {s['ships']} ships, {s['knights']} knights, "
                          f"longest route {s['longest_route']}{', winner' if s['winner'] else ''}")
-        lines.append("(a step-by-step account needs the events table, still to come)")
+        actions = result["events"].column("action").to_pylist()
+        counts = {a: actions.count(a) for a in C.EVENT_ACTIONS if a in actions}
+        lines.append("events: " + ", ".join(f"{n} {a}" for a, n in counts.items())
+                     + " (every row: simlib simulate ... --events, then the events table)")
         return "\n".join(lines)
 
 
