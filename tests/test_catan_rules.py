@@ -10,7 +10,19 @@ import numpy as np
 import pytest
 
 from simlib.games.catan.board import FIELDS, FOREST, MOUNTAINS, SEA, load_board
-from simlib.games.catan.rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route, produce
+from simlib.games.catan.rules import (
+    CITY,
+    ROAD,
+    SETTLEMENT,
+    SHIP,
+    can_settle,
+    discard_count,
+    largest_army_holder,
+    longest_route,
+    longest_route_holder,
+    produce,
+    route_ok,
+)
 
 BOARD = load_board("standard")
 HEX = {tuple(c): h for h, c in enumerate(BOARD.hex_coords)}
@@ -45,6 +57,10 @@ class Situation:
     def longest(self, player):
         return longest_route(player, self.edge_owner, self.edge_kind, self.node_owner, BOARD.node_edges,
                              BOARD.edge_nodes)
+
+    def may_place(self, player, e, kind):
+        return route_ok(e, player, kind, BOARD.edge_land, BOARD.edge_sea, self.edge_owner, self.edge_kind,
+                        BOARD.edge_nodes, self.node_owner, BOARD.node_edges)
 
     def can_settle(self, player, n, setup=False):
         return can_settle(n, player, setup, BOARD.node_land, self.node_owner, BOARD.node_nodes, BOARD.node_edges,
@@ -129,6 +145,96 @@ def test_roads_and_ships_join_only_at_a_settlement():
     assert s.longest(0) == 1  # road and ship meet at an empty node: two routes of 1
     s.build(0, junction)
     assert s.longest(0) == 2  # through the player's settlement they form one trade route
+
+
+def corner(third):
+    """A land corner on the coast where two coast paths (land on one side, sea on the other) meet a
+    third path: out to sea (third = "sea") or inland (third = "land"). Returns the corner, the third
+    path and the two coast paths."""
+    want = (False, True) if third == "sea" else (True, False)
+    for n in range(len(BOARD.node_hexes)):
+        paths = {e: (bool(BOARD.edge_land[e]), bool(BOARD.edge_sea[e])) for e in BOARD.node_edges[n] if e >= 0}
+        if BOARD.node_land[n] and sorted(paths.values()) == sorted([want, (True, True), (True, True)]):
+            other = next(e for e, k in paths.items() if k == want)
+            return (n, other, *[e for e, k in paths.items() if k == (True, True)])
+    raise AssertionError("no such corner")
+
+
+def test_ships_sail_on_sea_paths_and_roads_run_on_land():
+    n, out_to_sea, coast, _ = corner("sea")
+    s = Situation().build(0, n)
+    assert s.may_place(0, out_to_sea, SHIP) and not s.may_place(0, out_to_sea, ROAD)
+    assert s.may_place(0, coast, ROAD) and s.may_place(0, coast, SHIP)  # a coast path borders both
+    assert not s.may_place(1, out_to_sea, SHIP)  # nothing of player 1's there
+    n, inland, _, _ = corner("land")
+    s = Situation().build(0, n)
+    assert s.may_place(0, inland, ROAD) and not s.may_place(0, inland, SHIP)
+
+
+def test_at_an_empty_corner_a_ship_continues_only_a_ship_and_a_road_only_a_road():
+    n, inland, coast_a, coast_b = corner("land")
+    s = Situation().route(0, [inland], ROAD)  # player 0's road ends at the empty corner n
+    assert s.may_place(0, coast_a, ROAD) and not s.may_place(0, coast_a, SHIP)
+    s = Situation().route(0, [coast_a], SHIP)  # a ship of his ends there instead
+    assert s.may_place(0, coast_b, SHIP) and not s.may_place(0, coast_b, ROAD)
+    assert not s.may_place(0, inland, ROAD)
+    s.build(0, n)  # his settlement on the corner joins both
+    assert s.may_place(0, coast_b, ROAD) and s.may_place(0, inland, ROAD)
+
+
+def test_an_opponents_settlement_blocks_building_on_through_it():
+    n, inland, coast_a, _ = corner("land")
+    s = Situation().route(0, [inland], ROAD).build(1, n)
+    assert not s.may_place(0, coast_a, ROAD)
+    assert not s.may_place(0, inland, ROAD)  # occupied
+
+
+@pytest.mark.parametrize("cards, discarded", [(0, 0), (7, 0), (8, 4), (9, 4), (10, 5), (15, 7)])
+def test_on_a_seven_more_than_seven_cards_discard_half_rounded_down(cards, discarded):
+    assert discard_count(cards) == discarded
+
+
+@pytest.mark.parametrize("routes, holder, after, why", [
+    ([5, 0, 0, 0], -1, 0, "five is enough"),
+    ([4, 0, 0, 0], -1, -1, "four is not"),
+    ([6, 6, 0, 0], 0, 0, "the holder keeps the card on a tie"),
+    ([6, 6, 0, 0], 1, 1, "whoever holds it"),
+    ([6, 7, 0, 0], 0, 1, "a longer route takes it"),
+    ([4, 6, 0, 0], 0, 1, "the holder's route cut: the longest takes it"),
+    ([4, 6, 6, 0], 0, -1, "cut, and a tie for the longest without the holder: set aside"),
+    ([4, 3, 0, 0], 0, -1, "cut below five, nobody has five: set aside"),
+    ([5, 5, 5, 0], 2, 2, "a three-way tie with the holder: he keeps it"),
+])
+def test_the_longest_route_card(routes, holder, after, why):
+    assert longest_route_holder(np.array(routes, np.int64), holder) == after, why
+
+
+@pytest.mark.parametrize("knights, player, holder, after", [
+    ([2, 0, 0], 0, -1, -1),  # three knights are needed
+    ([3, 0, 0], 0, -1, 0),
+    ([3, 3, 0], 1, 0, 0),    # equalling the holder is not enough
+    ([3, 4, 0], 1, 0, 1),    # more than the holder takes it
+])
+def test_the_largest_army_card(knights, player, holder, after):
+    assert largest_army_holder(np.array(knights, np.int64), player, holder) == after
+
+
+def test_a_settlement_on_a_harbour_improves_the_trade_rates():
+    from simlib.games.catan.kernel import _settle
+
+    generic = next(n for n in range(len(BOARD.node_hexes)) if BOARD.node_harbour_rate[n] == 3)
+    special = next(n for n in range(len(BOARD.node_hexes)) if BOARD.node_harbour_rate[n] == 2)
+    s = Situation()
+    left = np.full((2, 4), 5, np.int64)
+    rate = np.full((2, 5), 4, np.int64)
+    args = (s.node_owner, s.node_level, left, rate, BOARD.node_harbour_rate.astype(np.int64),
+            BOARD.node_harbour_resource.astype(np.int64))
+    _settle(0, generic, *args)
+    assert rate[0].tolist() == [3] * 5 and rate[1].tolist() == [4] * 5
+    _settle(1, special, *args)
+    expected = [4] * 5
+    expected[BOARD.node_harbour_resource[special]] = 2
+    assert rate[1].tolist() == expected
 
 
 def test_ties_and_other_players_are_kept_apart():

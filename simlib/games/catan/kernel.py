@@ -30,7 +30,19 @@ from .constants import (
     EV_TRADE,
     EV_YEAR_OF_PLENTY,
 )
-from .rules import CITY, ROAD, SETTLEMENT, SHIP, can_settle, longest_route_in, produce
+from .rules import (
+    CITY,
+    ROAD,
+    SETTLEMENT,
+    SHIP,
+    can_settle,
+    discard_count,
+    largest_army_holder,
+    longest_route_holder,
+    longest_route_in,
+    produce,
+    route_ok,
+)
 
 N_RES = 5
 KNIGHT, VICTORY_POINT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = range(5)
@@ -72,32 +84,11 @@ def _hand_size(hands, q):
 
 
 @nb.njit(cache=True, inline="always")
-def _route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
-    """May the player put a road (kind ROAD) or ship (SHIP) on edge e? It must be free, on the right
-    ground, and join his network: at his own building, or at a free node where his piece of the same
-    kind ends (roads and ships join only at a settlement or city).
-
-    Written without `and`/`or` and early returns on purpose: inlined with them, Numba keeps the
-    reference counting of the array arguments (atomic operations, ~20 cycles each) that it otherwise
-    removes, and that cost half the kernel's time."""
-    joined = False
-    for side in range(2):
-        n = edge_nodes[e, side]
-        free = node_owner[n] < 0
-        joined |= node_owner[n] == player
-        for k in range(3):
-            f = node_edges[n, k]  # -1 past the map's edge: masked by f >= 0 before it matters
-            joined |= free & (f >= 0) & (f != e) & (edge_owner[f] == player) & (edge_kind[f] == kind)
-    ground = (edge_land[e] & (kind == ROAD)) | (edge_sea[e] & (kind == SHIP))
-    return joined & ground & (edge_owner[e] < 0)
-
-
-@nb.njit(cache=True, inline="always")
 def _refresh_edge(f, q, legal_edge, n_legal_edge, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
                   node_edges):
     """Re-decide whether player q may put a road or a ship on edge f."""
     for kind in range(ROAD, SHIP + 1):
-        now = _route_ok(f, q, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+        now = route_ok(f, q, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
         n_legal_edge[q, kind - 1] += int(now) - int(legal_edge[q, kind - 1, f])
         legal_edge[q, kind - 1, f] = now
 
@@ -126,7 +117,7 @@ def _edge_changed(e, p, piece, legal_edge, n_legal_edge, legal_node, n_legal_nod
             q, kind = p, piece
             if f < 0 or f == e:
                 continue
-        now = _route_ok(f, q, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
+        now = route_ok(f, q, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
         n_legal_edge[q, kind - 1] += int(now) - int(legal_edge[q, kind - 1, f])
         legal_edge[q, kind - 1, f] = now
     for side in range(2):
@@ -200,7 +191,7 @@ def _ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_
             continue
         n0, n1 = edge_nodes[e, 0], edge_nodes[e, 1]
         if n0 == a0 or n0 == a1 or n1 == a0 or n1 == a1:
-            ok = _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+            ok = route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
                            node_edges)
         else:
             ok = legal_edge[p, SHIP - 1, e]
@@ -241,7 +232,7 @@ def _movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, ed
                 e = node_edges[n, k]
                 if e < 0 or e == s:
                     continue
-                now = _route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                now = route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
                                 node_edges)
                 count += int(now) - int(legal_edge[p, SHIP - 1, e])
         edge_owner[s] = p
@@ -659,15 +650,13 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     pos = _log(ev, pos, turn, p, EV_ROLL, d, 0, 0)
                     if d == 7:
                         for q in range(P):
-                            total = _hand_size(hands, q)
-                            if total > 7:
-                                for _ in range(total // 2):
-                                    r = _random_card(hands, q, draw(key, counter))
-                                    counter += 1
-                                    hands[q, r] -= 1
-                                    bank[r] += 1
-                                    lost[q, DISCARD_SOURCE, r] += 1
-                                    pos = _log(ev, pos, turn, q, EV_DISCARD, r, 0, 0)
+                            for _ in range(discard_count(_hand_size(hands, q))):
+                                r = _random_card(hands, q, draw(key, counter))
+                                counter += 1
+                                hands[q, r] -= 1
+                                bank[r] += 1
+                                lost[q, DISCARD_SOURCE, r] += 1
+                                pos = _log(ev, pos, turn, q, EV_DISCARD, r, 0, 0)
                         action = -3  # move the robber
                     else:
                         received_tmp[:] = 0
@@ -697,8 +686,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     played[p] += 1
                     dev_played = True
                     knights[p] += 1
-                    if knights[p] >= 3 and (army_holder < 0 or knights[p] > knights[army_holder]):
-                        army_holder = p
+                    army_holder = largest_army_holder(knights, p, army_holder)
                     action = -3
                 if action == -3:
                     # The robber moves to another land hex and steals from an adjacent opponent.
@@ -864,8 +852,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     played[p] += 1
                     dev_played = True
                     knights[p] += 1
-                    if knights[p] >= 3 and (army_holder < 0 or knights[p] > knights[army_holder]):
-                        army_holder = p
+                    army_holder = largest_army_holder(knights, p, army_holder)
                     robber, counter, victim, r = _rob(p, codes[p], robber, key, counter, land_hexes, hex_nodes,
                                                       hex_pips, node_owner, node_level, hands, lost, buf_a)
                     pos = _log(ev, pos, turn, p, EV_ROBBER, robber, 0, 0)
@@ -949,19 +936,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         if affected:
                             routes[q] = longest_route_in(q, edge_owner, edge_kind, node_owner, node_edges, edge_nodes,
                                                      route_work)
-                    best = routes.max()
-                    if longest_holder >= 0 and routes[longest_holder] >= 5 and routes[longest_holder] == best:
-                        pass  # the holder keeps the card on a tie
-                    else:
-                        longest_holder = -1
-                        if best >= 5:
-                            count = 0
-                            for q in range(P):
-                                if routes[q] == best:
-                                    count += 1
-                                    longest_holder = q
-                            if count > 1:
-                                longest_holder = -1  # a tie without the holder: the card is set aside
+                    longest_holder = longest_route_holder(routes, longest_holder)
             turn += 1
 
         turns_out[i] = turn

@@ -45,6 +45,59 @@ def can_settle(node, player, setup, node_land, node_owner, node_nodes, node_edge
         setup | touches_own_route(node, player, node_edges, edge_owner))
 
 
+@nb.njit(cache=True, inline="always")
+def route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
+    """May the player put a road (kind ROAD) or ship (SHIP) on edge e? It must be free, on the right
+    ground, and join his network: at his own building, or at a free node where his piece of the same
+    kind ends (roads and ships join only at a settlement or city).
+
+    Written without `and`/`or` and early returns on purpose: inlined with them, Numba keeps the
+    reference counting of the array arguments (atomic operations, ~20 cycles each) that it otherwise
+    removes, and that cost half the kernel's time."""
+    joined = False
+    for side in range(2):
+        n = edge_nodes[e, side]
+        free = node_owner[n] < 0
+        joined |= node_owner[n] == player
+        for k in range(3):
+            f = node_edges[n, k]  # -1 past the map's edge: masked by f >= 0 before it matters
+            joined |= free & (f >= 0) & (f != e) & (edge_owner[f] == player) & (edge_kind[f] == kind)
+    ground = (edge_land[e] & (kind == ROAD)) | (edge_sea[e] & (kind == SHIP))
+    return joined & ground & (edge_owner[e] < 0)
+
+
+@nb.njit(cache=True)
+def discard_count(cards):
+    """On a 7, a player holding more than 7 cards discards half of them, rounded down."""
+    return cards // 2 if cards > 7 else 0
+
+
+@nb.njit(cache=True)
+def longest_route_holder(routes, holder):
+    """Who holds the longest-route card once routes (per player) changed: a route of at least 5 is
+    needed; the holder keeps the card on a tie; a tie for the longest without the holder sets the card
+    aside (-1), as does a longest route under 5."""
+    best = routes.max()
+    if holder >= 0 and routes[holder] >= 5 and routes[holder] == best:
+        return holder
+    if best < 5:
+        return -1
+    leader, count = -1, 0
+    for q in range(routes.shape[0]):
+        if routes[q] == best:
+            leader, count = q, count + 1
+    return leader if count == 1 else -1
+
+
+@nb.njit(cache=True)
+def largest_army_holder(knights, player, holder):
+    """After `player` played a knight: he takes the largest-army card with at least 3 knights and more
+    than the holder has."""
+    if knights[player] >= 3 and (holder < 0 or knights[player] > knights[holder]):
+        return player
+    return holder
+
+
 @nb.njit(cache=True)
 def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received):
     """Production for a roll, with the bank-shortage rule: when the bank cannot pay everybody entitled
