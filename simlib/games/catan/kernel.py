@@ -659,7 +659,6 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                                 pos = _log(ev, pos, turn, q, EV_DISCARD, r, 0, 0)
                         action = -3  # move the robber
                     else:
-                        received_tmp[:] = 0
                         produce(d, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands,
                                 received_tmp)
                         for q in range(P):

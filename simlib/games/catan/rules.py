@@ -102,9 +102,12 @@ def largest_army_holder(knights, player, holder):
 def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received):
     """Production for a roll, with the bank-shortage rule: when the bank cannot pay everybody entitled
     to a resource, nobody gets it, unless only one player is entitled, who gets what is left.
-    Adds to `hands` and `received` [player, resource]; takes from `bank`."""
+    Adds to `hands` and takes from `bank`; `received` [player, resource] is overwritten with what each
+    player got (it holds the claims while they are worked out: no array is allocated per roll)."""
     n_players = hands.shape[0]
-    demand = np.zeros((n_players, 5), np.int64)
+    for p in range(n_players):
+        for r in range(5):
+            received[p, r] = 0
     for h in range(hex_terrain.shape[0]):
         if hex_token[h] != roll or h == robber or hex_terrain[h] >= 5:
             continue
@@ -112,27 +115,29 @@ def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_le
         for i in range(6):
             n = hex_nodes[h, i]
             if node_owner[n] >= 0:
-                demand[node_owner[n], r] += node_level[n]
+                received[node_owner[n], r] += node_level[n]
     for r in range(5):
         total = 0
         entitled = 0
         for p in range(n_players):
-            total += demand[p, r]
-            if demand[p, r] > 0:
+            total += received[p, r]
+            if received[p, r] > 0:
                 entitled += 1
         if total == 0:
             continue
         if total <= bank[r]:
             for p in range(n_players):
-                hands[p, r] += demand[p, r]
-                received[p, r] += demand[p, r]
+                hands[p, r] += received[p, r]
             bank[r] -= total
         elif entitled == 1:
             for p in range(n_players):
-                if demand[p, r] > 0:
+                if received[p, r] > 0:
+                    received[p, r] = bank[r]
                     hands[p, r] += bank[r]
-                    received[p, r] += bank[r]
             bank[r] = 0
+        else:
+            for p in range(n_players):
+                received[p, r] = 0
 
 
 @nb.njit(cache=True)
