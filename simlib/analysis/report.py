@@ -162,9 +162,10 @@ def seat_advantage(page: Page) -> None:
     not_significant = drawn.filter(pl.col("chi2_p_value") >= 0.05)
     parts = []
     if not significant.is_empty():
-        top = significant.sort("seat0_advantage", descending=True).row(0, named=True)
+        top = significant.sort(pl.col("seat0_advantage").abs(), descending=True).row(0, named=True)
+        effect = "advantage" if top["seat0_advantage"] >= 0 else "disadvantage"
         parts.append(f"The seat matters significantly (chi-square test, p < 0.05) in {significant.height} of "
-                     f"{drawn.height} configurations drawn; the largest start-player advantage is at {top['label']}: "
+                     f"{drawn.height} configurations drawn; the largest start-player {effect} is at {top['label']}: "
                      f"seat 0 wins {pct(top['seat0_win_rate'])} "
                      f"({interval(top['seat0_win_rate_lo'], top['seat0_win_rate_hi'])}) "
                      f"against a fair {pct(1 / top['players'])} ({p_text(top['chi2_p_value'])})")
