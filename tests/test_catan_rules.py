@@ -394,3 +394,32 @@ def test_a_node_on_three_producing_hexes_collects_from_each(level):
     s = Situation().build(2, n, level)
     hands = roll(s, 9, terrains, tokens, np.full(5, 19, np.int64))
     assert hands[2, FOREST] == 3 * level
+
+
+def movable_ships(s, player, turn, edge_turn):
+    """The kernel's list of the player's ships that may move this turn."""
+    from simlib.games.catan.kernel import _movable_ships
+
+    n_edges = len(BOARD.edge_nodes)
+    legal = np.zeros((4, 2, n_edges), np.bool_)
+    for e in range(n_edges):
+        legal[player, SHIP - 1, e] = s.may_place(player, e, SHIP)
+    moved, counts = np.zeros(n_edges, np.int64), np.zeros(n_edges, np.int64)
+    n = _movable_ships(player, turn, int(legal[player, SHIP - 1].sum()), legal, moved, counts, BOARD.edge_land,
+                       BOARD.edge_sea, s.edge_owner, s.edge_kind, BOARD.edge_nodes, edge_turn, s.node_owner,
+                       BOARD.node_edges)
+    return set(moved[:n].tolist())
+
+
+def test_only_the_ship_at_the_open_end_of_a_route_may_move_and_not_one_built_this_turn():
+    n, out_to_sea, _, _ = corner("sea")
+    far = next(m for m in BOARD.edge_nodes[out_to_sea] if m != n)
+    further = next(e for e in BOARD.node_edges[far] if e >= 0 and e != out_to_sea and BOARD.edge_sea[e])
+    s = Situation().build(0, n).route(0, [out_to_sea], SHIP)
+    built = np.full(len(BOARD.edge_nodes), -1, np.int64)
+    assert movable_ships(s, 0, turn=5, edge_turn=built) == {out_to_sea}  # its far end is open
+    s.route(0, [further], SHIP)
+    assert movable_ships(s, 0, turn=5, edge_turn=built) == {further}  # the first is now held at both ends
+    built[further] = 5
+    assert movable_ships(s, 0, turn=5, edge_turn=built) == set()  # built this turn: it stays
+    assert movable_ships(s, 0, turn=6, edge_turn=built) == {further}  # next turn it may move
