@@ -1,7 +1,10 @@
 """The batch kernel: whole games of Catan (with Seafarers ships), compiled with Numba.
 
-Only the `random` policy so far: at every decision it picks uniformly among all legal actions,
-ending the turn included. Every draw is keyed by (seed, play, counter), so a play replays alone.
+At every decision the legal actions are counted by family (roads, ships, settlements, cities, a
+development card, card plays and trades, ship moves, ending the turn) and the policy picks one by
+index: `random` uniformly, `weighted` by family weights, `builder` by its heuristic. Every draw is
+keyed by (seed, play, counter), so a play replays alone. Where the speed comes from is in
+docs/games/catan.md; the rules it applies are in rules.py.
 """
 
 import numba as nb
@@ -398,8 +401,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                    random_hexes, terrain_bag, spiral_hexes, spiral_tokens, hex_nodes, node_hexes, node_nodes,
                    node_edges, node_land, edge_nodes, edge_land, edge_sea, harbour_rate, harbour_resource, costs,
                    dev_deck, ev, ev_start):
-    """Plays first_play .. first_play+n_plays-1; player p's policy is
-    codes[p] (0 random, 1 weighted by action family with weights prm[p]).
+    """Plays first_play .. first_play+n_plays-1; player p's policy is codes[p] (0 random, 1 weighted by
+    action family, 2 builder) with parameters prm[p].
 
     Returns per play: turns, end reason, winner (-1 on the turn limit); per play and player: points,
     settlements, cities, roads, ships, dev cards bought and played, knights, longest route, holder
