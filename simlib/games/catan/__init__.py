@@ -18,6 +18,7 @@ Version history
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,13 @@ from .board import RANDOM, SPIRAL, load_board, spiral  # noqa: E402
 from .policies import MAX_PARAMS, POLICIES  # noqa: E402
 
 
+@lru_cache(maxsize=8)
+def _board(spec: str):
+    """A map's topology, derived once per process (worker processes inherit it from the parent, which
+    validates the run first); the arrays are only read."""
+    return load_board(spec)
+
+
 class Catan(Game):
     name = "catan"
     title = "Catan (base game with Seafarers ships)"
@@ -48,7 +56,7 @@ class Catan(Game):
     event_tables = ("events",)
 
     def validate(self, config: RunConfig) -> None:
-        board = load_board(config.options["map"])
+        board = _board(config.options["map"])
         drawn = int((board.hex_terrain == RANDOM).sum())
         if drawn not in (0, sum(C.STANDARD_TERRAINS)):
             raise SimlibError(f"map {config.options['map']}: {drawn} hexes with terrain 'random'; the terrain drawn "
@@ -57,7 +65,7 @@ class Catan(Game):
             raise SimlibError("victory_points other than 10 are not supported yet")
 
     def _kernel_args(self, config: RunConfig):
-        b = load_board(config.options["map"])
+        b = _board(config.options["map"])
         i64 = np.int64
         drawn = np.nonzero(b.hex_terrain == RANDOM)[0].astype(i64)
         bag = np.repeat(np.arange(6), C.STANDARD_TERRAINS).astype(i64) if len(drawn) else np.zeros(0, i64)
