@@ -627,6 +627,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             have_moves = False
             # Before the roll: roll, or play a knight.
             rolled = False
+            knight_now = False  # a knight chosen after the roll, played by the step below
             while winner < 0:
                 # A player wins on reaching 10 points on his own turn: checked before each of his steps,
                 # so points gained on another's turn (a longest route handed over) win as his turn begins.
@@ -634,7 +635,10 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                         + 2 * (army_holder == p) >= 10:
                     winner = p
                     break
-                if not rolled:
+                if knight_now:
+                    knight_now = False
+                    action = -2
+                elif not rolled:
                     can_knight = not dev_played and dev_hand[p, KNIGHT] - dev_new[p, KNIGHT] > 0
                     if can_knight and below(draw(key, counter), 2) == 1:
                         counter += 1
@@ -682,8 +686,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                                     by_kind[q, node_level[n] - 1, r] += amount
                                     received_tmp[q, r] -= amount
                         continue
-                if action == -2:
-                    pos = _log(ev, pos, turn, p, EV_KNIGHT, 0, 0, 0)
+                if action == -2:  # a knight, before or after the roll
+                    pos = _log(ev, pos, turn, p, EV_KNIGHT, int(rolled), 0, 0)
                     dev_hand[p, KNIGHT] -= 1
                     played[p] += 1
                     dev_played = True
@@ -697,8 +701,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     pos = _log(ev, pos, turn, p, EV_ROBBER, robber, 0, 0)
                     if victim >= 0:
                         pos = _log(ev, pos, turn, p, EV_STEAL, r, victim, 0)
-                    if not rolled:
-                        continue
+                    continue
                 # After the roll: every legal action, ending the turn included, equally likely.
                 c_road = c_ship = c_settle = c_city = 0
                 if left[p, 2] > 0 and _affordable(hands, p, costs, 0):
@@ -848,18 +851,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     bought[p] += 1
                     pos = _log(ev, pos, turn, p, EV_BUY_DEV, card, 0, 0)
                 elif kind == 6:
-                    # A knight after the roll: robber and steal as on a 7, without discards.
-                    pos = _log(ev, pos, turn, p, EV_KNIGHT, 1, 0, 0)
-                    dev_hand[p, KNIGHT] -= 1
-                    played[p] += 1
-                    dev_played = True
-                    knights[p] += 1
-                    army_holder = largest_army_holder(knights, p, army_holder)
-                    robber, counter, victim, r = _rob(p, codes[p], robber, key, counter, land_hexes, hex_nodes,
-                                                      hex_pips, node_owner, node_level, hands, lost, buf_a)
-                    pos = _log(ev, pos, turn, p, EV_ROBBER, robber, 0, 0)
-                    if victim >= 0:
-                        pos = _log(ev, pos, turn, p, EV_STEAL, r, victim, 0)
+                    knight_now = True  # played as before the roll: robber and steal, no discards
                 elif kind == 7:
                     dev_hand[p, ROAD_BUILDING] -= 1
                     played[p] += 1
