@@ -19,7 +19,6 @@ BOARD = load_board("standard")
 RES = {r: i for i, r in enumerate(C.RESOURCES)}
 COST = {"road": C.COST_ROAD, "ship": C.COST_SHIP, "settlement": C.COST_SETTLEMENT, "city": C.COST_CITY,
         "buy_dev": C.COST_DEV}
-LIMIT = {"road": 15, "ship": 15}
 
 
 class Illegal(AssertionError):
@@ -53,7 +52,6 @@ class Replay:
         self.rolled = self.card_played = self.ship_moved = False
         self.discards_due = {}
         self.free_pieces = 0
-        self.finished = False
         self.production_due = {}  # (seat, resource) -> cards the last roll owes
         self.roll_log = []        # per roll: (expected cards per building level, produced, safe) per seat, resource
 
@@ -147,7 +145,6 @@ class Replay:
 
     # --- events -----------------------------------------------------------------------------------------
     def apply(self, e: dict):
-        check(not self.finished, "an event after the game was won")
         action, p = e["action"], e["seat"]
         if action != "produce":
             check(not self.production_due, f"production missing: {self.production_due}")
@@ -242,7 +239,8 @@ class Replay:
             self.free_pieces -= 1
         else:
             self.pay(p, np.array(COST[name]))
-        check(((self.edge_owner == p) & (self.edge_kind == kind)).sum() < LIMIT[name], f"more than 15 {name}s")
+        limit = C.PIECES[name + "s"]
+        check(((self.edge_owner == p) & (self.edge_kind == kind)).sum() < limit, f"more than {limit} {name}s")
         check(self.route_ok(edge, p, kind), f"{name} on {edge} is not legal for seat {p}")
         self.edge_owner[edge], self.edge_kind[edge] = p, kind
         self.edge_built[edge] = self.turn
@@ -258,7 +256,7 @@ class Replay:
         n = e["node"]
         check(self.rolled, "settlement before the roll")
         self.pay(p, np.array(COST["settlement"]))
-        check(((self.node_owner == p) & (self.node_level == 1)).sum() < 5, "more than 5 settlements")
+        check(((self.node_owner == p) & (self.node_level == 1)).sum() < C.PIECES["settlements"], "too many settlements")
         check(self.settle_ok(n, p, setup=False), f"settlement on {n} is not legal for seat {p}")
         self.node_owner[n], self.node_level[n] = p, 1
         self.update_longest()  # it may cut an opponent's route
@@ -268,7 +266,7 @@ class Replay:
         check(self.rolled, "city before the roll")
         self.pay(p, np.array(COST["city"]))
         check(self.node_owner[n] == p and self.node_level[n] == 1, "a city not on one's own settlement")
-        check(((self.node_owner == p) & (self.node_level == 2)).sum() < 4, "more than 4 cities")
+        check(((self.node_owner == p) & (self.node_level == 2)).sum() < C.PIECES["cities"], "too many cities")
         self.node_level[n] = 2
 
     def on_buy_dev(self, e, p):
