@@ -1,0 +1,151 @@
+"""Digests of what users see, to prove a restructuring changes no result.
+
+- `tables`: per game, the `games` and `seats` tables simulated at fixed seeds (every player count).
+- `marts`: every mart built by `simlib pipeline` over a small lake of every game.
+
+Recorded once, before a restructuring, into tests/digests.json (`python tests/digests.py --record`);
+tests/test_digests.py recomputes them and compares. A value stays the same when the rows are the same:
+rows are sorted, dictionary columns decoded, floats rounded to 9 significant digits (a sum may be added
+up in another order), and column types are part of the digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+import tempfile
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simlib.core.config import RunConfig
+from simlib.core.registry import get_game
+
+RECORDED = Path(__file__).with_name("digests.json")
+
+# (game, players, policies, plays, seed): small, but every player count of every game.
+TABLE_CASES = [
+    ("mauer", 3, ["random"], 60, 11), ("mauer", 4, ["random", "heavy", "reader", "hollow"], 60, 12),
+    ("mauer", 5, ["heavy"], 30, 13), ("mauer", 6, ["random"], 30, 14),
+    ("mauerbruch", 2, ["random"], 60, 21), ("mauerbruch", 3, ["greedy", "cautious", "random"], 60, 22),
+    ("mauerbruch", 4, ["random"], 60, 23),
+    ("catan", 3, ["random"], 12, 31), ("catan", 4, ["builder", "weighted", "random", "random"], 12, 32),
+]
+
+# The small lake the marts are built over: every game, runs with events, and tournaments.
+LAKE_BATCHES = {
+    "mauer": """
+[[run]]
+players = [3, 4]
+policies = ["random", "heavy"]
+plays = 120
+[[run]]
+players = [4]
+policies = ["random,heavy,reader,hollow"]
+plays = 40
+events = true
+[[tournament]]
+players = 3
+policies = ["random", "reader"]
+plays = 30
+options = { rounds = 1 }
+""",
+    "mauerbruch": """
+[[run]]
+players = [2, 4]
+policies = ["random"]
+plays = 120
+[[run]]
+players = [3]
+policies = ["random,greedy,cautious"]
+plays = 40
+events = true
+[[tournament]]
+players = 3
+policies = ["random", "greedy"]
+plays = 20
+""",
+    "catan": """
+[[run]]
+players = [3, 4]
+policies = ["random"]
+plays = 16
+[[run]]
+players = [4]
+policies = ["builder,weighted,random,random"]
+plays = 8
+events = true
+[[tournament]]
+players = 3
+policies = ["random", "builder"]
+plays = 6
+""",
+}
+
+
+def _value(v):
+    if isinstance(v, float):
+        return None if math.isnan(v) else float(f"{v:.9g}")
+    if isinstance(v, list):
+        return [_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _value(x) for k, x in v.items()}
+    return v
+
+
+def table_digest(table: pa.Table) -> str:
+    """Order-free digest of a table's rows and column types."""
+    types = [f"{f.name}:{f.type.value_type if pa.types.is_dictionary(f.type) else f.type}" for f in table.schema]
+    rows = sorted(json.dumps(_value(r), sort_keys=True, default=str) for r in table.to_pylist())
+    digest = hashlib.sha256("|".join(types).encode())
+    for r in rows:
+        digest.update(r.encode())
+    return digest.hexdigest()[:16]
+
+
+def table_digests() -> dict[str, str]:
+    out = {}
+    for name, players, policies, plays, seed in TABLE_CASES:
+        game = get_game(name)
+        config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed)
+        tables = game.simulate(config, 0, plays, events=False)
+        for table in ("games", "seats"):
+            out[f"{name}/{players}p/{table}"] = table_digest(tables[table])
+    return out
+
+
+def build_small_lake(root: Path) -> tuple[Path, Path]:
+    """Simulate LAKE_BATCHES into root/lake and build the marts into root/marts; returns both paths."""
+    from simlib.analysis.pipeline import build
+    from simlib.core.batch import load_batch
+    from simlib.core.runner import run
+
+    lake, marts = root / "lake", root / "marts"
+    for name, text in LAKE_BATCHES.items():
+        batch = root / f"{name}.toml"
+        batch.write_text(text)
+        for config in load_batch(get_game(name), batch):
+            run(config, lake, workers=1, progress=False)
+    result = build(lake, marts, root / "simlib.duckdb")
+    assert result.test_failures == [], result.test_failures
+    return lake, marts
+
+
+def mart_digests(marts: Path) -> dict[str, str]:
+    return {p.stem: table_digest(pq.read_table(p)) for p in sorted(marts.glob("mart_*.parquet"))}
+
+
+def all_digests() -> dict[str, dict[str, str]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        _, marts = build_small_lake(Path(tmp))
+        return {"tables": table_digests(), "marts": mart_digests(marts)}
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--record"]:
+        sys.exit("usage: python tests/digests.py --record   (writes tests/digests.json)")
+    RECORDED.write_text(json.dumps(all_digests(), indent=2, sort_keys=True) + "\n")
+    print(f"wrote {RECORDED}")
