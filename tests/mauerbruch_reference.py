@@ -68,6 +68,14 @@ def swap_could_pair(stacks: list[list[int]], pile: list[int], deck) -> bool:
     return False
 
 
+def bonus_choices(stacks: list[list[int]], broken: list[int]) -> list[int]:
+    """The stacks the wall-breaker may add to his pile ("alle Karten eines Nachbarstapels des entfernten
+    Stapels"): the left and right neighbours, in the row of seven, of the stack his pair emptied (of either
+    stack when it emptied both) that still hold cards. An edge stack has one neighbour; a neighbour the same
+    pair emptied has no cards to give."""
+    return sorted({n for s in broken for n in (s - 1, s + 1) if 0 <= n < len(stacks) and stacks[n]})
+
+
 def replay(players: int, deal: list[list[int]], events: list[dict], deck, discard_opening: bool = True):
     """Replay a play; returns (piles by seat, discarded cards, stacks left, emptied stack or None, the seat
     to move next)."""

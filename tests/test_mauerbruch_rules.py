@@ -4,17 +4,21 @@ the deck file, and batches replayed through the plain reference implementation."
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from mauerbruch_reference import available, pair_kind, read_deck, replay, swap_could_pair
+from mauerbruch_reference import available, bonus_choices, pair_kind, read_deck, replay, swap_could_pair
 
 from simlib.cli import main
 from simlib.core.config import RunConfig
 from simlib.core.errors import SimlibError
+from simlib.core.rng import play_key
 from simlib.games.mauerbruch import GAME, stack_sizes
 from simlib.games.mauerbruch.constants import KINDS, PAIR_KINDS, SYMBOLS
+from simlib.games.mauerbruch.decisions import choose_neighbour
 from simlib.games.mauerbruch.deck import BUILTIN, parse_deck
+from simlib.games.mauerbruch.policies import CAUTIOUS, GREEDY, RANDOM
 from simlib.games.mauerbruch.rules import bans_in_force, list_pairs
 from simlib.games.mauerbruch.rules import pair_kind as kernel_pair_kind
 
@@ -95,6 +99,32 @@ def test_special_cards(tops, a, b, expected):
     assert pair_kind(CARDS[a], CARDS[b], ban2, ban5) == expected
 
 
+# "Er darf alle Karten eines Nachbarstapels des entfernten Stapels zu seinen Karten legen." The wall after the
+# breaking pair, stacks 0 to 6 left to right: cards left, "." for a stack that pair emptied.
+@pytest.mark.parametrize("wall,choices,larger", [
+    ("9 8 . 7 9 9 9", [1, 3], 1),         # an inner stack has two neighbours: the breaker chooses
+    (". 8 9 9 9 9 9", [1], 1),            # the left edge stack has one neighbour
+    ("9 9 9 9 9 4 .", [5], 5),            # so has the right one, however small
+    ("9 5 . 12 7 . 3", [1, 3, 4, 6], 3),  # one pair emptied two stacks: the neighbours of either
+    ("9 5 12 . . 7 3", [2, 5], 2),        # two neighbouring stacks emptied: the empty neighbour gives nothing
+    (". . 4 9 9 9 9", [2], 2),            # the same at the edge: one stack left to take
+])
+def test_the_wall_breaker_takes_a_neighbouring_stack(wall, choices, larger):
+    cells = wall.split()
+    heights = [0 if c == "." else int(c) for c in cells]
+    broken = [s for s, c in enumerate(cells) if c == "."]
+    stacks = [[0] * h for h in heights]
+    assert bonus_choices(stacks, broken) == choices
+    assert expected_bonus(stacks, broken, "random") == choices
+    assert expected_bonus(stacks, broken, "greedy") == expected_bonus(stacks, broken, "cautious") == [larger]
+    # The kernel, called as when the wall breaks: random picks among exactly these stacks, the others the larger.
+    h = np.array(heights, np.int64)
+    a, b = broken[0], broken[1] if len(broken) > 1 else -1
+    assert {choose_neighbour(RANDOM, a, b, h, np.uint64(play_key(1, play)), 5) for play in range(200)} == set(choices)
+    for code in (GREEDY, CAUTIOUS):
+        assert choose_neighbour(code, a, b, h, np.uint64(play_key(1, 0)), 5) == larger
+
+
 def test_setup_deals_sixteen_and_fifteen_with_the_fifteens_in_the_middle():
     assert stack_sizes(109).tolist() == [16, 16, 15, 15, 15, 16, 16]
 
@@ -158,6 +188,17 @@ def test_a_designers_deck_changes_the_identity(tmp_path):
     assert again == mine
 
 
+def expected_bonus(stacks, broken, policy) -> list[int]:
+    """The stacks the wall-breaker's policy may take, from the wall after his last pair emptied the stacks
+    `broken`: any stack the rule offers (bonus_choices) for random, which picks uniformly among them; the
+    largest of them for greedy and cautious."""
+    choices = bonus_choices(stacks, broken)
+    if policy != "random" and choices:
+        most = max(len(stacks[s]) for s in choices)
+        choices = [s for s in choices if len(stacks[s]) == most]
+    return choices
+
+
 def check_batch(config):
     deck = read_deck(BUILTIN["numnum"])
     tables = GAME.simulate(config, 0, config.plays, events=True)
@@ -177,9 +218,11 @@ def check_batch(config):
         rows = sorted(seats[play], key=lambda s: s["seat"])
         if game["end_reason"] == "broken":
             assert emptied == game["stack_emptied"]
-            assert abs(game["bonus_stack"] - emptied) == 1 or len(stacks[game["bonus_stack"]]) > 0
-            assert len(stacks[game["bonus_stack"]]) == game["bonus_cards"]
             breaker = evs[-1]["seat"]
+            broken = [s for s in (evs[-1]["stack_a"], evs[-1]["stack_b"]) if not stacks[s]]
+            expected = expected_bonus(stacks, broken, rows[breaker]["policy"])
+            assert game["bonus_stack"] in expected, f"play {play}: bonus stack {game['bonus_stack']}, not {expected}"
+            assert len(stacks[game["bonus_stack"]]) == game["bonus_cards"]
             piles[breaker] += stacks[game["bonus_stack"]]
             stacks[game["bonus_stack"]] = []
             assert rows[breaker]["bonus_cards"] == game["bonus_cards"]
@@ -214,6 +257,34 @@ def test_random_plays_replay_legally(players, seed, mix, opening):
     config = RunConfig.build(GAME, players=players, policies=mix[:players], plays=6, seed=seed,
                              options={"opening": opening}, events=True)
     check_batch(config)
+
+
+def test_the_batch_check_refuses_a_bonus_stack_the_rule_does_not_offer(monkeypatch):
+    """A breaker credited with a stack that is no neighbour of the emptied stack, but as large as the one he
+    took (so every count still adds up), fails check_batch."""
+    config = RunConfig.build(GAME, players=3, policies=["greedy"], plays=40, seed=11, events=True)
+    real = GAME.simulate(config, 0, config.plays, events=True)
+    deck = read_deck(BUILTIN["numnum"])
+    games = real["games"].to_pylist()
+    tampered = None
+    for deal, game in zip(real["deals"].to_pylist(), games):
+        evs = [e for e in real["events"].to_pylist() if e["play_index"] == deal["play_index"]]
+        if game["end_reason"] != "broken":
+            continue
+        _, _, stacks, _, _ = replay(3, deal["stacks"], evs, deck, True)
+        broken = [s for s in (evs[-1]["stack_a"], evs[-1]["stack_b"]) if not stacks[s]]
+        wrong = [s for s in range(7) if s not in bonus_choices(stacks, broken)
+                 and len(stacks[s]) == len(stacks[game["bonus_stack"]])]
+        if wrong:
+            tampered = game["play_index"]
+            game["bonus_stack"] = wrong[0]
+            break
+    assert tampered is not None
+    check_batch(config)  # the true tables pass
+    fake = real | {"games": pa.Table.from_pylist(games, schema=real["games"].schema)}
+    monkeypatch.setattr(GAME, "simulate", lambda *args, **kwargs: fake)
+    with pytest.raises(AssertionError, match=f"play {tampered}: bonus stack"):
+        check_batch(config)
 
 
 def test_a_batch_replays_legally_and_gives_the_piles_written():
