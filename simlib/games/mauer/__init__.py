@@ -27,6 +27,7 @@ drop_stale_cache(Path(__file__).parent)
 from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
 from ...core.errors import SimlibError  # noqa: E402
 from ...core.game import Game  # noqa: E402
+from ...core.tables import run_kernel  # noqa: E402
 from . import tables  # noqa: E402
 from .constants import EV_COLS, PIECES, START_MODES  # noqa: E402
 from .policies import MAX_PARAMS, POLICIES  # noqa: E402
@@ -54,43 +55,31 @@ class Mauer(Game):
             raise SimlibError(f"--plays ({config.plays}) must be a multiple of rounds ({rounds}): "
                               f"a play is one Spielrunde of a match")
 
-    def _kernel_args(self, config: RunConfig):
+    def _kernel_args(self, config: RunConfig, start: int, stop: int) -> tuple:
         o = config.options
         pen = np.array([o[f"penalty_{k}"] for k in
                         ("wall_1", "wall_2", "wall_3", "wall_4", "wall_5", "gate", "tower")], np.int64)
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        return config.seed, o["rounds"], START_MODES.index(o["start"]), o["max_baurunden"], pen, codes, prm
+        return (config.seed, start, stop - start, o["rounds"], START_MODES.index(o["start"]), o["max_baurunden"],
+                pen, codes, prm)
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        from .kernel import simulate_matches  # loads Numba: only when simulating
+        """The kernel's named arrays (MauerOutputs) for plays start..stop-1, and the event rows (None without)."""
+        from .kernel import MauerOutputs, simulate_matches  # loads Numba: only when simulating
 
-        seed, rounds, start_mode, max_br, pen, codes, prm = self._kernel_args(config)
-        no_events = np.zeros((0, EV_COLS), np.int32)
-        out = simulate_matches(seed, start, stop - start, rounds, start_mode, max_br, pen, codes, prm,
-                               no_events, np.zeros(0, np.int64))
-        ev = None
-        if events:
-            # Draws are keyed by play, so a second pass replays the same plays and fills the events.
-            offsets = np.concatenate([[0], np.cumsum(out[0])]).astype(np.int64)
-            ev = np.zeros((offsets[-1], EV_COLS), np.int32)
-            simulate_matches(seed, start, stop - start, rounds, start_mode, max_br, pen, codes, prm, ev,
-                             offsets[:-1])
-        return out, ev
+        return run_kernel(simulate_matches, self._kernel_args(config, start, stop), MauerOutputs, events=events,
+                          events_per_play="baurunden", event_columns=EV_COLS)
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
-        (baurunden, end_reason, first_player, penalties, left), ev = self._run_kernel(config, start, stop, events)
+        out, ev = self._run_kernel(config, start, stop, events)
         rounds = config.options["rounds"]
-        names = [p.name for p in config.policies]
-        specs = [str(p) for p in config.policies]
-        out = {
-            "games": tables.games_table(self.rules_version, start, rounds, baurunden, end_reason, first_player,
-                                        penalties),
-            "seats": tables.seats_table(self.rules_version, start, rounds, first_player, penalties, left, names,
-                                        specs),
+        result = {
+            "games": tables.games_table(self.rules_version, start, rounds, out),
+            "seats": tables.seats_table(self.rules_version, start, rounds, out, config.policies),
         }
         if events:
-            out["events"] = tables.events_table(self.rules_version, ev, config.players)
-        return out
+            result["events"] = tables.events_table(self.rules_version, ev, config.players)
+        return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:
         from .replay import describe

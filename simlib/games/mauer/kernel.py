@@ -5,6 +5,8 @@ loop beats lockstep NumPy here (see `make bench`). Every draw is keyed by (seed,
 results do not depend on which plays share a batch.
 """
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
@@ -153,6 +155,16 @@ def play_spielrunde(key, codes, prm, pen, max_br, hands, built, wall, plans, ev,
                 left += hands[s, t]
             if left == 0:
                 return br, EMPTIED
+
+
+class MauerOutputs(NamedTuple):
+    """simulate_matches' arrays by name (the compiled kernel returns them as a tuple in this order)."""
+
+    baurunden: np.ndarray     # [plays] Baurunden played
+    end_reason: np.ndarray    # [plays] EMPTIED, DEADLOCK or BAURUNDE_LIMIT
+    first_player: np.ndarray  # [plays] table position of the first Bauherr (seat 0)
+    penalties: np.ndarray     # [plays, seats] penalty points
+    left: np.ndarray          # [plays, seats, piece types] pieces still held
 
 
 @nb.njit(cache=True)

@@ -1,9 +1,28 @@
-"""Die Mauer's lake tables: schemas (the documented contract) and kernel arrays → Arrow."""
+"""Die Mauer's lake tables: schemas (the documented contract) and kernel arrays → Arrow
+(the columns every game shares come from simlib/core/tables.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
 from ...core.lake import described
+from ...core.tables import (
+    Lists,
+    Text,
+    constant,
+    keys,
+    play_indices,
+    policy_columns,
+    rank_and_winner,
+    seat_numbers,
+    table,
+    table_positions,
+    top_scorers,
+    winners,
+)
 from .constants import (
     CASE_NAMES,
     EMPTIED,
@@ -24,6 +43,9 @@ from .constants import (
     PIECES,
     PLAN_NAMES,
 )
+
+if TYPE_CHECKING:
+    from .kernel import MauerOutputs
 
 _PIECE = pa.dictionary(pa.int8(), pa.string())
 _KEYS = [
@@ -77,77 +99,48 @@ EVENTS = pa.schema(_KEYS + [
 SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS}
 
 
-def _dict(codes: np.ndarray, names) -> pa.DictionaryArray:
-    codes = np.asarray(codes, np.int8)
-    mask = codes < 0
-    return pa.DictionaryArray.from_arrays(pa.array(codes, mask=mask if mask.any() else None), pa.array(names))
+def _match(play: np.ndarray, rounds: int) -> dict:
+    return {"match_id": play // rounds, "round": play % rounds}
 
 
-def _const(value: int, n: int, type_) -> pa.Array:
-    return pa.array(np.full(n, value), type_)
+def games_table(rules_version, first_play, rounds, out: MauerOutputs) -> pa.Table:
+    n, players = out.penalties.shape
+    play = play_indices(first_play, n)
+    return table(GAMES, {
+        **keys(rules_version, play), **_match(play, rounds), "players": constant(players, n),
+        "first_player": out.first_player, "turns": out.baurunden, "end_reason": Text(out.end_reason, END_REASON_NAMES),
+        "completed": out.end_reason == EMPTIED, "winners": winners(top_scorers(-out.penalties)),
+    })
 
 
-def _ranks(penalties: np.ndarray) -> np.ndarray:
-    return 1 + (penalties[:, None, :] < penalties[:, :, None]).sum(axis=2)
-
-
-def games_table(rules_version, first_play, rounds, baurunden, end_reason, first_player, penalties) -> pa.Table:
-    n, players = penalties.shape
-    play = np.arange(first_play, first_play + n, dtype=np.int64)
-    is_winner = penalties == penalties.min(axis=1, keepdims=True)
-    winner_seats = np.nonzero(is_winner)[1].astype(np.int8)
-    offsets = np.concatenate([[0], np.cumsum(is_winner.sum(axis=1))]).astype(np.int32)
-    cols = [
-        _const(rules_version, n, pa.int16()), pa.array(play), pa.array(play // rounds),
-        pa.array((play % rounds).astype(np.int16)), _const(players, n, pa.int8()), pa.array(first_player),
-        pa.array(baurunden), _dict(end_reason, END_REASON_NAMES), pa.array(end_reason == EMPTIED),
-        pa.ListArray.from_arrays(pa.array(offsets), pa.array(winner_seats)),
-    ]
-    return pa.Table.from_arrays(cols, schema=GAMES)
-
-
-def seats_table(rules_version, first_play, rounds, first_player, penalties, left, policy_names,
-                policy_specs) -> pa.Table:
-    n, players = penalties.shape
-    seat = np.tile(np.arange(players, dtype=np.int8), n)
-    player = ((first_player.astype(np.int64)[:, None] + np.arange(players)) % players).ravel()
-    play = np.repeat(np.arange(first_play, first_play + n, dtype=np.int64), players)
-    pen = penalties.ravel()
-    is_winner = (penalties == penalties.min(axis=1, keepdims=True)).ravel()
-    name_codes = {name: i for i, name in enumerate(dict.fromkeys(policy_names))}
-    spec_codes = {spec: i for i, spec in enumerate(dict.fromkeys(policy_specs))}
-    per_player_name = np.array([name_codes[p] for p in policy_names], np.int8)
-    per_player_spec = np.array([spec_codes[p] for p in policy_specs], np.int8)
-    flat_left = left.reshape(n * players, len(PIECES))
-    cols = [
-        _const(rules_version, n * players, pa.int16()), pa.array(play), pa.array(play // rounds),
-        pa.array((play % rounds).astype(np.int16)), pa.array(seat), pa.array(player.astype(np.int8)),
-        _dict(per_player_name[player], list(name_codes)), _dict(per_player_spec[player], list(spec_codes)),
-        pa.array(pen), pa.array(-pen), pa.array(_ranks(penalties).ravel().astype(np.int8)), pa.array(is_winner),
-    ] + [pa.array(flat_left[:, t]) for t in range(len(PIECES))]
-    return pa.Table.from_arrays(cols, schema=SEATS)
+def seats_table(rules_version, first_play, rounds, out: MauerOutputs, policies) -> pa.Table:
+    n, players = out.penalties.shape
+    play = play_indices(first_play, n, players)
+    player = table_positions(out.first_player, players).ravel()
+    pen = out.penalties.ravel()
+    left = out.left.reshape(n * players, len(PIECES))
+    return table(SEATS, {
+        **keys(rules_version, play), **_match(play, rounds), "seat": seat_numbers(n, players), "player": player,
+        **policy_columns(policies, player), "penalty": pen, "score": -pen, **rank_and_winner(-out.penalties),
+        **{f"left_{p}": left[:, t] for t, p in enumerate(PIECES)},
+    })
 
 
 def events_table(rules_version, ev: np.ndarray, players: int) -> pa.Table:
     e = ev.shape[0]
     builder = ev[:, EV_BUILDER]
-    plan_offsets = pa.array(np.arange(0, (e + 1) * players, players, dtype=np.int32))
-    plans = pa.ListArray.from_arrays(plan_offsets, _dict(ev[:, EV_PLAN:EV_PLAN + players].ravel(), PLAN_NAMES))
     # Builds in placement order: the builder, then the seats to his left.
     order = (builder[:, None] + np.arange(players)) % players
     built = np.take_along_axis(ev[:, EV_BUILT:EV_BUILT + players], order, axis=1)
     ends = np.take_along_axis(ev[:, EV_END:EV_END + players], order, axis=1)
     mask = built >= 0
-    build_struct = pa.StructArray.from_arrays(
-        [pa.array(order[mask].astype(np.int8)), _dict(built[mask], PIECES), _dict(ends[mask], END_NAMES)],
-        fields=list(_BUILD))
-    build_offsets = pa.array(np.concatenate([[0], np.cumsum(mask.sum(axis=1))]).astype(np.int32))
-    gift_from = ev[:, EV_GIFT_FROM].astype(np.int8)
-    cols = [
-        _const(rules_version, e, pa.int16()), pa.array(ev[:, EV_PLAY].astype(np.int64)),
-        pa.array(ev[:, EV_BR].astype(np.int32)), pa.array(builder.astype(np.int8)),
-        pa.array(ev[:, EV_LEN].astype(np.int8)), _dict(ev[:, EV_LEFT], PIECES), _dict(ev[:, EV_RIGHT], PIECES),
-        plans, _dict(ev[:, EV_CASE], CASE_NAMES), pa.ListArray.from_arrays(build_offsets, build_struct),
-        pa.array(gift_from, mask=gift_from < 0), _dict(ev[:, EV_GIFT_PIECE], PIECES),
-    ]
-    return pa.Table.from_arrays(cols, schema=EVENTS)
+    builds = {"seat": order[mask], "piece": Text(built[mask], PIECES), "end": Text(ends[mask], END_NAMES)}
+    gift_from = ev[:, EV_GIFT_FROM]
+    return table(EVENTS, {
+        **keys(rules_version, ev[:, EV_PLAY].astype(np.int64)), "baurunde": ev[:, EV_BR], "builder_seat": builder,
+        "wall_length": ev[:, EV_LEN], "wall_left": Text(ev[:, EV_LEFT], PIECES),
+        "wall_right": Text(ev[:, EV_RIGHT], PIECES),
+        "plans": Lists(Text(ev[:, EV_PLAN:EV_PLAN + players].ravel(), PLAN_NAMES), np.full(e, players)),
+        "outcome": Text(ev[:, EV_CASE], CASE_NAMES), "builds": Lists(builds, mask.sum(axis=1)),
+        "gift_from": np.ma.masked_less(gift_from, 0), "gift_piece": Text(ev[:, EV_GIFT_PIECE], PIECES),
+    })

@@ -1,0 +1,148 @@
+"""Lake tables from a kernel's named outputs: the toolkit every game's tables module builds on.
+
+A game's `tables.py` declares its schemas (the documented contract) and computes its own columns;
+this module knows no game and supplies the rest:
+
+- `run_kernel`: calls a compiled kernel, names its arrays (a NamedTuple defined beside the kernel) and,
+  for runs with events, fills the event rows by the count-then-fill pass.
+- `table`: an Arrow table from a dict of columns by name, each converted to its schema field's type.
+  A column is a numpy array, a numpy masked array (masked = null), `Text` (dictionary-encoded),
+  `Lists` (a list column), a dict of columns (a struct column) or a ready Arrow array.
+- The columns every table shares: `keys` (rules_version, play_index, with `play_indices`) and
+  `constant`.
+- The columns every seats table shares: `seat_numbers`, `table_positions`, `policy_columns` (policy,
+  policy_spec) and `rank_and_winner`; the games table's `winners` list (`top_scorers` gives the seats
+  with the best score where that is how a game defines its winners).
+
+Per-seat arrays are shaped [plays, seats]; a seats table has one row per play and seat, play-major.
+A score is higher-is-better (the `score` column of every seats table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+import pyarrow as pa
+
+Outputs = TypeVar("Outputs", bound=tuple)  # a NamedTuple of the kernel's arrays
+
+
+def run_kernel(kernel: Callable[..., tuple], args: tuple, outputs: type[Outputs], *, events: bool = False,
+               events_per_play: str = "", event_columns: int = 0) -> tuple[Outputs, np.ndarray | None]:
+    """`kernel(*args, ev, ev_start)`'s arrays as `outputs`, and its event rows (None without events).
+
+    Every kernel takes, last, an int32 event buffer (rows x event_columns) and the row where each play's
+    events start; with no start rows it records nothing. For events, the count-then-fill pass: run once
+    with empty buffers, read each play's event count from the output field `events_per_play`, allocate,
+    and run again (draws are keyed by play, so the second run replays the same plays).
+    """
+    out = outputs._make(kernel(*args, np.zeros((0, event_columns), np.int32), np.zeros(0, np.int64)))
+    if not events:
+        return out, None
+    ends = np.cumsum(getattr(out, events_per_play), dtype=np.int64)
+    ev = np.zeros((int(ends[-1]) if len(ends) else 0, event_columns), np.int32)
+    kernel(*args, ev, ends - getattr(out, events_per_play))
+    return out, ev
+
+
+@dataclass(frozen=True)
+class Text:
+    """A dictionary-encoded text column: `codes` index into `names`; a negative code is null."""
+
+    codes: np.ndarray
+    names: Sequence[str]
+
+
+@dataclass(frozen=True)
+class Lists:
+    """A list column: row i holds the next counts[i] items of `items` (itself any column value)."""
+
+    items: Any
+    counts: np.ndarray
+
+
+def table(schema: pa.Schema, columns: dict[str, Any]) -> pa.Table:
+    """The Arrow table of `schema` from its columns by name (any order), each converted to its field's type."""
+    if set(columns) != set(schema.names):
+        raise ValueError(f"columns do not match the schema: missing {sorted(set(schema.names) - set(columns))}, "
+                         f"unexpected {sorted(set(columns) - set(schema.names))}")
+    return pa.Table.from_arrays([_arrow(columns[f.name], f.type) for f in schema], schema=schema)
+
+
+def _arrow(value: Any, type_: pa.DataType) -> pa.Array:
+    if isinstance(value, pa.Array):
+        return value
+    if isinstance(value, Text):
+        codes = np.asarray(value.codes)
+        nulls = codes < 0
+        indices = pa.array(codes, type_.index_type, mask=nulls if nulls.any() else None)
+        return pa.DictionaryArray.from_arrays(indices, pa.array(list(value.names), type_.value_type))
+    if isinstance(value, Lists):
+        offsets = np.concatenate([[0], np.cumsum(value.counts)]).astype(np.int32)
+        return pa.ListArray.from_arrays(pa.array(offsets), _arrow(value.items, type_.value_type))
+    if isinstance(value, dict):
+        return pa.StructArray.from_arrays([_arrow(value[f.name], f.type) for f in type_], fields=list(type_))
+    if isinstance(value, np.ma.MaskedArray):
+        nulls = np.ma.getmaskarray(value)
+        return pa.array(value.filled(0), type_, mask=nulls)
+    return pa.array(np.asarray(value), type_)
+
+
+def constant(value: int | str, n: int) -> np.ndarray | Text:
+    """A column of n rows holding one value: a number, or text (dictionary-encoded)."""
+    return Text(np.zeros(n, np.int8), [value]) if isinstance(value, str) else np.full(n, value)
+
+
+def play_indices(first_play: int, n_plays: int, rows_per_play: int = 1) -> np.ndarray:
+    """The play index of each row, for plays first_play.. with rows_per_play consecutive rows each."""
+    play = np.arange(first_play, first_play + n_plays, dtype=np.int64)
+    return play if rows_per_play == 1 else np.repeat(play, rows_per_play)
+
+
+def keys(rules_version: int, play_index: np.ndarray) -> dict[str, Any]:
+    """rules_version and play_index, the columns every lake table begins with."""
+    return {"rules_version": constant(rules_version, len(play_index)), "play_index": play_index}
+
+
+def seat_numbers(n_plays: int, players: int) -> np.ndarray:
+    """The seat column: 0..players-1 for each play."""
+    return np.tile(np.arange(players, dtype=np.int8), n_plays)
+
+
+def table_positions(first_player: np.ndarray, players: int) -> np.ndarray:
+    """[plays, seats]: each seat's table position, seat 0 sitting at first_player and seats counting on."""
+    return (first_player.astype(np.int64)[:, None] + np.arange(players)) % players
+
+
+def policy_columns(policies: Sequence, player: np.ndarray) -> dict[str, Text]:
+    """policy and policy_spec of each seat row, from the run's policies (config.policies, one per table
+    position) and each row's table position `player`."""
+    return {"policy": _by_position([p.name for p in policies], player),
+            "policy_spec": _by_position([str(p) for p in policies], player)}
+
+
+def _by_position(values: list[str], player: np.ndarray) -> Text:
+    names = list(dict.fromkeys(values))
+    code = np.array([names.index(v) for v in values], np.int64)
+    return Text(code[player], names)
+
+
+def top_scorers(score: np.ndarray) -> np.ndarray:
+    """[plays, seats]: the seats with the highest score of their play (all of them on a tie)."""
+    return score == score.max(axis=1, keepdims=True)
+
+
+def rank_and_winner(score: np.ndarray, is_winner: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """A seats table's rank (1 + number of seats with a higher score; ties share a rank) and winner
+    (given per [play, seat], or else the top scorers) from score [plays, seats]."""
+    rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
+    winner = top_scorers(score) if is_winner is None else is_winner
+    return {"rank": rank.ravel(), "winner": winner.ravel()}
+
+
+def winners(is_winner: np.ndarray) -> Lists:
+    """A games table's winners: per play, the seats marked in is_winner [plays, seats], in seat order."""
+    return Lists(np.nonzero(is_winner)[1], is_winner.sum(axis=1))
