@@ -16,6 +16,7 @@ import json
 import math
 import sys
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 
 import pyarrow as pa
@@ -87,6 +88,8 @@ plays = 6
 
 
 def _value(v):
+    if isinstance(v, Decimal) and v == v.to_integral_value():
+        return int(v)
     if isinstance(v, float):
         return None if math.isnan(v) else float(f"{v:.9g}")
     if isinstance(v, list):
