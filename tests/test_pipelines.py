@@ -143,7 +143,7 @@ def test_a_new_run_is_computed_alone_and_incomplete_runs_are_left_out(tmp_path):
     games, seats = seats_from_penalties(PENALTIES)
     write_run(lake, "first", 3, ["random"] * 3, games, seats)
     first = build(lake, tmp_path / "marts", tmp_path / "db.duckdb")
-    cached = next((tmp_path / "marts" / ".cache").glob("*/mart_seat_outcomes/first.parquet"))
+    cached = next((tmp_path / "marts" / ".cache").glob("mart_seat_outcomes/*/first.parquet"))
     stamp = cached.stat().st_mtime_ns
     write_run(lake, "second", 3, ["random"] * 3, games, seats)
     write_run(lake, "running", 3, ["random"] * 3, games, seats, status="running")
@@ -166,7 +166,8 @@ def test_the_database_file_holds_lake_views_and_marts(built):
 def test_data_tests_catch_violations():
     con = connect()
     con.execute("create table mart_demo as select * from (values (1, 0.5), (1, 1.5), (2, null)) t(k, rate)")
-    model = Model("mart_demo", path=None, materialized="table", description="", columns={"k": "", "rate": ""},
+    model = Model("mart_demo", path=None, scope=None, materialized="table", description="",
+                  columns={"k": "", "rate": ""},
                   unique=("k",), not_null=("rate",), ranges={"rate": [0, 1]})
     failures, _ = run_data_tests(con, [model])
     assert len(failures) == 3

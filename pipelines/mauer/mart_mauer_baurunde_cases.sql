@@ -14,9 +14,17 @@ counts as (
     group by all
 ),
 
+plays as (
+    select run_id, count(*) as n_plays
+    from stg_games
+    where game = 'mauer'
+    group by all
+),
+
 per_run as (
-    select run_id, count(*) as n_baurunden, count(distinct play_index) as n_plays
-    from events
+    select e.run_id, count(*) as n_baurunden, any_value(p.n_plays) as n_plays
+    from events as e
+    join plays as p using (run_id)
     group by all
 ),
 

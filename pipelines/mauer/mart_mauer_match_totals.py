@@ -1,20 +1,26 @@
 """Die Mauer: penalty totals over a match of R Spielrunden, per run and table position.
 
-A Polars model: a lazy scan of the lake's seats, summed per match, with a bootstrap interval for the
-mean total (match totals are skewed, so a percentile bootstrap rather than a normal interval).
-Resampling n matches with replacement is the same as drawing the counts of each distinct total from a
-multinomial, so each resample costs one draw over the few distinct totals, not over every match.
+A Polars model over the counts of int_mauer_match_counts (matches per total), so memory does not grow
+with the number of plays. Quantiles are read off the counts exactly (Polars' "lower" rule, the median
+the midpoint of the two middle totals). The mean gets a percentile-bootstrap interval (match totals are
+skewed): resampling n matches with replacement is drawing the counts of each distinct total from a
+multinomial, so a resample costs one draw over the few distinct totals, not over every match.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 
 import numpy as np
 import polars as pl
 
+INPUTS = ("int_mauer_match_counts",)
 BOOTSTRAP_RESAMPLES = 1000
+KEYS = ["run_id", "player", "policy"]
+OUTPUT = {"game": pl.String, "run_id": pl.String, "player": pl.Int8, "policy": pl.String, "n_matches": pl.UInt32,
+          "rounds": pl.UInt32, "n_plays": pl.UInt32, "mean_total": pl.Float64, "mean_total_lo": pl.Float64,
+          "mean_total_hi": pl.Float64, "p05_total": pl.Int32, "p25_total": pl.Int32, "median_total": pl.Float64,
+          "p75_total": pl.Int32, "p95_total": pl.Int32, "share_zero": pl.Float64, "match_win_rate": pl.Float64}
 
 
 def _bootstrap_interval(values: np.ndarray, counts: np.ndarray, seed_text: str) -> tuple[float, float]:
@@ -25,64 +31,33 @@ def _bootstrap_interval(values: np.ndarray, counts: np.ndarray, seed_text: str) 
     return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
 
 
-def _policies(runs: list[str]) -> pl.DataFrame:
-    """The policy of each table position, from the runs' configurations (cheaper than the seats)."""
-    rows = []
-    for run in pl.read_parquet(runs, hive_partitioning=True).filter(pl.col("game") == "mauer").iter_rows(named=True):
-        for player, spec in enumerate(json.loads(run["config"])["policies"]):
-            rows.append({"run_id": run["run_id"], "player": player, "policy": spec.split(":")[0]})
-    return pl.DataFrame(rows, schema={"run_id": pl.String, "player": pl.Int8, "policy": pl.String})
+def _at(values: np.ndarray, counts: np.ndarray, index: int) -> int:
+    """The value at a 0-based position of the sorted totals the counts stand for."""
+    return int(values[np.searchsorted(np.cumsum(counts), index, side="right")])
 
 
-OUTPUT = {"game": pl.String, "run_id": pl.String, "player": pl.Int8, "policy": pl.String, "n_matches": pl.UInt32,
-          "rounds": pl.UInt32, "n_plays": pl.UInt32, "mean_total": pl.Float64, "mean_total_lo": pl.Float64,
-          "mean_total_hi": pl.Float64, "p05_total": pl.Int32, "p25_total": pl.Int32, "median_total": pl.Float64,
-          "p75_total": pl.Int32, "p95_total": pl.Int32, "share_zero": pl.Float64, "match_win_rate": pl.Float64}
+def _lower(values: np.ndarray, counts: np.ndarray, q: float) -> int:
+    return _at(values, counts, int(np.floor((counts.sum() - 1) * q)))
 
 
-def model(sources: dict[str, list[str]]) -> pl.DataFrame:
-    seat_files = [p for p in sources["seats"] if "/game=mauer/" in p]
-    if not seat_files:
-        return pl.DataFrame(schema=OUTPUT)
-    seats = pl.scan_parquet(seat_files, hive_partitioning=True,
-                            hive_schema={"game": pl.Categorical, "run_id": pl.Categorical})
-    matches = (
-        seats.filter(pl.col("game") == "mauer")
-        .group_by("run_id", "match_id", "player")
-        .agg(pl.col("penalty").cast(pl.Int32).sum().alias("total"), pl.len().alias("rounds"))
-        .with_columns((pl.col("total") == pl.col("total").min().over("run_id", "match_id")).alias("match_winner"),
-                      pl.col("run_id").cast(pl.String))
-        .collect(engine="streaming")
-        .join(_policies(sources["runs"]), on=["run_id", "player"])
-    )
-    keys = ["run_id", "player", "policy"]
-    summary = matches.group_by(keys).agg(
-        pl.len().alias("n_matches"),
-        pl.col("rounds").max().alias("rounds"),
-        pl.col("total").mean().alias("mean_total"),
-        pl.col("total").quantile(0.05, "lower").alias("p05_total"),
-        pl.col("total").quantile(0.25, "lower").alias("p25_total"),
-        pl.col("total").median().alias("median_total"),
-        pl.col("total").quantile(0.75, "lower").alias("p75_total"),
-        pl.col("total").quantile(0.95, "lower").alias("p95_total"),
-        (pl.col("total") == 0).mean().alias("share_zero"),
-        pl.col("match_winner").mean().alias("match_win_rate"),
-    )
-    # Percentile bootstrap of the mean, per group, seeded by the group: reproducible.
-    distinct = matches.group_by(*keys, "total").agg(pl.len().alias("count")).sort(*keys, "total")
-    rows = []
-    for key, group in distinct.group_by(keys, maintain_order=True):
-        lo, hi = _bootstrap_interval(group["total"].to_numpy().astype(float), group["count"].to_numpy(),
-                                     "|".join(map(str, key)))
-        rows.append(dict(zip(keys, key)) | {"mean_total_lo": lo, "mean_total_hi": hi})
-    interval = pl.DataFrame(rows, schema=summary.select(keys).schema | {"mean_total_lo": pl.Float64,
-                                                                        "mean_total_hi": pl.Float64})
-    return (
-        summary.join(interval, on=keys)
-        .with_columns(pl.lit("mauer").alias("game"), (pl.col("n_matches") * pl.col("rounds")).alias("n_plays"))
-        .select("game", "run_id", "player", "policy", "n_matches", "rounds", "n_plays", "mean_total",
-                "mean_total_lo", "mean_total_hi", "p05_total", "p25_total", "median_total", "p75_total", "p95_total",
-                "share_zero", "match_win_rate")
-        .sort(keys)
-        .cast(OUTPUT)
-    )
+def _summary(key: tuple, group: pl.DataFrame) -> dict:
+    values = group["total"].to_numpy().astype(float)
+    counts = group["n_matches"].to_numpy().astype(np.int64)
+    n = int(counts.sum())
+    lo, hi = _bootstrap_interval(values, counts, "|".join(map(str, key)))
+    rounds = int(group["rounds"].max())
+    return dict(zip(KEYS, key)) | {
+        "game": "mauer", "n_matches": n, "rounds": rounds, "n_plays": n * rounds,
+        "mean_total": float(values @ counts) / n, "mean_total_lo": lo, "mean_total_hi": hi,
+        "p05_total": _lower(values, counts, 0.05), "p25_total": _lower(values, counts, 0.25),
+        "median_total": (_at(values, counts, (n - 1) // 2) + _at(values, counts, n // 2)) / 2,
+        "p75_total": _lower(values, counts, 0.75), "p95_total": _lower(values, counts, 0.95),
+        "share_zero": float(counts[values == 0].sum()) / n,
+        "match_win_rate": float(group["n_won"].sum()) / n,
+    }
+
+
+def model(ctx) -> pl.DataFrame:
+    counts = ctx.con.table("int_mauer_match_counts").pl().sort(*KEYS, "total")
+    rows = [_summary(key, group) for key, group in counts.group_by(KEYS, maintain_order=True)]
+    return pl.DataFrame(rows, schema=OUTPUT).select(*OUTPUT).sort(KEYS)

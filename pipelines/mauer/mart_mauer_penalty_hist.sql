@@ -1,11 +1,11 @@
 -- Die Mauer: how many seat-plays ended with each penalty, by seat and policy, per run (for histograms).
-with seats as (
-    select * from stg_mauer_seats
+with penalty_counts as (
+    select * from int_mauer_penalty_counts
 ),
 
 counts as (
-    select run_id, seat, policy, penalty, count(*) as n_seat_plays_with_penalty
-    from seats
+    select run_id, seat, policy, penalty, sum(n_seat_plays)::bigint as n_seat_plays_with_penalty
+    from penalty_counts
     group by all
 ),
 

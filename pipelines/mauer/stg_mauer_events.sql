@@ -1,6 +1,6 @@
 -- Die Mauer's Baurunden (only runs simulated with --events have any).
 with source as (
-    select * from lake_events where game = 'mauer'
+    select * from lake_mauer_events
 ),
 
 final as (

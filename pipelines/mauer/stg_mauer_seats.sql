@@ -1,6 +1,6 @@
 -- Die Mauer's seats with its own columns.
 with source as (
-    select * from lake_seats where game = 'mauer'
+    select * from lake_mauer_seats
 ),
 
 final as (

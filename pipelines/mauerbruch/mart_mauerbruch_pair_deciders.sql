@@ -5,6 +5,12 @@ with events as (
     select * from stg_mauerbruch_events
 ),
 
+plays as (
+    select run_id, count(*) as n_plays
+    from stg_mauerbruch_games
+    group by all
+),
+
 cards as (
     select
         *,
@@ -30,7 +36,7 @@ final as (
         'mauerbruch' as game,
         run_id,
         count(*) as n_pairs,
-        count(distinct play_index) as n_plays,
+        any_value(p.n_plays) as n_plays,
         avg((pair_kind = 'double')::int) as double_share,
         avg(joker_pair::int) as joker_share,
         wilson_lo(count(*) filter (where joker_pair), count(*)) as joker_share_lo,
@@ -42,6 +48,7 @@ final as (
         avg((ban2 or ban5)::int) as ban_in_force_share,
         avg(swapped::int) as swap_share
     from classified
+    join plays as p using (run_id)
     group by run_id
 )
 

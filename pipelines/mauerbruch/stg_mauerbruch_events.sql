@@ -1,6 +1,6 @@
 -- Mauerbruch's pairs (runs with --events), with the cards' symbols and values taken from their labels.
 with source as (
-    select * from lake_events where game = 'mauerbruch'
+    select * from lake_mauerbruch_events
 ),
 
 final as (

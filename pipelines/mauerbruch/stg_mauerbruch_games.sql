@@ -1,6 +1,6 @@
 -- Mauerbruch's plays with how they ended.
 with source as (
-    select * from lake_games where game = 'mauerbruch'
+    select * from lake_mauerbruch_games
 ),
 
 final as (

@@ -1,6 +1,6 @@
 -- Mauerbruch's seats with their own counts.
 with source as (
-    select * from lake_seats where game = 'mauerbruch'
+    select * from lake_mauerbruch_seats
 ),
 
 final as (

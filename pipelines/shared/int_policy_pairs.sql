@@ -9,11 +9,19 @@ games as (
     select * from stg_games
 ),
 
+plays as (
+    select game, run_id, count(*) as n_plays, any_value(players) as players
+    from games
+    group by all
+),
+
 seats_per_policy as (
-    -- How many seats of each play a policy holds (seat numbers may rotate from play to play).
-    select game, run_id, policy_spec, any_value(policy) as policy,
-           count(*) / count(distinct play_index) as n_seats
-    from seats
+    -- How many seats of each play a policy holds (seat numbers may rotate from play to play; the
+    -- policies of the table positions do not).
+    select s.game, s.run_id, s.policy_spec, any_value(s.policy) as policy,
+           count(*) / any_value(p.n_plays) as n_seats
+    from seats as s
+    join plays as p using (game, run_id)
     group by all
 ),
 
@@ -61,7 +69,7 @@ final as (
         on s.game = p.game and s.run_id = p.run_id and s.policy_spec = p.focal_spec
     join win_shares as w
         on s.game = w.game and s.run_id = w.run_id and s.play_index = w.play_index
-    join (select game, run_id, any_value(players) as players from games group by all) as g
+    join plays as g
         on s.game = g.game and s.run_id = g.run_id
     group by all
 )

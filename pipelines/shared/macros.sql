@@ -19,3 +19,8 @@ create or replace macro mean_ci_half(sd, n) as
 -- Sample standard deviation from a count, a sum and a sum of squares (for aggregates over runs).
 create or replace macro sd_from_sums(n, s, ss) as
     case when n > 1 then sqrt(greatest((ss - s * s / n) / (n - 1), 0)) else null end;
+
+-- Sample standard deviation from a count, a sum and a sum of squares of integers, exactly: n*ss - s*s is
+-- worked out in HUGEINT, so nothing cancels however many plays there are.
+create or replace macro sd_from_int_sums(n, s, ss) as
+    case when n > 1 then sqrt((n::hugeint * ss - s::hugeint * s)::double / (n * (n - 1.0))) else null end;

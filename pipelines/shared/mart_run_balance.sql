@@ -38,8 +38,8 @@ seat_summary as (
         max(win_rate_hi) filter (where seat = 0) as seat0_win_rate_hi,
         max(win_share) filter (where seat = 0) - 1.0 / any_value(players) as seat0_advantage,
         1 - (max(win_rate) - min(win_rate)) as balance,
-        arg_max(seat, win_rate) as best_seat,
-        arg_min(seat, win_rate) as worst_seat
+        first(seat order by win_rate desc, seat) as best_seat,  -- ties: the lowest seat, so reruns agree
+        first(seat order by win_rate, seat) as worst_seat
     from seat_outcomes
     group by all
 ),

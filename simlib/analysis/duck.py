@@ -1,4 +1,12 @@
-"""DuckDB connections over the lake: macros, statistics functions and views of the lake's tables."""
+"""DuckDB connections over the lake: statistics macros and typed views of the lake's tables.
+
+Two kinds of view per lake table (docs/lake.md, "Views"):
+- per game, `<game>_<table>` (e.g. `mauer_seats`, `catan_production`): that game's files and columns only,
+  typed as the game's schema declares;
+- generic, `<table>` (e.g. `seats`): every game's rows, each column with one type across games (integers
+  widened, text as VARCHAR), NULL where a game has no such column.
+Every view exists even when the lake holds no file for it, so models and queries bind on any lake.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +15,15 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from ..core.errors import SimlibError
 from ..core.lake import RUNS_SCHEMA
 from ..core.registry import games
-from .models import PIPELINES_DIR
+from ..core.resources import shared_pipelines
 
-
-def lake_tables() -> list[str]:
-    """`runs` and every table any registered game writes (games, seats, events, deals, production...)."""
-    return ["runs"] + sorted({t for g in games().values() for t in g.schemas()})
+# DuckDB streams from Parquet and spills to disk past this, so marts over any lake fit in bounded memory.
+MEMORY_LIMIT = "1GB"
+PARTITIONS = {"game": "VARCHAR", "run_id": "VARCHAR"}
+_INTEGERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
 
 
 def _chi2_sf(statistic: float, dof: int) -> float:
@@ -23,63 +32,105 @@ def _chi2_sf(statistic: float, dof: int) -> float:
     return float(stats.chi2.sf(statistic, dof))
 
 
-# DuckDB streams from Parquet and spills to disk past this, so marts over any lake fit in bounded memory.
-MEMORY_LIMIT = "1GB"
-
-
 def connect(database: str = ":memory:") -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(database, config={"memory_limit": MEMORY_LIMIT})
-    con.execute((PIPELINES_DIR / "macros.sql").read_text())
-    con.create_function("chi2_sf", _chi2_sf, ["DOUBLE", "BIGINT"], "DOUBLE",
-                        side_effects=False)
+    con.execute((shared_pipelines() / "macros.sql").read_text())
+    con.create_function("chi2_sf", _chi2_sf, ["DOUBLE", "BIGINT"], "DOUBLE", side_effects=False)
     return con
 
 
-def _empty(table: str) -> pa.Table:
-    """An empty table with every column any game writes to `table`, plus the hive partitions."""
-    fields: dict[str, pa.Field] = {}
-    schemas = [RUNS_SCHEMA] if table == "runs" else [g.schemas()[table] for g in games().values()
-                                                     if table in g.schemas()]
-    for schema in schemas:
-        for f in schema:
-            fields.setdefault(f.name, f)
-    fields["game"] = pa.field("game", pa.string())
-    fields["run_id"] = pa.field("run_id", pa.string())
-    return pa.schema(list(fields.values())).empty_table()
+def duck_type(t: pa.DataType) -> str:
+    """The DuckDB type a lake column is read as (dictionary-encoded text is plain VARCHAR)."""
+    if pa.types.is_dictionary(t) or pa.types.is_string(t):
+        return "VARCHAR"
+    if pa.types.is_list(t):
+        return f"{duck_type(t.value_type)}[]"
+    if pa.types.is_struct(t):
+        return "STRUCT(" + ", ".join(f'"{f.name}" {duck_type(f.type)}' for f in t) + ")"
+    if pa.types.is_timestamp(t):
+        return "TIMESTAMP WITH TIME ZONE" if t.tz else "TIMESTAMP"
+    names = {pa.int8(): "TINYINT", pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT",
+             pa.bool_(): "BOOLEAN", pa.float32(): "FLOAT", pa.float64(): "DOUBLE"}
+    if t not in names:
+        raise SimlibError(f"lake column type {t} has no DuckDB counterpart here")
+    return names[t]
 
 
-def run_folders(lake: Path, table: str, runs: list[tuple[str, str]] | None) -> list[str]:
-    """Parquet globs of `table` for the given (game, run_id) pairs, or for every run; only ones with files."""
+def _common_type(column: str, types: dict[str, str]) -> str:
+    """One type for a column that several games write: the widest integer, or the one type they share."""
+    distinct = set(types.values())
+    if len(distinct) == 1:
+        return distinct.pop()
+    if distinct <= set(_INTEGERS):
+        return max(distinct, key=_INTEGERS.index)
+    if distinct <= set(_INTEGERS) | {"FLOAT", "DOUBLE"}:
+        return "DOUBLE"
+    lists = {t.removesuffix("[]") for t in distinct if t.endswith("[]")}
+    if len(lists) == len(distinct) and lists <= set(_INTEGERS):
+        return max(lists, key=_INTEGERS.index) + "[]"
+    raise SimlibError(f"lake column {column!r} has types that do not unify: "
+                      + ", ".join(f"{g}: {t}" for g, t in sorted(types.items())))
+
+
+def table_columns() -> dict[str, dict[str, dict[str, str]]]:
+    """table -> game -> column -> DuckDB type, for `runs` and every table a registered game writes."""
+    tables: dict[str, dict[str, dict[str, str]]] = {"runs": {}}
+    for game in games().values():
+        tables["runs"][game.name] = {f.name: duck_type(f.type) for f in RUNS_SCHEMA}
+        for table, schema in game.schemas().items():
+            tables.setdefault(table, {})[game.name] = {f.name: duck_type(f.type) for f in schema}
+    return tables
+
+
+def generic_columns(per_game: dict[str, dict[str, str]]) -> dict[str, str]:
+    """The generic view's columns in first-seen order, each with its one type across games."""
+    seen: dict[str, dict[str, str]] = {}
+    for game, columns in per_game.items():
+        for column, type_ in columns.items():
+            seen.setdefault(column, {})[game] = type_
+    return {column: _common_type(column, types) for column, types in seen.items()} | PARTITIONS
+
+
+def run_globs(lake: Path, table: str, game: str, runs: list[tuple[str, str]] | None) -> list[str]:
+    """Parquet globs of one game's `table` for the given (game, run_id) pairs (None: every run)."""
+    folder = lake / table / f"game={game}"
     if runs is None:
-        return [str(lake / table / "*" / "*" / "*.parquet")] if any((lake / table).glob("*/*/*.parquet")) else []
-    folders = [lake / table / f"game={g}" / f"run_id={r}" for g, r in runs]
-    return [str(f / "*.parquet") for f in folders if any(f.glob("*.parquet"))]
+        return [str(folder / "*" / "*.parquet")] if any(folder.glob("*/*.parquet")) else []
+    wanted = [folder / f"run_id={r}" for g, r in runs if g == game]
+    return [str(f / "*.parquet") for f in wanted if any(f.glob("*.parquet"))]
+
+
+def _select(columns: dict[str, str], source: str) -> str:
+    return "select " + ", ".join(f'cast("{c}" as {t}) as "{c}"' for c, t in columns.items()) + f" from {source}"
+
+
+def _empty(columns: dict[str, str]) -> str:
+    return "select " + ", ".join(f'null::{t} as "{c}"' for c, t in columns.items()) + " where false"
 
 
 def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tuple[str, str]] | None = None,
-                      prefix: str = "lake_", persistent: bool = False) -> dict[str, list[str]]:
-    """Views `<prefix><table>` over the lake (all runs, or the given ones); returns the globs used.
-
-    Each view has every column any registered game writes to its table (NULL where a game has none),
-    backed by an empty relation (a table when `persistent`: a database file keeps no in-memory data).
-    """
-    sources = {}
-    for table in lake_tables():
-        globs = run_folders(lake, table, runs)
-        name = f"{prefix}{table}"
-        # Every column any game writes, even when no file of that game is read, so models stay valid.
-        empty = _empty(table)
-        con.register(f"_empty_{name}", empty)
-        kind = "table" if persistent else "view"
-        con.execute(f"create or replace {kind} _all_columns_{name} as select * from _empty_{name}")
-        if persistent:
-            con.unregister(f"_empty_{name}")
-        if globs:
-            paths = ", ".join(f"'{g}'" for g in globs)
-            con.execute(f"create or replace view {name} as select * from read_parquet([{paths}], "
-                        f"hive_partitioning = true, union_by_name = true) "
-                        f"union all by name select * from _all_columns_{name}")
-        else:
-            con.execute(f"create or replace view {name} as select * from _all_columns_{name}")
-        sources[table] = globs
-    return sources
+                      prefix: str = "lake_") -> dict[tuple[str, str], list[str]]:
+    """Per-game views `<prefix><game>_<table>` and generic views `<prefix><table>` over the lake (all runs,
+    or the given (game, run_id) pairs); returns the Parquet globs per (game, table)."""
+    globs = {}
+    for table, per_game in table_columns().items():
+        branches = []
+        generic = generic_columns(per_game)
+        for game, own in per_game.items():
+            columns = own | PARTITIONS
+            found = run_globs(lake, table, game, runs)
+            globs[(game, table)] = found
+            view = f"{prefix}{game}_{table}"
+            if found:
+                paths = ", ".join(f"'{g}'" for g in found)
+                hive = "{" + ", ".join(f"'{k}': '{v}'" for k, v in PARTITIONS.items()) + "}"
+                source = (f"read_parquet([{paths}], hive_partitioning = true, hive_types = {hive}, "
+                          f"union_by_name = true)")
+                con.execute(f"create or replace view {view} as {_select(columns, source)}")
+            else:
+                con.execute(f"create or replace view {view} as {_empty(columns)}")
+            branches.append("select " + ", ".join(
+                f'cast("{c}" as {t}) as "{c}"' if c in columns else f'null::{t} as "{c}"'
+                for c, t in generic.items()) + f" from {view}")
+        con.execute(f"create or replace view {prefix}{table} as " + " union all ".join(branches))
+    return globs

@@ -1,73 +1,189 @@
-"""The pipeline's models: SQL (or Polars) files under pipelines/, described in pipelines/schema.toml."""
+"""The pipeline's models: one SQL or Polars file each, in the shared folder or a game's own folder.
+
+A folder holds its models and a `schema.toml` documenting them (see pipelines/README.md). A model's
+inputs are the tables its SQL reads (found by DuckDB's parser) or the `INPUTS` a Polars model declares:
+other models by name, and lake views (`lake_<table>`, `lake_<game>_<table>`). The build order follows
+from them. Each model has a cache key made of its own file, the macros and its inputs' keys, so an
+edit to one model recomputes it and what reads it, nothing else.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import tomllib
 from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
-from .. import __version__
+import duckdb
 
-PIPELINES_DIR = Path(__file__).resolve().parents[2] / "pipelines"
+from .. import __version__
+from ..core.errors import SimlibError
+from ..core.registry import games
+from ..core.resources import shared_pipelines
+from .duck import table_columns
+
 MATERIALIZATIONS = ("view", "per_run", "table")
+MACROS = "macros.sql"
 
 
 @dataclass(frozen=True)
 class Model:
     name: str
     path: Path
+    scope: str | None  # the game whose runs the model covers; None: every game's (the shared folder)
     materialized: str
     description: str
+    inputs: tuple[str, ...] = ()  # models read
+    sources: tuple[str, ...] = ()  # lake views read
     columns: dict[str, str] = field(default_factory=dict)
     unique: tuple[str, ...] = ()
     not_null: tuple[str, ...] = ()
     accepted_values: dict[str, list] = field(default_factory=dict)
     ranges: dict[str, list] = field(default_factory=dict)
+    key: str = ""
 
     @property
     def is_mart(self) -> bool:
         return self.name.startswith("mart_")
 
+    def covers(self, game: str) -> bool:
+        return self.scope is None or self.scope == game
+
     def sql(self) -> str:
         return self.path.read_text()
 
-    def python_model(self):
+    def python_module(self):
         spec = importlib.util.spec_from_file_location(f"simlib_pipeline_{self.name}", self.path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        return module.model
+        return module
 
 
-def load_models(folder: Path = PIPELINES_DIR) -> list[Model]:
-    """Models in the order schema.toml lists them (their build order)."""
-    with open(folder / "schema.toml", "rb") as fh:
-        spec = tomllib.load(fh)["models"]
-    files = {p.stem: p for p in folder.rglob("*") if p.suffix in (".sql", ".py") and p.stem != "__init__"}
+def pipeline_folders() -> dict[str | None, Path]:
+    """The shared folder (key None) and each registered game's own folder (key: the game)."""
+    folders: dict[str | None, Path] = {None: shared_pipelines()}
+    for game in games().values():
+        folder = game.pipeline_folder()
+        if folder is not None:
+            folders[game.name] = folder
+    return folders
+
+
+def lake_view_names() -> set[str]:
+    names = set()
+    for table, per_game in table_columns().items():
+        names.add(f"lake_{table}")
+        names |= {f"lake_{game}_{table}" for game in per_game}
+    return names
+
+
+def _sql_reads(sql: str, con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables a query reads, from DuckDB's parse tree: its base tables less the CTEs it defines."""
+    tree = json.loads(con.execute("select json_serialize_sql(?::varchar)", [sql]).fetchone()[0])
+    if tree.get("error"):
+        raise ValueError(tree.get("error_message", "cannot parse"))
+    tables, ctes = set(), set()
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "BASE_TABLE":
+                tables.add(node["table_name"])
+            ctes.update(entry["key"] for entry in node.get("cte_map", {}).get("map", []))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(tree)
+    return tables - ctes
+
+
+def _reads(path: Path, con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables a model reads: parsed from its SQL, or the INPUTS a Polars model declares."""
+    if path.suffix == ".py":
+        spec = importlib.util.spec_from_file_location(f"simlib_pipeline_inputs_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return set(getattr(module, "INPUTS", ()))
+    try:
+        return _sql_reads(path.read_text(), con)
+    except (duckdb.Error, ValueError) as exc:
+        raise SimlibError(f"model {path}: {str(exc).splitlines()[0]}") from None
+
+
+def _folder_models(scope: str | None, folder: Path, con: duckdb.DuckDBPyConnection) -> list[Model]:
+    schema_path = folder / "schema.toml"
+    try:
+        with open(schema_path, "rb") as fh:
+            spec = tomllib.load(fh).get("models", {})
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SimlibError(f"pipeline schema {schema_path}: {exc}") from None
+    files = {p.stem: p for p in folder.iterdir() if p.suffix in (".sql", ".py") and p.name != MACROS}
+    undeclared = sorted(set(files) - set(spec))
+    if undeclared:
+        raise SimlibError(f"{schema_path}: model file(s) {', '.join(undeclared)} not declared")
     models = []
     for name, entry in spec.items():
         if name not in files:
-            raise ValueError(f"pipelines/schema.toml names {name}, but there is no {name}.sql or {name}.py")
+            raise SimlibError(f"{schema_path} declares {name}, but {folder} has no {name}.sql or {name}.py")
         if entry.get("materialized") not in MATERIALIZATIONS:
-            raise ValueError(f"model {name}: materialized must be one of {MATERIALIZATIONS}")
+            raise SimlibError(f"{schema_path}: model {name}: materialized must be one of {MATERIALIZATIONS}")
         models.append(Model(
-            name=name, path=files[name], materialized=entry["materialized"], description=entry["description"],
-            columns=entry.get("columns", {}), unique=tuple(entry.get("unique", ())),
-            not_null=tuple(entry.get("not_null", ())), accepted_values=entry.get("accepted_values", {}),
-            ranges=entry.get("range", {}),
+            name=name, path=files[name], scope=scope, materialized=entry["materialized"],
+            description=entry.get("description", ""), columns=entry.get("columns", {}),
+            unique=tuple(entry.get("unique", ())), not_null=tuple(entry.get("not_null", ())),
+            accepted_values=entry.get("accepted_values", {}), ranges=entry.get("range", {}),
+            inputs=tuple(sorted(_reads(files[name], con))),
         ))
-    undeclared = set(files) - set(spec) - {"macros"}
-    if undeclared:
-        raise ValueError(f"pipelines: {', '.join(sorted(undeclared))} not declared in schema.toml")
     return models
 
 
-def fingerprint(folder: Path = PIPELINES_DIR) -> str:
-    """Changes whenever a model, the macros, the schema file or simlib changes: cached results then expire."""
-    digest = hashlib.sha256(__version__.encode())
-    for path in sorted(folder.rglob("*")):
-        if path.suffix in (".sql", ".py", ".toml"):
-            digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
+def _resolve_inputs(models: dict[str, Model]) -> dict[str, Model]:
+    """Split what each model reads into models and lake views, and check the reads are allowed."""
+    views = lake_view_names()
+    resolved = {}
+    for m in models.values():
+        unknown = [r for r in m.inputs if r not in models and r not in views]
+        if unknown:
+            raise SimlibError(f"model {m.name} ({m.path}) reads {', '.join(unknown)}: neither a model nor a lake view")
+        inputs = tuple(r for r in m.inputs if r in models)
+        for r in inputs:
+            if models[r].scope is not None and models[r].scope != m.scope:
+                raise SimlibError(f"model {m.name} reads {r}, a model of {models[r].scope} runs only")
+        resolved[m.name] = Model(**(vars(m) | {"inputs": inputs,
+                                               "sources": tuple(r for r in m.inputs if r in views)}))
+    return resolved
+
+
+def load_models(folders: dict[str | None, Path] | None = None) -> list[Model]:
+    """Every model of the given folders (default: the shared one and each game's), inputs first, keyed."""
+    folders = pipeline_folders() if folders is None else folders
+    models: dict[str, Model] = {}
+    con = duckdb.connect()
+    for scope, folder in folders.items():
+        for model in _folder_models(scope, folder, con):
+            if model.name in models:
+                raise SimlibError(f"model {model.name} is defined twice: {models[model.name].path} and {model.path}")
+            models[model.name] = model
+    if not models:
+        raise SimlibError(f"no pipeline models found in {', '.join(map(str, folders.values()))}")
+    models = _resolve_inputs(models)
+    try:
+        order = list(TopologicalSorter({m.name: m.inputs for m in models.values()}).static_order())
+    except CycleError as exc:
+        raise SimlibError(f"pipeline models read each other in a cycle: {' -> '.join(exc.args[1])}") from None
+    macros = (shared_pipelines() / MACROS).read_bytes()
+    keyed: dict[str, Model] = {}
+    for name in order:
+        m = models[name]
+        digest = hashlib.sha256(f"{__version__}|{m.materialized}|{','.join(m.sources)}".encode())
+        digest.update(macros)
+        digest.update(m.path.read_bytes())
+        for upstream in m.inputs:
+            digest.update(keyed[upstream].key.encode())
+        keyed[name] = Model(**(vars(m) | {"key": digest.hexdigest()[:12]}))
+    return list(keyed.values())

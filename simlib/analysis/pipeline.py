@@ -1,11 +1,17 @@
 """`simlib pipeline`: build every model over the lake, run the data tests, write marts and simlib.duckdb.
 
-Per-run models are computed only for complete runs not seen before (cached under
-`<marts>/.cache/<fingerprint>/`), then unioned; cross-run models are computed from those unions.
+- `view` models (staging) are views over the lake; their data tests run over the runs being computed.
+- `per_run` models are computed once per complete run and cached under
+  `<marts>/.cache/<model>/<key>/<run_id>.parquet`; a run is computed only by the models whose key it
+  lacks (a new run, or an edited model and what reads it). Runs missing the same models are computed
+  together.
+- `table` models are computed over all runs from the per-run results, at every build.
+Marts (`mart_*`) land in `<marts>/<name>.parquet` and, with views over the lake, in simlib.duckdb.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import time
@@ -19,7 +25,7 @@ import pyarrow.parquet as pq
 from ..core.errors import SimlibError
 from ..core.lake import write_atomic
 from .duck import connect, create_lake_views
-from .models import Model, fingerprint, load_models
+from .models import Model, load_models
 from .tests import run_data_tests
 
 
@@ -27,57 +33,106 @@ from .tests import run_data_tests
 class BuildResult:
     runs: int
     runs_computed: int
+    models: int
     marts: list[str]
     test_failures: list[str]
     tests_run: int
     seconds: float
 
 
+@dataclass(frozen=True)
+class ModelContext:
+    """What a Polars model gets: the connection (upstream models are its tables and views) and the
+    lake's Parquet files of the runs being computed."""
+
+    con: duckdb.DuckDBPyConnection
+    globs: dict[tuple[str, str], list[str]]
+
+    def files(self, game: str, table: str) -> list[str]:
+        """The Parquet files of one game's lake table, sorted by run and part."""
+        return sorted(f for g in self.globs.get((game, table), []) for f in glob.glob(g))
+
+
 def complete_runs(lake: Path) -> list[tuple[str, str]]:
-    files = sorted(lake.glob("runs/game=*/run_id=*/part-00000.parquet"))
     runs = []
-    for f in files:
+    for f in sorted(lake.glob("runs/game=*/run_id=*/part-00000.parquet")):
         if pq.read_table(f, columns=["status"]).column("status")[0].as_py() == "complete":
             runs.append((f.parent.parent.name.removeprefix("game="), f.parent.name.removeprefix("run_id=")))
     return runs
 
 
-def _materialize(con, model: Model, sources: dict[str, list[str]]) -> None:
+def _cached(cache: Path, model: Model, run_id: str) -> Path:
+    return cache / model.name / model.key / f"{run_id}.parquet"
+
+
+def _materialize(con, model: Model, ctx: ModelContext) -> None:
+    kind = "view" if model.materialized == "view" else "table"
     try:
-        _create(con, model, sources)
+        if model.path.suffix == ".py":
+            frame = model.python_module().model(ctx)
+            con.register(f"_frame_{model.name}", frame.to_arrow())
+            con.execute(f"create or replace temp table {model.name} as select * from _frame_{model.name}")
+            con.unregister(f"_frame_{model.name}")
+        else:
+            con.execute(f"create or replace temp {kind} {model.name} as {model.sql()}")
     except duckdb.Error as exc:
-        raise SimlibError(f"model {model.name} ({model.path.name}): {str(exc).splitlines()[0]}") from None
+        raise SimlibError(f"model {model.name} ({model.path}): {str(exc).splitlines()[0]}") from None
 
 
-def _create(con, model: Model, sources: dict[str, list[str]]) -> None:
-    if model.path.suffix == ".py":
-        frame = model.python_model()(sources)
-        con.register(f"_frame_{model.name}", frame.to_arrow())
-        con.execute(f"create or replace temp table {model.name} as select * from _frame_{model.name}")
-        con.unregister(f"_frame_{model.name}")
-    elif model.materialized == "view":
-        con.execute(f"create or replace temp view {model.name} as {model.sql()}")
-    else:
-        con.execute(f"create or replace temp table {model.name} as {model.sql()}")
+def _from_cache(con, model: Model, files: list[Path]) -> None:
+    paths = ", ".join(f"'{f}'" for f in files)
+    con.execute(f"create or replace temp view {model.name} as select * from read_parquet([{paths}])")
 
 
-def _compute_new_runs(models: list[Model], lake: Path, cache: Path, todo: list[tuple[str, str]]) -> None:
+def _upstream(models: dict[str, Model], names: set[str]) -> set[str]:
+    needed, todo = set(), list(names)
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo += models[name].inputs
+    return needed
+
+
+def _compute_runs(models: dict[str, Model], lake: Path, cache: Path, group: list[tuple[str, str]],
+                  missing: set[str]) -> tuple[list[str], int]:
+    """Compute the `missing` per-run models for the runs of `group`; returns staging test results."""
     con = connect()
-    sources = create_lake_views(con, lake, todo)
-    for model in models:
-        if model.materialized in ("view", "per_run"):
-            _materialize(con, model, sources)
-    for model in models:
-        if model.materialized != "per_run":
+    ctx = ModelContext(con, create_lake_views(con, lake, group))
+    needed = _upstream(models, missing)
+    for model in models.values():
+        if model.name not in needed:
             continue
-        result = con.table(model.name).to_arrow_table()
-        for _, run_id in todo:
-            rows = result.filter(pc.equal(result["run_id"], run_id))
-            write_atomic(rows, cache / model.name / f"{run_id}.parquet")
-    for _, run_id in todo:  # written last: a run counts as cached only when every model has it
-        (cache / "_done").mkdir(parents=True, exist_ok=True)
-        (cache / "_done" / run_id).touch()
+        covered = [run_id for game, run_id in group if model.covers(game)]
+        if model.name in missing:
+            _materialize(con, model, ctx)
+            result = con.table(model.name).to_arrow_table()
+            if "run_id" not in result.column_names:
+                raise SimlibError(f"model {model.name} ({model.path}) is per_run but has no run_id column")
+            for run_id in covered:
+                write_atomic(result.filter(pc.equal(result["run_id"], run_id)), _cached(cache, model, run_id))
+        elif model.materialized == "per_run":
+            _from_cache(con, model, [_cached(cache, model, r) for r in covered])
+        else:
+            _materialize(con, model, ctx)
+    staging = [m for m in models.values() if m.materialized == "view" and m.name in needed]
+    results = run_data_tests(con, staging)
     con.close()
+    return results
+
+
+def _drop_stale(cache: Path, models: dict[str, Model]) -> None:
+    """Cached results of models that no longer exist or whose key changed."""
+    if not cache.exists():
+        return
+    for folder in cache.iterdir():
+        model = models.get(folder.name)
+        if model is None:
+            shutil.rmtree(folder)
+            continue
+        for keyed in folder.iterdir():
+            if keyed.name != model.key:
+                shutil.rmtree(keyed)
 
 
 def _write_database(db_path: Path, lake: Path, marts_dir: Path, marts: list[str]) -> None:
@@ -85,16 +140,16 @@ def _write_database(db_path: Path, lake: Path, marts_dir: Path, marts: list[str]
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     con = connect(str(tmp))
-    create_lake_views(con, lake.resolve(), prefix="", persistent=True)
+    create_lake_views(con, lake.resolve(), prefix="")
     for name in marts:
         con.execute(f"create table {name} as select * from read_parquet('{marts_dir.resolve() / name}.parquet')")
     con.close()
     os.replace(tmp, db_path)
 
 
-def build(lake: Path, marts_dir: Path, db_path: Path, models: list[Model] | None = None) -> BuildResult:
+def build(lake: Path, marts_dir: Path, db_path: Path, folders: dict[str | None, Path] | None = None) -> BuildResult:
     began = time.perf_counter()
-    models = models if models is not None else load_models()
+    models = {m.name: m for m in load_models(folders)}
     runs = complete_runs(lake)
     if not runs:
         raise SimlibError(f"no complete runs in lake {lake}: simulate first (make simulate)")
@@ -102,29 +157,37 @@ def build(lake: Path, marts_dir: Path, db_path: Path, models: list[Model] | None
         marts_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SimlibError(f"cannot write marts to {marts_dir}: {exc.strerror}") from None
-    cache_root = marts_dir / ".cache"
-    cache = cache_root / fingerprint()
-    for old in cache_root.glob("*"):
-        if old != cache:
-            shutil.rmtree(old)  # results of other model versions
-    todo = [r for r in runs if not (cache / "_done" / r[1]).exists()]
-    if todo:
-        _compute_new_runs(models, lake, cache, todo)
+    cache = marts_dir / ".cache"
+    _drop_stale(cache, models)
+
+    per_run = [m for m in models.values() if m.materialized == "per_run"]
+    groups: dict[frozenset[str], list[tuple[str, str]]] = {}
+    for game, run_id in runs:
+        missing = frozenset(m.name for m in per_run if m.covers(game) and not _cached(cache, m, run_id).exists())
+        if missing:
+            groups.setdefault(missing, []).append((game, run_id))
+    failures, count = [], 0
+    for missing, group in groups.items():
+        f, n = _compute_runs(models, lake, cache, group, set(missing))
+        failures, count = failures + f, count + n
 
     con = connect()
-    create_lake_views(con, lake, runs)
-    for model in models:
-        if model.materialized == "view":
-            _materialize(con, model, {})
-        elif model.materialized == "per_run":
-            files = ", ".join(f"'{cache / model.name / r}.parquet'" for _, r in runs)
-            con.execute(f"create or replace temp view {model.name} as select * from read_parquet([{files}])")
-        else:
-            _materialize(con, model, {})
-    marts = [m.name for m in models if m.is_mart]
+    ctx = ModelContext(con, create_lake_views(con, lake, runs))
+    for model in models.values():
+        files = [_cached(cache, model, r) for g, r in runs if model.covers(g)]
+        if model.materialized == "per_run" and files:
+            _from_cache(con, model, files)
+        else:  # views, cross-run tables, and per-run models no run is in scope of (empty, with their columns)
+            _materialize(con, model, ctx)
+    marts = [m.name for m in models.values() if m.is_mart]
     for name in marts:
         write_atomic(con.table(name).to_arrow_table(), marts_dir / f"{name}.parquet")
-    failures, count = run_data_tests(con, [m for m in models if m.materialized != "view"])
+    for stale in marts_dir.glob("mart_*.parquet"):
+        if stale.stem not in marts:
+            stale.unlink()
+    f, n = run_data_tests(con, [m for m in models.values() if m.materialized != "view"],
+                          documented_only=[m for m in models.values() if m.materialized == "view"])
     con.close()
     _write_database(db_path, lake, marts_dir, marts)
-    return BuildResult(len(runs), len(todo), marts, failures, count, time.perf_counter() - began)
+    return BuildResult(len(runs), sum(map(len, groups.values())), len(models), marts, failures + f, count + n,
+                       time.perf_counter() - began)

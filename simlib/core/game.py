@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -12,8 +14,10 @@ import numpy as np
 import pyarrow as pa
 
 from .params import Parameter, load_parameters
+from .resources import pipelines_root
 
 if TYPE_CHECKING:
+    from ..analysis.page import Page
     from .config import RunConfig
 
 
@@ -86,6 +90,22 @@ class Game(ABC):
         """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""
         path = self.package / "report_batch.toml"
         return path if path.exists() else None
+
+    def pipeline_folder(self) -> Path | None:
+        """The folder of the game's own pipeline models (SQL or Polars files and the schema.toml that
+        documents and tests them; see pipelines/README.md), or None. By default the project's
+        `pipelines/<name>/`; a game shipped elsewhere returns a folder of its own."""
+        folder = pipelines_root() / self.name
+        return folder if folder.is_dir() else None
+
+    def report_sections(self) -> list[Callable[[Page], None]]:
+        """The game's own report sections, drawn after the generic ones (each takes the game's Page; see
+        simlib/analysis/page.py). By default `SECTIONS` of the package's report.py, if it has one."""
+        if not (self.package / "report.py").exists():
+            return []
+        module = importlib.import_module(type(self).__module__)
+        package = module.__name__ if module.__file__.endswith("__init__.py") else module.__name__.rpartition(".")[0]
+        return list(importlib.import_module(f"{package}.report").SECTIONS)
 
     def resolve_options(self, options: dict) -> dict:
         """Derive dependent options (e.g. a deck file's cards and hash) once, when a run is configured."""
