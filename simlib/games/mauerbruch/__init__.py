@@ -26,6 +26,7 @@ drop_stale_cache(Path(__file__).parent)
 from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
 from ...core.errors import SimlibError  # noqa: E402
 from ...core.game import Game  # noqa: E402
+from ...core.tables import run_kernel  # noqa: E402
 from . import tables  # noqa: E402
 from .constants import EV_COLS, N_STACKS, OPENING_MODES  # noqa: E402
 from .deck import Deck, load_deck, parse_deck  # noqa: E402
@@ -70,38 +71,32 @@ class Mauerbruch(Game):
     def deck(self, config: RunConfig) -> Deck:
         return _deck_from_text(config.options["deck"], config.options["deck_cards"])
 
-    def _kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        from .kernel import simulate_plays  # loads Numba: only when simulating
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        """The kernel's named arrays (MauerbruchOutputs), and with events the event rows and the dealt walls."""
+        from .kernel import MauerbruchOutputs, simulate_plays  # loads Numba: only when simulating
 
         deck = self.deck(config)
-        sizes = stack_sizes(len(deck))
         values = deck.values.astype(np.int64)
         gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        args = (config.seed, start, stop - start, sizes, deck.kinds.astype(np.int64), deck.symbols.astype(np.int64),
-                values, gcd, codes, prm,
-                config.options["opening"] == OPENING_MODES[0])
-        out = simulate_plays(*args, np.zeros((0, len(deck)), np.int16), np.zeros((0, EV_COLS), np.int32),
-                             np.zeros(0, np.int64))
-        if not events:
-            return deck, sizes, out, None, None
-        offsets = np.concatenate([[0], np.cumsum(out[2])]).astype(np.int64)
-        ev = np.zeros((offsets[-1], EV_COLS), np.int32)
-        deals = np.zeros((stop - start, len(deck)), np.int16)
-        simulate_plays(*args, deals, ev, offsets[:-1])
-        return deck, sizes, out, ev, deals
+        deals = np.zeros((stop - start if events else 0, len(deck)), np.int16)  # filled with the events
+        args = (config.seed, start, stop - start, stack_sizes(len(deck)), deck.kinds.astype(np.int64),
+                deck.symbols.astype(np.int64), values, gcd, codes, prm,
+                config.options["opening"] == OPENING_MODES[0], deals)
+        out, ev = run_kernel(simulate_plays, args, MauerbruchOutputs, events=events, events_per_play="takes",
+                             event_columns=EV_COLS)
+        return out, ev, deals
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
-        deck, sizes, out, ev, deals = self._kernel(config, start, stop, events)
-        names = [p.name for p in config.policies]
-        specs = [str(p) for p in config.policies]
+        deck = self.deck(config)
+        out, ev, deals = self._run_kernel(config, start, stop, events)
         result = {
-            "games": tables.games_table(self.rules_version, start, out, deck.name, deck.id),
-            "seats": tables.seats_table(self.rules_version, start, out, names, specs),
+            "games": tables.games_table(self.rules_version, start, out, deck),
+            "seats": tables.seats_table(self.rules_version, start, out, config.policies),
         }
         if events:
-            result["events"] = tables.events_table(self.rules_version, ev, out[0], start, config.players, deck)
-            result["deals"] = tables.deals_table(self.rules_version, start, deals, sizes, deck)
+            result["events"] = tables.events_table(self.rules_version, start, out, ev, deck)
+            result["deals"] = tables.deals_table(self.rules_version, start, deals, stack_sizes(len(deck)), deck)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:

@@ -5,6 +5,8 @@ then turns until a stack is emptied (the wall is broken) or the player to move h
 Every draw is keyed by (seed, play, what), so results do not depend on which plays share a batch.
 """
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
@@ -51,6 +53,25 @@ def _filter(kind_wanted, n, pair_a, pair_b, pair_kind, fa, fb, fk):
             fa[m], fb[m], fk[m] = pair_a[i], pair_b[i], pair_kind[i]
             m += 1
     return m
+
+
+class MauerbruchOutputs(NamedTuple):
+    """simulate_plays' arrays by name (the compiled kernel returns them as a tuple in this order)."""
+
+    first_player: np.ndarray   # [plays] table position of seat 0 (who begins after the opening)
+    turns: np.ndarray          # [plays] turns after the opening
+    takes: np.ndarray          # [plays] pairs taken, the opening's included (one event row each)
+    opening_pairs: np.ndarray  # [plays] double pairs removed in the opening
+    end_reason: np.ndarray     # [plays] BROKEN or BLOCKED
+    emptied_stack: np.ndarray  # [plays] the stack whose emptying broke the wall (-1: blocked)
+    bonus_stack: np.ndarray    # [plays] the neighbouring stack the breaker took (-1: none)
+    bonus_cards: np.ndarray    # [plays] cards in it
+    cards_left: np.ndarray     # [plays] cards left in the wall
+    piles: np.ndarray          # [plays, table positions] cards won
+    pairs: np.ndarray          # [plays, table positions] pairs taken
+    doubles: np.ndarray        # [plays, table positions] of those, double pairs
+    swaps: np.ndarray          # [plays, table positions] Wunschkarte swaps
+    breaker: np.ndarray        # [plays] table position of the wall-breaker (-1: blocked)
 
 
 @nb.njit(cache=True)

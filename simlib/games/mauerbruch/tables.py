@@ -1,10 +1,30 @@
-"""Mauerbruch's lake tables: schemas (the documented contract) and kernel arrays → Arrow."""
+"""Mauerbruch's lake tables: schemas (the documented contract) and kernel arrays → Arrow
+(the columns every game shares come from simlib/core/tables.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
 from ...core.lake import described
+from ...core.tables import (
+    Lists,
+    Text,
+    constant,
+    keys,
+    play_indices,
+    policy_columns,
+    rank_and_winner,
+    seat_numbers,
+    table,
+    table_positions,
+    top_scorers,
+    winners,
+)
 from .constants import (
+    BROKEN,
     END_REASONS,
     EV_BAN2,
     EV_BAN5,
@@ -20,9 +40,14 @@ from .constants import (
     EV_SWAP_STACK,
     EV_TAKE,
     EV_TURN,
+    N_STACKS,
     PAIR_KINDS,
     PHASES,
 )
+
+if TYPE_CHECKING:
+    from .deck import Deck
+    from .kernel import MauerbruchOutputs
 
 _TEXT = pa.dictionary(pa.int16(), pa.string())
 _KEYS = [
@@ -92,74 +117,39 @@ DEALS = pa.schema(_KEYS + [
 SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "deals": DEALS}
 
 
-def _text(codes: np.ndarray, names) -> pa.DictionaryArray:
-    codes = np.asarray(codes, np.int16)
-    mask = codes < 0
-    return pa.DictionaryArray.from_arrays(pa.array(codes, mask=mask if mask.any() else None), pa.array(names))
+def _by_seat(per_position: np.ndarray, first_player: np.ndarray) -> np.ndarray:
+    """[plays, table positions] → [plays, seats] (seat 0 at the table position first_player)."""
+    return np.take_along_axis(per_position, table_positions(first_player, per_position.shape[1]), axis=1)
 
 
-def _const(value, n, type_):
-    return pa.array(np.full(n, value), type_)
+def games_table(rules_version, first_play, out: MauerbruchOutputs, deck: Deck) -> pa.Table:
+    n, players = out.piles.shape
+    return table(GAMES, {
+        **keys(rules_version, play_indices(first_play, n)), "players": constant(players, n),
+        "first_player": out.first_player, "opener_seat": (-out.first_player.astype(np.int64)) % players,
+        "turns": out.turns, "takes": out.takes, "opening_pairs": out.opening_pairs,
+        "end_reason": Text(out.end_reason, END_REASONS), "completed": out.end_reason == BROKEN,
+        "stack_emptied": np.ma.masked_less(out.emptied_stack, 0), "bonus_stack": np.ma.masked_less(out.bonus_stack, 0),
+        "bonus_cards": out.bonus_cards, "cards_left": out.cards_left, "deck_name": constant(deck.name, n),
+        "deck_id": constant(deck.id, n), "winners": winners(top_scorers(_by_seat(out.piles, out.first_player))),
+    })
 
 
-def _nullable(values, type_):
-    values = np.asarray(values)
-    return pa.array(values, type_, mask=values < 0)
-
-
-def games_table(rules_version, first_play, out, deck_name, deck_id) -> pa.Table:
-    first, turns, takes, opening_pairs, end_reason, emptied, bonus_stack, bonus_cards, cards_left, piles = out[:10]
-    n, players = piles.shape
-    is_winner = piles == piles.max(axis=1, keepdims=True)
-    seat_of = (np.arange(players)[None, :] - first.astype(np.int64)[:, None]) % players  # per table position
-    winner_seats = np.sort(np.where(is_winner, seat_of, players), axis=1)
-    counts = is_winner.sum(axis=1)
-    flat = winner_seats[np.arange(players)[None, :] < counts[:, None]].astype(np.int8)
-    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
-    cols = [
-        _const(rules_version, n, pa.int16()), pa.array(np.arange(first_play, first_play + n, dtype=np.int64)),
-        _const(players, n, pa.int8()), pa.array(first), pa.array(((-first.astype(np.int64)) % players).astype(np.int8)),
-        pa.array(turns), pa.array(takes), pa.array(opening_pairs.astype(np.int16)), _text(end_reason, END_REASONS),
-        pa.array(end_reason == 0), _nullable(emptied, pa.int8()), _nullable(bonus_stack, pa.int8()),
-        pa.array(bonus_cards), pa.array(cards_left), _text(np.zeros(n), [deck_name]), _text(np.zeros(n), [deck_id]),
-        pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat)),
-    ]
-    return pa.Table.from_arrays(cols, schema=GAMES)
-
-
-def seats_table(rules_version, first_play, out, policy_names, policy_specs) -> pa.Table:
-    first, *_, bonus_stack, bonus_cards, _, piles, pairs, doubles, swaps, breakers = out
-    n, players = piles.shape
-    seat = np.tile(np.arange(players, dtype=np.int8), n)
-    player = ((first.astype(np.int64)[:, None] + np.arange(players)) % players)  # per play and seat
-    rows = np.arange(n)[:, None]
-
-    def by_seat(per_player):
-        return per_player[rows, player].ravel()
-
-    cards = by_seat(piles)
-    best = piles.max(axis=1)
-    is_winner = cards == np.repeat(best, players)
-    rank = 1 + (piles[rows, player][:, None, :] > piles[rows, player][:, :, None]).sum(axis=2).ravel()
+def seats_table(rules_version, first_play, out: MauerbruchOutputs, policies) -> pa.Table:
+    n, players = out.piles.shape
+    player = table_positions(out.first_player, players).ravel()
+    cards = _by_seat(out.piles, out.first_player)
     # The wall-breaker is the seat that took the last pair when the wall broke; he alone holds the bonus.
     bonus = np.zeros((n, players), np.int16)
-    broke = bonus_stack >= 0
-    bonus[np.nonzero(broke)[0], breakers[broke]] = bonus_cards[broke]
-    name_codes = {name: i for i, name in enumerate(dict.fromkeys(policy_names))}
-    spec_codes = {spec: i for i, spec in enumerate(dict.fromkeys(policy_specs))}
-    per_player_name = np.array([name_codes[p] for p in policy_names], np.int16)
-    per_player_spec = np.array([spec_codes[p] for p in policy_specs], np.int16)
-    flat_player = player.ravel()
-    cols = [
-        _const(rules_version, n * players, pa.int16()),
-        pa.array(np.repeat(np.arange(first_play, first_play + n, dtype=np.int64), players)),
-        pa.array(seat), pa.array(flat_player.astype(np.int8)),
-        _text(per_player_name[flat_player], list(name_codes)), _text(per_player_spec[flat_player], list(spec_codes)),
-        pa.array(cards), pa.array(cards), pa.array(rank.astype(np.int8)), pa.array(is_winner),
-        pa.array(flat_player == 0), pa.array(by_seat(pairs)), pa.array(by_seat(doubles)), pa.array(by_seat(swaps)),
-        pa.array(by_seat(bonus)),
-    ]
-    return pa.Table.from_arrays(cols, schema=SEATS)
+    broke = out.bonus_stack >= 0
+    bonus[np.nonzero(broke)[0], out.breaker[broke]] = out.bonus_cards[broke]
+    return table(SEATS, {
+        **keys(rules_version, play_indices(first_play, n, players)), "seat": seat_numbers(n, players),
+        "player": player, **policy_columns(policies, player), "cards": cards.ravel(), "score": cards.ravel(),
+        **rank_and_winner(cards), "opened": player == 0,
+        **{name: _by_seat(getattr(out, name), out.first_player).ravel() for name in ("pairs", "doubles", "swaps")},
+        "bonus_cards": _by_seat(bonus, out.first_player).ravel(),
+    })
 
 
 def card_labels(deck) -> list[str]:
@@ -176,32 +166,24 @@ def card_labels(deck) -> list[str]:
     return labels
 
 
-def events_table(rules_version, ev: np.ndarray, first: np.ndarray, first_play: int, players: int, deck) -> pa.Table:
-    e = ev.shape[0]
-    play_first = first.astype(np.int64)[ev[:, EV_PLAY] - first_play]
-    seat = ((ev[:, EV_SEAT] - play_first) % players).astype(np.int8)
+def events_table(rules_version, first_play, out: MauerbruchOutputs, ev: np.ndarray, deck: Deck) -> pa.Table:
+    play = ev[:, EV_PLAY]
+    seat = (ev[:, EV_SEAT] - out.first_player.astype(np.int64)[play - first_play]) % out.piles.shape[1]
     labels = card_labels(deck)
     ids = deck.ids
     swap = ev[:, EV_SWAP_CARD]
-    cols = [
-        _const(rules_version, e, pa.int16()), pa.array(ev[:, EV_PLAY].astype(np.int64)),
-        pa.array(ev[:, EV_TAKE].astype(np.int32)), _text(ev[:, EV_PHASE], PHASES),
-        pa.array(ev[:, EV_TURN].astype(np.int32)), pa.array(seat),
-        pa.array(ids[ev[:, EV_CARD_A]]), _text(ev[:, EV_CARD_A], labels), pa.array(ev[:, EV_STACK_A].astype(np.int8)),
-        pa.array(ids[ev[:, EV_CARD_B]]), _text(ev[:, EV_CARD_B], labels), pa.array(ev[:, EV_STACK_B].astype(np.int8)),
-        _text(ev[:, EV_KIND], PAIR_KINDS), pa.array(ev[:, EV_BAN2] == 1), pa.array(ev[:, EV_BAN5] == 1),
-        pa.array(np.where(swap >= 0, ids[np.maximum(swap, 0)], 0).astype(np.int32), mask=swap < 0),
-        _nullable(ev[:, EV_SWAP_STACK].astype(np.int8), pa.int8()),
-    ]
-    return pa.Table.from_arrays(cols, schema=EVENTS)
+    return table(EVENTS, {
+        **keys(rules_version, play.astype(np.int64)), "take": ev[:, EV_TAKE], "phase": Text(ev[:, EV_PHASE], PHASES),
+        "turn": ev[:, EV_TURN], "seat": seat,
+        "card_a": ids[ev[:, EV_CARD_A]], "label_a": Text(ev[:, EV_CARD_A], labels), "stack_a": ev[:, EV_STACK_A],
+        "card_b": ids[ev[:, EV_CARD_B]], "label_b": Text(ev[:, EV_CARD_B], labels), "stack_b": ev[:, EV_STACK_B],
+        "pair_kind": Text(ev[:, EV_KIND], PAIR_KINDS), "ban2": ev[:, EV_BAN2] == 1, "ban5": ev[:, EV_BAN5] == 1,
+        "swap_card": np.ma.masked_array(ids[np.maximum(swap, 0)], swap < 0),
+        "swap_stack": np.ma.masked_less(ev[:, EV_SWAP_STACK], 0),
+    })
 
 
-def deals_table(rules_version, first_play, deals: np.ndarray, sizes: np.ndarray, deck) -> pa.Table:
-    n, n_cards = deals.shape
-    ids = deck.ids[deals].ravel().astype(np.int32)
-    inner = pa.ListArray.from_arrays(pa.array(np.concatenate([[0], np.cumsum(np.tile(sizes, n))]).astype(np.int32)),
-                                     pa.array(ids))
-    outer = pa.ListArray.from_arrays(pa.array(np.arange(0, 7 * n + 1, 7, dtype=np.int32)), inner)
-    cols = [_const(rules_version, n, pa.int16()), pa.array(np.arange(first_play, first_play + n, dtype=np.int64)),
-            outer]
-    return pa.Table.from_arrays(cols, schema=DEALS)
+def deals_table(rules_version, first_play, deals: np.ndarray, sizes: np.ndarray, deck: Deck) -> pa.Table:
+    n = deals.shape[0]
+    walls = Lists(Lists(deck.ids[deals].ravel(), np.tile(sizes, n)), np.full(n, N_STACKS))
+    return table(DEALS, {**keys(rules_version, play_indices(first_play, n)), "stacks": walls})
