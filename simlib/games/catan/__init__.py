@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -31,10 +32,14 @@ drop_stale_cache(Path(__file__).parent)
 from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
 from ...core.errors import SimlibError  # noqa: E402
 from ...core.game import Game  # noqa: E402
+from ...core.tables import run_kernel  # noqa: E402
 from . import constants as C  # noqa: E402
 from . import tables  # noqa: E402
 from .board import RANDOM, SPIRAL, load_board, spiral  # noqa: E402
 from .policies import MAX_PARAMS, POLICIES  # noqa: E402
+
+if TYPE_CHECKING:
+    from .kernel import CatanOutputs
 
 
 @lru_cache(maxsize=8)
@@ -77,33 +82,29 @@ class Catan(Game):
                 b.edge_nodes.astype(i64), b.edge_land, b.edge_sea, b.node_harbour_rate.astype(i64),
                 b.node_harbour_resource.astype(i64), costs, np.array(C.DEV_DECK, i64))
 
-    def run_kernel(self, config: RunConfig, start: int, stop: int, events: bool = False):
-        """The kernel's arrays for plays start..stop-1; with events, the event rows as well (last item)."""
-        from .kernel import simulate_games  # loads Numba: only when simulating
+    def run_kernel(self, config: RunConfig, start: int, stop: int) -> CatanOutputs:
+        """The kernel's named arrays for plays start..stop-1 (a CatanOutputs; no events)."""
+        return self._run_kernel(config, start, stop, events=False)[0]
+
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        """The kernel's named arrays, and the event rows (None without events)."""
+        from .kernel import CatanOutputs, simulate_games  # loads Numba: only when simulating
 
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         args = (config.seed, start, stop - start, config.players, config.options["max_turns"], codes, prm,
                 *self._kernel_args(config))
-        out = simulate_games(*args, np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
-        if not events:
-            return out
-        # Draws are keyed by play, so a second pass replays the same plays and fills the events.
-        counts = out[17]
-        ev = np.zeros((int(counts.sum()), C.EV_COLS), np.int32)
-        simulate_games(*args, ev, np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64))
-        return out + (ev,)
+        return run_kernel(simulate_games, args, CatanOutputs, events=events, events_per_play="n_events",
+                          event_columns=C.EV_COLS)
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
-        out = self.run_kernel(config, start, stop, events)
-        names = [p.name for p in config.policies]
-        specs = [str(p) for p in config.policies]
+        out, ev = self._run_kernel(config, start, stop, events)
         result = {
-            "games": tables.games_table(self.rules_version, start, out, config.players),
-            "seats": tables.seats_table(self.rules_version, start, out, names, specs),
-            "production": tables.production_table(self.rules_version, start, out[11]),
+            "games": tables.games_table(self.rules_version, start, out),
+            "seats": tables.seats_table(self.rules_version, start, out, config.policies),
+            "production": tables.production_table(self.rules_version, start, out.production),
         }
         if events:
-            result["events"] = tables.events_table(self.rules_version, start, out[17], out[18])
+            result["events"] = tables.events_table(self.rules_version, start, out.n_events, ev)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:

@@ -7,6 +7,8 @@ keyed by (seed, play, counter), so a play replays alone. Where the speed comes f
 docs/games/catan.md; the rules it applies are in rules.py.
 """
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
@@ -394,6 +396,29 @@ def _random_card(hands, q, u):
             return r
         k -= hands[q, r]
     return -1
+
+
+class CatanOutputs(NamedTuple):
+    """simulate_games' arrays by name (the compiled kernel returns them as a tuple in this order)."""
+
+    turns: np.ndarray          # [plays] turns played
+    end_reason: np.ndarray     # [plays] WON or TURN_LIMIT
+    winner: np.ndarray         # [plays] the winning seat (-1 on the turn limit)
+    points: np.ndarray         # [plays, seats] victory points
+    pieces: np.ndarray         # [plays, seats, 4] settlements, cities, roads, ships on the board
+    dev_cards: np.ndarray      # [plays, seats, 2] development cards bought, played
+    knights: np.ndarray        # [plays, seats] knights played
+    longest_route: np.ndarray  # [plays, seats] length of the longest trade route
+    holders: np.ndarray        # [plays, seats, 2] holds the longest-route card, the largest-army card
+    received: np.ndarray       # [plays, seats, resources] received (set-up and production)
+    lost: np.ndarray           # [plays, seats, 2, resources] lost to the robber, to discards
+    production: np.ndarray     # [plays, seats, 2, resources] received from rolls by settlements, by cities
+    hands: np.ndarray          # [plays, seats, resources] the final hand
+    bank: np.ndarray           # [plays, resources] the final bank
+    vp_cards: np.ndarray       # [plays, seats] victory-point cards held
+    actions: np.ndarray        # [plays] actions taken
+    rolls: np.ndarray          # [plays, 13] how often each dice sum was rolled
+    n_events: np.ndarray       # [plays] event rows (the count-then-fill pass's counts)
 
 
 @nb.njit(cache=True)

@@ -1,12 +1,32 @@
-"""Catan's lake tables: schemas (the documented contract) and kernel arrays → Arrow."""
+"""Catan's lake tables: schemas (the documented contract) and kernel arrays → Arrow
+(the columns every game shares come from simlib/core/tables.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
 from ...core.lake import described
+from ...core.tables import (
+    Lists,
+    Text,
+    constant,
+    keys,
+    play_indices,
+    policy_columns,
+    rank_and_winner,
+    seat_numbers,
+    table,
+    winners,
+)
 from . import constants as C
 from .board import TERRAINS
-from .constants import DEV_CARDS, END_REASONS, EVENT_ACTIONS, RESOURCES
+from .constants import DEV_CARDS, END_REASONS, EVENT_ACTIONS, RESOURCES, WON
+
+if TYPE_CHECKING:
+    from .kernel import CatanOutputs
 
 _TEXT = pa.dictionary(pa.int8(), pa.string())
 _KEYS = [
@@ -86,101 +106,75 @@ EVENTS = pa.schema(_KEYS + [
 SCHEMAS = {"games": GAMES, "seats": SEATS, "production": PRODUCTION, "events": EVENTS}
 
 
-def _const(value, n, type_):
-    return pa.array(np.full(n, value), type_)
+def games_table(rules_version, first_play, out: CatanOutputs) -> pa.Table:
+    n, players = out.points.shape
+    return table(GAMES, {
+        **keys(rules_version, play_indices(first_play, n)), "players": constant(players, n), "turns": out.turns,
+        "rounds": (out.turns + players - 1) // players, "end_reason": Text(out.end_reason, END_REASONS),
+        "completed": out.end_reason == WON, "winners": winners(_is_winner(out)),
+        "final_points": Lists(out.points.ravel(), np.full(n, players)),
+    })
 
 
-def _text(codes, names):
-    return pa.DictionaryArray.from_arrays(pa.array(np.asarray(codes, np.int8)), pa.array(names))
+def _is_winner(out: CatanOutputs) -> np.ndarray:
+    """[plays, seats]: the seat the kernel named the winner (none on the turn limit)."""
+    return out.winner[:, None] == np.arange(out.points.shape[1])
 
 
-def _lists(values: np.ndarray, counts: np.ndarray) -> pa.ListArray:
-    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values.astype(np.int8)))
+def seats_table(rules_version, first_play, out: CatanOutputs, policies) -> pa.Table:
+    n, players = out.points.shape
+    seat = seat_numbers(n, players)
+
+    def per_seat(values, names):  # values [plays, seats, len(names)]: one column each
+        return {name: values[:, :, k].ravel() for k, name in enumerate(names)}
+
+    return table(SEATS, {
+        **keys(rules_version, play_indices(first_play, n, players)), "seat": seat, **policy_columns(policies, seat),
+        "points": out.points.ravel(), "score": out.points.ravel(), **rank_and_winner(out.points, _is_winner(out)),
+        **per_seat(out.pieces, ["settlements", "cities", "roads", "ships"]),
+        **per_seat(out.dev_cards, ["dev_bought", "dev_played"]), "vp_cards": out.vp_cards.ravel(),
+        "knights": out.knights.ravel(), "longest_route": out.longest_route.ravel(),
+        **per_seat(out.holders, ["longest_route_card", "largest_army_card"]),
+        **per_seat(out.received, [f"received_{r}" for r in RESOURCES]),
+        **per_seat(out.lost[:, :, 0], [f"robbed_{r}" for r in RESOURCES]),
+        **per_seat(out.lost[:, :, 1], [f"discarded_{r}" for r in RESOURCES]),
+    })
 
 
-def games_table(rules_version, first_play, out, players) -> pa.Table:
-    turns, reason, winner, points = out[:4]
-    n = turns.shape[0]
-    won = winner >= 0
-    cols = [
-        _const(rules_version, n, pa.int16()), pa.array(np.arange(first_play, first_play + n, dtype=np.int64)),
-        _const(players, n, pa.int8()), pa.array(turns), pa.array(((turns + players - 1) // players).astype(np.int32)),
-        _text(reason, END_REASONS), pa.array(won), _lists(winner[won], won.astype(np.int64)),
-        _lists(points.ravel(), np.full(n, players)),
-    ]
-    return pa.Table.from_arrays(cols, schema=GAMES)
-
-
-def seats_table(rules_version, first_play, out, names, specs) -> pa.Table:
-    (turns, reason, winner, points, pieces, dev, knights, route, holders, received, lost, production, hands, bank,
-     vp, actions, rolls) = out[:17]
-    n, players = points.shape
-    rows = n * players
-    play = np.repeat(np.arange(first_play, first_play + n, dtype=np.int64), players)
-    seat = np.tile(np.arange(players, dtype=np.int8), n)
-    rank = 1 + (points[:, None, :] > points[:, :, None]).sum(axis=2)
-    is_winner = (winner[:, None] == np.arange(players)[None, :]).ravel()
-    name_codes = {x: i for i, x in enumerate(dict.fromkeys(names))}
-    spec_codes = {x: i for i, x in enumerate(dict.fromkeys(specs))}
-    cols = [
-        _const(rules_version, rows, pa.int16()), pa.array(play), pa.array(seat),
-        _text(np.tile([name_codes[x] for x in names], n), list(name_codes)),
-        _text(np.tile([spec_codes[x] for x in specs], n), list(spec_codes)),
-        pa.array(points.ravel()), pa.array(points.ravel()), pa.array(rank.ravel().astype(np.int8)),
-        pa.array(is_winner),
-    ] + [pa.array(pieces[:, :, k].ravel()) for k in range(4)] + [
-        pa.array(dev[:, :, 0].ravel()), pa.array(dev[:, :, 1].ravel()), pa.array(vp.ravel()),
-        pa.array(knights.ravel()), pa.array(route.ravel()), pa.array(holders[:, :, 0].ravel()),
-        pa.array(holders[:, :, 1].ravel()),
-    ] + [pa.array(received[:, :, r].ravel()) for r in range(5)] \
-      + [pa.array(lost[:, :, 0, r].ravel()) for r in range(5)] \
-      + [pa.array(lost[:, :, 1, r].ravel()) for r in range(5)]
-    return pa.Table.from_arrays(cols, schema=SEATS)
-
-
-def production_table(rules_version, first_play, production) -> pa.Table:
+def production_table(rules_version, first_play, production: np.ndarray) -> pa.Table:
     play, seat, building, resource = np.nonzero(production)
-    amount = production[play, seat, building, resource]
-    rows = len(play)
-    cols = [
-        _const(rules_version, rows, pa.int16()), pa.array((play + first_play).astype(np.int64)),
-        pa.array(seat.astype(np.int8)), _text(building, ["settlement", "city"]), _text(resource, list(RESOURCES)),
-        pa.array(amount.astype(np.int16)),
-    ]
-    return pa.Table.from_arrays(cols, schema=PRODUCTION)
+    return table(PRODUCTION, {
+        **keys(rules_version, (play + first_play).astype(np.int64)), "seat": seat,
+        "building": Text(building, ["settlement", "city"]), "resource": Text(resource, RESOURCES),
+        "amount": production[play, seat, building, resource],
+    })
 
 
 def events_table(rules_version, first_play, counts, ev) -> pa.Table:
     """One row per event; each action's arguments go to the named columns it uses, the rest are null."""
     n = ev.shape[0]
     action, a, b, c = ev[:, 2], ev[:, 3], ev[:, 4], ev[:, 5]
-    play = np.repeat(np.arange(first_play, first_play + len(counts), dtype=np.int64), counts)
     starts = np.repeat(np.cumsum(counts) - counts, counts)
 
-    def used(values, type_, *actions):
-        mask = np.isin(action, actions)
-        return pa.array(values.astype(type_.to_pandas_dtype()), type_, mask=~mask)
+    def used(values, *actions):  # null unless the row's action is one of `actions`
+        return np.ma.masked_array(values, ~np.isin(action, actions))
 
     def text(values, names, *actions):
-        mask = np.isin(action, actions)
-        return pa.DictionaryArray.from_arrays(pa.array(values.astype(np.int8), mask=~mask), pa.array(names))
+        return Text(np.where(np.isin(action, actions), values, -1), names)
 
     with_hex = (C.EV_HEX, C.EV_ROBBER)
     with_node = (C.EV_SETUP_SETTLEMENT, C.EV_SETTLEMENT, C.EV_CITY)
     with_edge = (C.EV_SETUP_ROAD, C.EV_ROAD, C.EV_SHIP, C.EV_MOVE_SHIP)
     with_resource = (C.EV_DISCARD, C.EV_STEAL, C.EV_YEAR_OF_PLENTY, C.EV_MONOPOLY, C.EV_TRADE, C.EV_PRODUCE)
-    cols = [
-        _const(rules_version, n, pa.int16()), pa.array(play), pa.array((np.arange(n) - starts).astype(np.int32)),
-        pa.array(ev[:, 0], pa.int32(), mask=ev[:, 0] < 0), pa.array(ev[:, 1].astype(np.int8), mask=ev[:, 1] < 0),
-        _text(action, list(EVENT_ACTIONS)),
-        used(a, pa.int16(), *with_hex), text(b, list(TERRAINS), C.EV_HEX),
-        pa.array(c.astype(np.int8), mask=(action != C.EV_HEX) | (c == 0)),
-        used(a, pa.int16(), *with_node), used(a, pa.int16(), *with_edge), used(b, pa.int16(), C.EV_MOVE_SHIP),
-        used(a, pa.int8(), C.EV_ROLL), text(a, list(RESOURCES), *with_resource),
-        text(b, list(RESOURCES), C.EV_YEAR_OF_PLENTY, C.EV_TRADE),
-        used(np.where(action == C.EV_TRADE, c, b), pa.int16(), C.EV_MONOPOLY, C.EV_TRADE, C.EV_PRODUCE),
-        used(b, pa.int8(), C.EV_STEAL), text(a, list(DEV_CARDS), C.EV_BUY_DEV),
-        used(b.astype(bool), pa.bool_(), C.EV_ROAD, C.EV_SHIP), used(a == 0, pa.bool_(), C.EV_KNIGHT),
-    ]
-    return pa.Table.from_arrays(cols, schema=EVENTS)
+    return table(EVENTS, {
+        **keys(rules_version, play_indices(first_play, len(counts)).repeat(counts)), "seq": np.arange(n) - starts,
+        "turn": np.ma.masked_less(ev[:, 0], 0), "seat": np.ma.masked_less(ev[:, 1], 0),
+        "action": Text(action, EVENT_ACTIONS), "hex": used(a, *with_hex), "terrain": text(b, TERRAINS, C.EV_HEX),
+        "token": np.ma.masked_array(c, (action != C.EV_HEX) | (c == 0)), "node": used(a, *with_node),
+        "edge": used(a, *with_edge), "edge_to": used(b, C.EV_MOVE_SHIP), "dice": used(a, C.EV_ROLL),
+        "resource": text(a, RESOURCES, *with_resource),
+        "resource_2": text(b, RESOURCES, C.EV_YEAR_OF_PLENTY, C.EV_TRADE),
+        "amount": used(np.where(action == C.EV_TRADE, c, b), C.EV_MONOPOLY, C.EV_TRADE, C.EV_PRODUCE),
+        "victim": used(b, C.EV_STEAL), "card": text(a, DEV_CARDS, C.EV_BUY_DEV),
+        "free": used(b.astype(bool), C.EV_ROAD, C.EV_SHIP), "before_roll": used(a == 0, C.EV_KNIGHT),
+    })
