@@ -91,13 +91,16 @@ def generic_columns(per_game: dict[str, dict[str, str]]) -> dict[str, str]:
     return {column: _common_type(column, types) for column, types in seen.items()} | PARTITIONS
 
 
-def run_globs(lake: Path, table: str, game: str, runs: list[tuple[str, str]] | None) -> list[str]:
-    """Parquet globs of one game's `table` for the given (game, run_id) pairs (None: every run)."""
+def run_globs(lake: Path, table: str, game: str, runs: list[tuple[str, str]] | None,
+              part: int | None = None) -> list[str]:
+    """Parquet globs of one game's `table` for the given (game, run_id) pairs (None: every run), all their
+    parts or the one numbered `part`."""
     folder = lake / table / f"game={game}"
+    name = "*.parquet" if part is None else f"part-{part:05d}.parquet"
     if runs is None:
-        return [str(folder / "*" / "*.parquet")] if any(folder.glob("*/*.parquet")) else []
+        return [str(folder / "*" / name)] if any(folder.glob(f"*/{name}")) else []
     wanted = [folder / f"run_id={r}" for g, r in runs if g == game]
-    return [str(f / "*.parquet") for f in wanted if any(f.glob("*.parquet"))]
+    return [str(f / name) for f in wanted if any(f.glob(name))]
 
 
 def _select(columns: dict[str, str], source: str) -> str:
@@ -109,16 +112,20 @@ def _empty(columns: dict[str, str]) -> str:
 
 
 def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tuple[str, str]] | None = None,
-                      prefix: str = "lake_") -> dict[tuple[str, str], list[str]]:
+                      prefix: str = "lake_", part: int | None = None,
+                      tables: set[str] | None = None) -> dict[tuple[str, str], list[str]]:
     """Per-game views `<prefix><game>_<table>` and generic views `<prefix><table>` over the lake (all runs,
-    or the given (game, run_id) pairs); returns the Parquet globs per (game, table)."""
+    or the given (game, run_id) pairs; all parts, or one; all tables, or the given ones); returns the
+    Parquet globs per (game, table)."""
     globs = {}
     for table, per_game in table_columns().items():
+        if tables is not None and table not in tables:
+            continue
         branches = []
         generic = generic_columns(per_game)
         for game, own in per_game.items():
             columns = own | PARTITIONS
-            found = run_globs(lake, table, game, runs)
+            found = run_globs(lake, table, game, runs, part)
             globs[(game, table)] = found
             view = f"{prefix}{game}_{table}"
             if found:

@@ -25,7 +25,8 @@ from ..core.registry import games
 from ..core.resources import shared_pipelines
 from .duck import table_columns
 
-MATERIALIZATIONS = ("view", "per_run", "table")
+MATERIALIZATIONS = ("view", "per_part", "per_run", "table")
+CACHED = ("per_part", "per_run")  # results kept per run
 MACROS = "macros.sql"
 
 
@@ -72,12 +73,13 @@ def pipeline_folders() -> dict[str | None, Path]:
     return folders
 
 
-def lake_view_names() -> set[str]:
-    names = set()
+def lake_views() -> dict[str, str]:
+    """Every lake view a model may read, with the lake table behind it."""
+    views = {}
     for table, per_game in table_columns().items():
-        names.add(f"lake_{table}")
-        names |= {f"lake_{game}_{table}" for game in per_game}
-    return names
+        views[f"lake_{table}"] = table
+        views |= {f"lake_{game}_{table}": table for game in per_game}
+    return views
 
 
 def _sql_reads(sql: str, con: duckdb.DuckDBPyConnection) -> set[str]:
@@ -144,7 +146,7 @@ def _folder_models(scope: str | None, folder: Path, con: duckdb.DuckDBPyConnecti
 
 def _resolve_inputs(models: dict[str, Model]) -> dict[str, Model]:
     """Split what each model reads into models and lake views, and check the reads are allowed."""
-    views = lake_view_names()
+    views = lake_views()
     resolved = {}
     for m in models.values():
         unknown = [r for r in m.inputs if r not in models and r not in views]
@@ -154,6 +156,10 @@ def _resolve_inputs(models: dict[str, Model]) -> dict[str, Model]:
         for r in inputs:
             if models[r].scope is not None and models[r].scope != m.scope:
                 raise SimlibError(f"model {m.name} reads {r}, a model of {models[r].scope} runs only")
+            if m.materialized == "per_part" and models[r].materialized != "view":
+                raise SimlibError(f"model {m.name} is per_part, so it reads only the lake and staging views, not {r}")
+            if m.materialized in CACHED and models[r].materialized == "table":
+                raise SimlibError(f"model {m.name} is {m.materialized}, so it cannot read {r}, a model over all runs")
         resolved[m.name] = Model(**(vars(m) | {"inputs": inputs,
                                                "sources": tuple(r for r in m.inputs if r in views)}))
     return resolved

@@ -5,6 +5,9 @@
   `<marts>/.cache/<model>/<key>/<run_id>.parquet`; a run is computed only by the models whose key it
   lacks (a new run, or an edited model and what reads it). Runs missing the same models are computed
   together.
+- `per_part` models are cached like `per_run` ones but computed one part file of a run at a time (the
+  lake views then show that part only), for work that would otherwise hold a whole run in memory, such
+  as joining each play's seats to the play; their rows are sums a `per_run` model adds up.
 - `table` models are computed over all runs from the per-run results, at every build.
 Marts (`mart_*`) land in `<marts>/<name>.parquet` and, with views over the lake, in simlib.duckdb.
 """
@@ -19,13 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..core.errors import SimlibError
 from ..core.lake import write_atomic
 from .duck import connect, create_lake_views
-from .models import Model, load_models
+from .models import CACHED, Model, lake_views, load_models
 from .tests import run_data_tests
 
 
@@ -94,6 +98,32 @@ def _upstream(models: dict[str, Model], names: set[str]) -> set[str]:
     return needed
 
 
+def _lake_tables(models: dict[str, Model], model: Model) -> set[str]:
+    """The lake tables a model reads, directly or through views."""
+    views = lake_views()
+    names = {views[s] for s in model.sources}
+    for upstream in model.inputs:
+        names |= _lake_tables(models, models[upstream])
+    return names
+
+
+def _compute_parts(con, models: dict[str, Model], model: Model, lake: Path, cache: Path,
+                   runs: list[tuple[str, str]]) -> None:
+    """A per_part model, run by run and part by part: the lake views show one part at a time."""
+    tables = _lake_tables(models, model)
+    for game, run_id in runs:
+        found = sorted((lake / "games" / f"game={game}" / f"run_id={run_id}").glob("part-*.parquet"))
+        pieces = []
+        for part in (int(f.stem.removeprefix("part-")) for f in found):
+            create_lake_views(con, lake, [(game, run_id)], part=part, tables=tables)
+            _materialize(con, model, ModelContext(con, {}))
+            pieces.append(con.table(model.name).to_arrow_table())
+        if not pieces:
+            raise SimlibError(f"run {run_id} of {game} is complete but has no part files in {lake}")
+        write_atomic(pa.concat_tables(pieces), _cached(cache, model, run_id))
+    con.execute(f"drop table {model.name}")
+
+
 def _compute_runs(models: dict[str, Model], lake: Path, cache: Path, group: list[tuple[str, str]],
                   missing: set[str]) -> tuple[list[str], int]:
     """Compute the `missing` per-run models for the runs of `group`; returns staging test results."""
@@ -103,16 +133,20 @@ def _compute_runs(models: dict[str, Model], lake: Path, cache: Path, group: list
     for model in models.values():
         if model.name not in needed:
             continue
-        covered = [run_id for game, run_id in group if model.covers(game)]
-        if model.name in missing:
+        covered = [(game, run_id) for game, run_id in group if model.covers(game)]
+        if model.name in missing and model.materialized == "per_part":
+            _compute_parts(con, models, model, lake, cache, covered)
+            create_lake_views(con, lake, group)  # the whole group again for what follows
+            _from_cache(con, model, [_cached(cache, model, r) for _, r in covered])
+        elif model.name in missing:
             _materialize(con, model, ctx)
             result = con.table(model.name).to_arrow_table()
             if "run_id" not in result.column_names:
                 raise SimlibError(f"model {model.name} ({model.path}) is per_run but has no run_id column")
-            for run_id in covered:
+            for _, run_id in covered:
                 write_atomic(result.filter(pc.equal(result["run_id"], run_id)), _cached(cache, model, run_id))
-        elif model.materialized == "per_run":
-            _from_cache(con, model, [_cached(cache, model, r) for r in covered])
+        elif model.materialized in CACHED:
+            _from_cache(con, model, [_cached(cache, model, r) for _, r in covered])
         else:
             _materialize(con, model, ctx)
     staging = [m for m in models.values() if m.materialized == "view" and m.name in needed]
@@ -160,7 +194,7 @@ def build(lake: Path, marts_dir: Path, db_path: Path, folders: dict[str | None, 
     cache = marts_dir / ".cache"
     _drop_stale(cache, models)
 
-    per_run = [m for m in models.values() if m.materialized == "per_run"]
+    per_run = [m for m in models.values() if m.materialized in CACHED]
     groups: dict[frozenset[str], list[tuple[str, str]]] = {}
     for game, run_id in runs:
         missing = frozenset(m.name for m in per_run if m.covers(game) and not _cached(cache, m, run_id).exists())
@@ -175,7 +209,7 @@ def build(lake: Path, marts_dir: Path, db_path: Path, folders: dict[str | None, 
     ctx = ModelContext(con, create_lake_views(con, lake, runs))
     for model in models.values():
         files = [_cached(cache, model, r) for g, r in runs if model.covers(g)]
-        if model.materialized == "per_run" and files:
+        if model.materialized in CACHED and files:
             _from_cache(con, model, files)
         else:  # views, cross-run tables, and per-run models no run is in scope of (empty, with their columns)
             _materialize(con, model, ctx)
