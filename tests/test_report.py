@@ -9,6 +9,7 @@ import pytest
 from simlib.analysis.pipeline import build
 from simlib.analysis.report import build_report
 from simlib.core.batch import load_batch
+from simlib.core.errors import SimlibError
 from simlib.core.runner import run
 from simlib.games.mauer import GAME
 from simlib.games.mauerbruch import GAME as MAUERBRUCH
@@ -136,3 +137,28 @@ def test_the_readme_queries_run(report):
         out = root / f"readme_{i}.csv"
         run_query(query.replace("data/lake", str(root / "lake")), root / "lake", root / "marts", "csv", str(out))
         assert len(out.read_text().splitlines()) > 1, query
+
+
+def test_a_section_that_raises_fails_the_report_naming_game_and_section(report, monkeypatch, tmp_path):
+    def broken_section(page):
+        raise KeyError("no_such_column")
+
+    monkeypatch.setattr(type(MAUERBRUCH), "report_sections", lambda self: [broken_section])
+    root = report.parent
+    with pytest.raises(SimlibError, match="broken_section of mauerbruch failed: KeyError"):
+        build_report(root / "lake", root / "marts", tmp_path / "out")
+
+
+def test_a_report_module_that_cannot_be_imported_fails_the_report(report, monkeypatch, tmp_path):
+    def sections(self):
+        import simlib.games.mauerbruch.no_such_module  # noqa: F401  (a missing import inside report.py)
+
+    monkeypatch.setattr(type(MAUERBRUCH), "report_sections", sections)
+    root = report.parent
+    with pytest.raises(SimlibError, match="report sections of mauerbruch could not be loaded: ModuleNotFoundError"):
+        build_report(root / "lake", root / "marts", tmp_path / "out")
+
+
+def test_each_game_hands_over_its_sections():
+    assert [s.__name__ for s in GAME.report_sections()] == ["penalties_by_seat", "match_totals", "baurunde_cases"]
+    assert [s.__name__ for s in MAUERBRUCH.report_sections()] == ["endings", "pair_deciders"]

@@ -1,105 +1,28 @@
 """`simlib report`: HTML pages designers read, figures first, then tables, then the inputs.
 
 Every figure has a title, labelled axes and its n, and under it one sentence computed from the marts
-(what is significant and what is not). Game-specific sections come from the game's package
-(`simlib/games/<name>/report.py`, a `sections(page)` function), so adding a game needs no edit here.
+(what is significant and what is not). The generic sections here draw what every game has; a game adds
+its own through `Game.report_sections()`, written with the page API of simlib/analysis/page.py, so
+adding a game needs no edit here. A section that raises stops the report, naming the game and section.
 """
 
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import shutil
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-
-from .. import __version__  # noqa: E402
-from ..core.errors import SimlibError  # noqa: E402
-from ..core.game import Game  # noqa: E402
-from ..core.registry import games  # noqa: E402
-
-
-def pct(x: float | None, digits: int = 1) -> str:
-    return "–" if x is None else f"{100 * x:.{digits}f}%"
-
-
-def interval(lo: float | None, hi: float | None, as_pct: bool = True) -> str:
-    if lo is None or hi is None:
-        return "–"
-    return f"{pct(lo)}–{pct(hi)}" if as_pct else f"{lo:.2f}–{hi:.2f}"
-
-
-def error_bars(value, lo, hi) -> np.ndarray:
-    """Distances from a value to its interval's ends, for matplotlib; never negative (rounding at 0 or 1)."""
-    value, lo, hi = (np.asarray(v, dtype=float) for v in (value, lo, hi))
-    return np.maximum(0.0, np.array([value - lo, hi - value]))
-
-
-def p_text(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-
-
-@dataclass
-class Figure:
-    file: str
-    title: str
-    sentence: str
-
-
-@dataclass
-class Table:
-    title: str
-    frame: pl.DataFrame
-    note: str = ""
-    collapsed: bool = False  # long supporting tables start folded
-
-
-def split_tables(title: str, frame: pl.DataFrame, note: str = "") -> list[Table]:
-    """Rows of one-policy tables first (what the figures show), the mixed tables folded below."""
-    one_policy = frame.filter(pl.col("homogeneous")).drop("homogeneous")
-    mixed = frame.filter(~pl.col("homogeneous")).drop("homogeneous")
-    tables = [Table(title, one_policy, note)] if not one_policy.is_empty() else []
-    if not mixed.is_empty():
-        tables.append(Table(f"{title}: tables of mixed policies", mixed, note, collapsed=True))
-    return tables
-
-
-@dataclass
-class Page:
-    """What a game's page is built from; sections append figures and tables."""
-
-    game: Game
-    runs: pl.DataFrame   # one row per complete run of the game, with a readable label
-    marts: dict[str, pl.DataFrame]
-    figure_dir: Path
-    figures: list[Figure] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
-
-    def mart(self, name: str) -> pl.DataFrame:
-        frame = self.marts.get(name, pl.DataFrame())
-        if frame.is_empty() or "game" not in frame.columns:
-            return frame
-        return frame.filter(pl.col("game") == self.game.name)
-
-    def with_labels(self, frame: pl.DataFrame) -> pl.DataFrame:
-        """The frame with its run's label, players and whether every seat played one policy."""
-        extra = [c for c in ("label", "homogeneous", "primary", "players", "players_label") if c not in frame.columns]
-        return frame.join(self.runs.select("run_id", *extra), on="run_id")
-
-    def save(self, fig, name: str, title: str, sentence: str) -> None:
-        file = f"{self.game.name}_{name}.png"
-        fig.savefig(self.figure_dir / file, dpi=110, bbox_inches="tight")
-        plt.close(fig)
-        self.figures.append(Figure(f"figures/{file}", title, sentence))
+from .. import __version__
+from ..core.errors import SimlibError
+from ..core.game import Game
+from ..core.registry import games
+from .page import Page, Table, error_bars, interval, p_text, pct
 
 
 def _run_labels(game: Game, runs: pl.DataFrame) -> pl.DataFrame:
@@ -171,14 +94,14 @@ def seat_advantage(page: Page) -> None:
                      f"against a fair {pct(1 / top['players'])} ({p_text(top['chi2_p_value'])})")
     if not not_significant.is_empty():
         parts.append("no significant seat effect at " + ", ".join(not_significant["label"].to_list()))
-    page.save(fig, "seat_advantage", "Start-player advantage", "; ".join(parts) + ".")
-    page.tables += split_tables("Balance per run", balance.sort("players", "label").select(
+    page.figure("seat_advantage", fig, "Start-player advantage", "; ".join(parts) + ".")
+    page.split_table("Balance per run", balance.sort("players", "label").select(
         "label", "players", "n_plays", "seat0_win_rate", "seat0_win_rate_lo", "seat0_win_rate_hi",
         "seat0_advantage", "balance", "best_seat", "worst_seat", "chi2", "chi2_p_value", "completion_rate",
         "incomplete_plays", "tie_rate", "mean_turns", "run_id", "homogeneous"))
-    page.tables.append(Table("Win rate and mean score by seat", seats.sort("players", "label", "seat").select(
+    page.table("Win rate and mean score by seat", seats.sort("players", "label", "seat").select(
         "label", "seat", "n_plays", "wins", "shared_wins", "win_rate", "win_rate_lo", "win_rate_hi", "win_share",
-        "fair_share", "mean_score", "mean_score_lo", "mean_score_hi")))
+        "fair_share", "mean_score", "mean_score_lo", "mean_score_hi"))
 
 
 def game_length(page: Page) -> None:
@@ -201,8 +124,8 @@ def game_length(page: Page) -> None:
                 f"{long['median_turns']} ({long['label']}); 95% of {long['label']} plays end within "
                 f"{long['p95_turns']} {unit} (mean {long['mean_turns']:.2f}, 95% interval "
                 f"{long['mean_turns_lo']:.2f}–{long['mean_turns_hi']:.2f}).")
-    page.save(fig, "game_length", "Game length", sentence)
-    page.tables += split_tables("Game length per run", length.sort("players", "label").select(
+    page.figure("game_length", fig, "Game length", sentence)
+    page.split_table("Game length per run", length.sort("players", "label").select(
         "label", "n_plays", "mean_turns", "mean_turns_lo", "mean_turns_hi", "sd_turns", "min_turns", "p05_turns",
         "p25_turns", "median_turns", "p75_turns", "p95_turns", "max_turns", "run_id", "homogeneous"))
 
@@ -245,12 +168,12 @@ def policy_strength(page: Page) -> None:
         parts.append("no pairing's interval includes the fair share" if level.is_empty() else
                      "not significantly different from the fair share: " +
                      ", ".join(f"{r['focal']} vs {r['field']}" for r in level.iter_rows(named=True)))
-        page.save(fig, f"policy_table_{n}p", f"Policy strength, {n} players", "; ".join(parts) + ".")
-    page.tables.append(Table("Policy strength (one focal player at a table of the field policy)",
-                             strength.sort("players", "focal", "field").select(
-                                 "players", "focal", "field", "n_runs", "n_plays", "win_rate", "win_rate_lo",
-                                 "win_rate_hi", "win_share", "fair_share", "mean_score", "mean_score_lo",
-                                 "mean_score_hi", "seats_covered", "seat_balance")))
+        page.figure(f"policy_table_{n}p", fig, f"Policy strength, {n} players", "; ".join(parts) + ".")
+    page.table("Policy strength (one focal player at a table of the field policy)",
+               strength.sort("players", "focal", "field").select(
+                   "players", "focal", "field", "n_runs", "n_plays", "win_rate", "win_rate_lo", "win_rate_hi",
+                   "win_share", "fair_share", "mean_score", "mean_score_lo", "mean_score_hi", "seats_covered",
+                   "seat_balance"))
 
 
 GENERIC_SECTIONS = (seat_advantage, game_length, policy_strength)
@@ -342,6 +265,13 @@ def _read_runs(lake: Path) -> pl.DataFrame:
     return pl.read_parquet([str(f) for f in files], hive_partitioning=True).filter(pl.col("status") == "complete")
 
 
+def _game_sections(game: Game) -> list:
+    try:
+        return game.report_sections()
+    except Exception as exc:
+        raise SimlibError(f"report sections of {game.name} could not be loaded: {type(exc).__name__}: {exc}") from exc
+
+
 def build_report(lake: Path, marts_dir: Path, out: Path) -> list[Path]:
     """Write `out/index.html`, one page per game with runs, and their figures; returns the pages."""
     runs = _read_runs(lake)
@@ -358,14 +288,12 @@ def build_report(lake: Path, marts_dir: Path, out: Path) -> list[Path]:
         if game_runs.is_empty():
             continue
         page = Page(game, _run_labels(game, game_runs), marts, figure_dir)
-        for section in GENERIC_SECTIONS:
-            section(page)
-        try:
-            specific = importlib.import_module(f"simlib.games.{game.name}.report")
-        except ModuleNotFoundError:
-            specific = None
-        if specific is not None:
-            specific.sections(page)
+        for section in [*GENERIC_SECTIONS, *_game_sections(game)]:
+            try:
+                section(page)
+            except Exception as exc:
+                raise SimlibError(f"report section {section.__name__} of {game.name} failed: "
+                                  f"{type(exc).__name__}: {exc}") from exc
         path = out / f"{game.name}.html"
         path.write_text(_game_html(page))
         pages.append(path)

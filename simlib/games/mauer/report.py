@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ...analysis.report import Page, Table, error_bars, interval, pct, split_tables
+from ...analysis.page import Page, error_bars, interval, pct
 
 
 def _focus_players(frame: pl.DataFrame) -> int:
@@ -48,13 +48,13 @@ def penalties_by_seat(page: Page) -> None:
     axes[0][0].legend(fontsize=7)
     fig.suptitle(f"Die Mauer: penalty distribution by seat, {n_players} players, tables of one policy "
                  f"(boxes: 25-75%, whiskers: 5-95%)", y=1.06)
-    page.save(fig, "penalty_by_seat", "Penalty points by seat", "; ".join(sentences) + ".")
-    page.tables += split_tables("Penalty points by seat", by_seat.sort("players_label", "label", "seat").select(
+    page.figure("penalty_by_seat", fig, "Penalty points by seat", "; ".join(sentences) + ".")
+    page.split_table("Penalty points by seat", by_seat.sort("players_label", "label", "seat").select(
         "label", "seat", "policy", "n_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi", "sd_penalty",
         "p05_penalty", "p25_penalty", "median_penalty", "p75_penalty", "p95_penalty", "max_penalty",
         "share_zero", "homogeneous"))
     by_policy = page.with_labels(page.mart("mart_mauer_penalties_by_policy"))
-    page.tables += split_tables("Penalty points by policy", by_policy.sort("label", "policy").select(
+    page.split_table("Penalty points by policy", by_policy.sort("label", "policy").select(
         "label", "policy", "n_plays", "n_seat_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi",
         "median_penalty", "p95_penalty", "share_zero", "homogeneous"))
 
@@ -84,11 +84,11 @@ def match_totals(page: Page) -> None:
         apart = best["mean_total_hi"] < worst["mean_total_lo"]
         spread.append(f"{label}: position {best['player']} {best['mean_total']:.1f} vs position "
                       f"{worst['player']} {worst['mean_total']:.1f} ({'significant' if apart else 'not significant'})")
-    page.save(fig, "match_totals", "Match totals by table position",
+    page.figure("match_totals", fig, "Match totals by table position",
               "Over whole matches the table positions differ as follows: " + "; ".join(spread) + ".")
-    page.tables.append(Table("Match totals by table position", totals.sort("label", "player").select(
+    page.table("Match totals by table position", totals.sort("label", "player").select(
         "label", "player", "policy", "n_matches", "rounds", "mean_total", "mean_total_lo", "mean_total_hi",
-        "p05_total", "p25_total", "median_total", "p75_total", "p95_total", "share_zero", "match_win_rate")))
+        "p05_total", "p25_total", "median_total", "p75_total", "p95_total", "share_zero", "match_win_rate"))
 
 
 def baurunde_cases(page: Page) -> None:
@@ -120,13 +120,11 @@ def baurunde_cases(page: Page) -> None:
         sentences.append(f"in {label}, {top['outcome'].replace('_', ' ')} dominates with {pct(top['share'])} "
                          f"({interval(top['share_lo'], top['share_hi'])}) of Baurunden")
     text = "; ".join(sentences)
-    page.save(fig, "baurunde_cases", "How Baurunden resolve", text[0].upper() + text[1:] + ".")
-    page.tables.append(Table("How Baurunden resolve", cases.sort("label", "outcome").select(
+    page.figure("baurunde_cases", fig, "How Baurunden resolve", text[0].upper() + text[1:] + ".")
+    page.table("How Baurunden resolve", cases.sort("label", "outcome").select(
         "label", "outcome", "n_baurunden_with_outcome", "n_baurunden", "share", "share_lo", "share_hi",
-        "per_play", "pieces_built", "n_plays")))
+        "per_play", "pieces_built", "n_plays"))
 
 
-def sections(page: Page) -> None:
-    penalties_by_seat(page)
-    match_totals(page)
-    baurunde_cases(page)
+# The sections this game hands to the report (Game.report_sections), in page order.
+SECTIONS = (penalties_by_seat, match_totals, baurunde_cases)

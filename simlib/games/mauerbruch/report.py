@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ...analysis.report import Page, Table, error_bars, interval, pct, split_tables
+from ...analysis.page import Page, error_bars, interval, pct
 
 
 def endings(page: Page) -> None:
@@ -34,8 +34,8 @@ def endings(page: Page) -> None:
                 f"{interval(most['blocked_rate_lo'], most['blocked_rate_hi'])}); breaking the wall is worth "
                 f"{drawn['mean_bonus'].min():.1f}-{drawn['mean_bonus'].max():.1f} cards on average, and the "
                 f"breaker wins at least {pct(wins['breaker_win_rate'])} of broken games ({wins['label']}).")
-    page.save(fig, "endings", "How games end", sentence)
-    page.tables += split_tables("How games end", ends.sort("players", "label").select(
+    page.figure("endings", fig, "How games end", sentence)
+    page.split_table("How games end", ends.sort("players", "label").select(
         "label", "deck_name", "deck_id", "n_plays", "blocked_plays", "blocked_rate", "blocked_rate_lo",
         "blocked_rate_hi", "mean_bonus", "mean_bonus_lo", "mean_bonus_hi", "max_bonus", "breaker_win_rate",
         "seat0_breaks_rate", "mean_cards_left", "mean_opening_pairs", "mean_turns", "homogeneous"))
@@ -64,13 +64,12 @@ def pair_deciders(page: Page) -> None:
                 f"{pct(first['ban_decided_share'])} ({ban_ci}) "
                 f"from double into single, while a ban lies on the wall during {pct(first['ban_in_force_share'])} "
                 f"of takes.")
-    page.save(fig, "pair_deciders", "What decides pairs", sentence)
-    page.tables.append(Table("What decides pairs", deciders.select(
+    page.figure("pair_deciders", fig, "What decides pairs", sentence)
+    page.table("What decides pairs", deciders.select(
         "label", "n_plays", "n_pairs", "double_share", "joker_share", "joker_share_lo", "joker_share_hi",
         "ban_decided_share", "ban_decided_share_lo", "ban_decided_share_hi", "ban_pair_share",
-        "ban_in_force_share", "swap_share")))
+        "ban_in_force_share", "swap_share"))
 
 
-def sections(page: Page) -> None:
-    endings(page)
-    pair_deciders(page)
+# The sections this game hands to the report (Game.report_sections), in page order.
+SECTIONS = (endings, pair_deciders)
