@@ -96,10 +96,10 @@ def constant(value: int | str, n: int) -> np.ndarray | Text:
     return Text(np.zeros(n, np.int8), [value]) if isinstance(value, str) else np.full(n, value)
 
 
-def play_indices(first_play: int, n_plays: int, rows_per_play: int = 1) -> np.ndarray:
-    """The play index of each row, for plays first_play.. with rows_per_play consecutive rows each."""
-    play = np.arange(first_play, first_play + n_plays, dtype=np.int64)
-    return play if rows_per_play == 1 else np.repeat(play, rows_per_play)
+def play_indices(first_play: int, n_plays: int, rows_per_play: int | np.ndarray = 1) -> np.ndarray:
+    """The play index of each row, for plays first_play.. with rows_per_play consecutive rows each (one
+    number, or one per play)."""
+    return np.repeat(np.arange(first_play, first_play + n_plays, dtype=np.int64), rows_per_play)
 
 
 def keys(rules_version: int, play_index: np.ndarray) -> dict[str, Any]:

@@ -8,19 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
+from ...core import tables as shared
 from ...core.lake import described
-from ...core.tables import (
-    Lists,
-    Text,
-    constant,
-    keys,
-    play_indices,
-    policy_columns,
-    rank_and_winner,
-    seat_numbers,
-    table,
-    winners,
-)
 from . import constants as C
 from .board import TERRAINS
 from .constants import DEV_CARDS, END_REASONS, EVENT_ACTIONS, RESOURCES, WON
@@ -108,11 +97,12 @@ SCHEMAS = {"games": GAMES, "seats": SEATS, "production": PRODUCTION, "events": E
 
 def games_table(rules_version, first_play, out: CatanOutputs) -> pa.Table:
     n, players = out.points.shape
-    return table(GAMES, {
-        **keys(rules_version, play_indices(first_play, n)), "players": constant(players, n), "turns": out.turns,
-        "rounds": (out.turns + players - 1) // players, "end_reason": Text(out.end_reason, END_REASONS),
-        "completed": out.end_reason == WON, "winners": winners(_is_winner(out)),
-        "final_points": Lists(out.points.ravel(), np.full(n, players)),
+    return shared.table(GAMES, {
+        **shared.keys(rules_version, shared.play_indices(first_play, n)), "players": shared.constant(players, n),
+        "turns": out.turns, "rounds": (out.turns + players - 1) // players,
+        "end_reason": shared.Text(out.end_reason, END_REASONS), "completed": out.end_reason == WON,
+        "winners": shared.winners(_is_winner(out)),
+        "final_points": shared.Lists(out.points.ravel(), np.full(n, players)),
     })
 
 
@@ -123,14 +113,15 @@ def _is_winner(out: CatanOutputs) -> np.ndarray:
 
 def seats_table(rules_version, first_play, out: CatanOutputs, policies) -> pa.Table:
     n, players = out.points.shape
-    seat = seat_numbers(n, players)
+    seat = shared.seat_numbers(n, players)
 
     def per_seat(values, names):  # values [plays, seats, len(names)]: one column each
         return {name: values[:, :, k].ravel() for k, name in enumerate(names)}
 
-    return table(SEATS, {
-        **keys(rules_version, play_indices(first_play, n, players)), "seat": seat, **policy_columns(policies, seat),
-        "points": out.points.ravel(), "score": out.points.ravel(), **rank_and_winner(out.points, _is_winner(out)),
+    return shared.table(SEATS, {
+        **shared.keys(rules_version, shared.play_indices(first_play, n, players)), "seat": seat,
+        **shared.policy_columns(policies, seat), "points": out.points.ravel(), "score": out.points.ravel(),
+        **shared.rank_and_winner(out.points, _is_winner(out)),
         **per_seat(out.pieces, ["settlements", "cities", "roads", "ships"]),
         **per_seat(out.dev_cards, ["dev_bought", "dev_played"]), "vp_cards": out.vp_cards.ravel(),
         "knights": out.knights.ravel(), "longest_route": out.longest_route.ravel(),
@@ -143,9 +134,9 @@ def seats_table(rules_version, first_play, out: CatanOutputs, policies) -> pa.Ta
 
 def production_table(rules_version, first_play, production: np.ndarray) -> pa.Table:
     play, seat, building, resource = np.nonzero(production)
-    return table(PRODUCTION, {
-        **keys(rules_version, (play + first_play).astype(np.int64)), "seat": seat,
-        "building": Text(building, ["settlement", "city"]), "resource": Text(resource, RESOURCES),
+    return shared.table(PRODUCTION, {
+        **shared.keys(rules_version, (play + first_play).astype(np.int64)), "seat": seat,
+        "building": shared.Text(building, ["settlement", "city"]), "resource": shared.Text(resource, RESOURCES),
         "amount": production[play, seat, building, resource],
     })
 
@@ -160,16 +151,18 @@ def events_table(rules_version, first_play, counts, ev) -> pa.Table:
         return np.ma.masked_array(values, ~np.isin(action, actions))
 
     def text(values, names, *actions):
-        return Text(np.where(np.isin(action, actions), values, -1), names)
+        return shared.Text(np.where(np.isin(action, actions), values, -1), names)
 
     with_hex = (C.EV_HEX, C.EV_ROBBER)
     with_node = (C.EV_SETUP_SETTLEMENT, C.EV_SETTLEMENT, C.EV_CITY)
     with_edge = (C.EV_SETUP_ROAD, C.EV_ROAD, C.EV_SHIP, C.EV_MOVE_SHIP)
     with_resource = (C.EV_DISCARD, C.EV_STEAL, C.EV_YEAR_OF_PLENTY, C.EV_MONOPOLY, C.EV_TRADE, C.EV_PRODUCE)
-    return table(EVENTS, {
-        **keys(rules_version, play_indices(first_play, len(counts)).repeat(counts)), "seq": np.arange(n) - starts,
+    return shared.table(EVENTS, {
+        **shared.keys(rules_version, shared.play_indices(first_play, len(counts), counts)),
+        "seq": np.arange(n) - starts,
         "turn": np.ma.masked_less(ev[:, 0], 0), "seat": np.ma.masked_less(ev[:, 1], 0),
-        "action": Text(action, EVENT_ACTIONS), "hex": used(a, *with_hex), "terrain": text(b, TERRAINS, C.EV_HEX),
+        "action": shared.Text(action, EVENT_ACTIONS), "hex": used(a, *with_hex),
+        "terrain": text(b, TERRAINS, C.EV_HEX),
         "token": np.ma.masked_array(c, (action != C.EV_HEX) | (c == 0)), "node": used(a, *with_node),
         "edge": used(a, *with_edge), "edge_to": used(b, C.EV_MOVE_SHIP), "dice": used(a, C.EV_ROLL),
         "resource": text(a, RESOURCES, *with_resource),

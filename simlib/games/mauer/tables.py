@@ -8,21 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
+from ...core import tables as shared
 from ...core.lake import described
-from ...core.tables import (
-    Lists,
-    Text,
-    constant,
-    keys,
-    play_indices,
-    policy_columns,
-    rank_and_winner,
-    seat_numbers,
-    table,
-    table_positions,
-    top_scorers,
-    winners,
-)
 from .constants import (
     CASE_NAMES,
     EMPTIED,
@@ -105,24 +92,25 @@ def _match(play: np.ndarray, rounds: int) -> dict:
 
 def games_table(rules_version, first_play, rounds, out: MauerOutputs) -> pa.Table:
     n, players = out.penalties.shape
-    play = play_indices(first_play, n)
-    return table(GAMES, {
-        **keys(rules_version, play), **_match(play, rounds), "players": constant(players, n),
-        "first_player": out.first_player, "turns": out.baurunden, "end_reason": Text(out.end_reason, END_REASON_NAMES),
-        "completed": out.end_reason == EMPTIED, "winners": winners(top_scorers(-out.penalties)),
+    play = shared.play_indices(first_play, n)
+    return shared.table(GAMES, {
+        **shared.keys(rules_version, play), **_match(play, rounds), "players": shared.constant(players, n),
+        "first_player": out.first_player, "turns": out.baurunden,
+        "end_reason": shared.Text(out.end_reason, END_REASON_NAMES), "completed": out.end_reason == EMPTIED,
+        "winners": shared.winners(shared.top_scorers(-out.penalties)),
     })
 
 
 def seats_table(rules_version, first_play, rounds, out: MauerOutputs, policies) -> pa.Table:
     n, players = out.penalties.shape
-    play = play_indices(first_play, n, players)
-    player = table_positions(out.first_player, players).ravel()
+    play = shared.play_indices(first_play, n, players)
+    player = shared.table_positions(out.first_player, players).ravel()
     pen = out.penalties.ravel()
     left = out.left.reshape(n * players, len(PIECES))
-    return table(SEATS, {
-        **keys(rules_version, play), **_match(play, rounds), "seat": seat_numbers(n, players), "player": player,
-        **policy_columns(policies, player), "penalty": pen, "score": -pen, **rank_and_winner(-out.penalties),
-        **{f"left_{p}": left[:, t] for t, p in enumerate(PIECES)},
+    return shared.table(SEATS, {
+        **shared.keys(rules_version, play), **_match(play, rounds), "seat": shared.seat_numbers(n, players),
+        "player": player, **shared.policy_columns(policies, player), "penalty": pen, "score": -pen,
+        **shared.rank_and_winner(-out.penalties), **{f"left_{p}": left[:, t] for t, p in enumerate(PIECES)},
     })
 
 
@@ -134,13 +122,12 @@ def events_table(rules_version, ev: np.ndarray, players: int) -> pa.Table:
     built = np.take_along_axis(ev[:, EV_BUILT:EV_BUILT + players], order, axis=1)
     ends = np.take_along_axis(ev[:, EV_END:EV_END + players], order, axis=1)
     mask = built >= 0
-    builds = {"seat": order[mask], "piece": Text(built[mask], PIECES), "end": Text(ends[mask], END_NAMES)}
-    gift_from = ev[:, EV_GIFT_FROM]
-    return table(EVENTS, {
-        **keys(rules_version, ev[:, EV_PLAY].astype(np.int64)), "baurunde": ev[:, EV_BR], "builder_seat": builder,
-        "wall_length": ev[:, EV_LEN], "wall_left": Text(ev[:, EV_LEFT], PIECES),
-        "wall_right": Text(ev[:, EV_RIGHT], PIECES),
-        "plans": Lists(Text(ev[:, EV_PLAN:EV_PLAN + players].ravel(), PLAN_NAMES), np.full(e, players)),
-        "outcome": Text(ev[:, EV_CASE], CASE_NAMES), "builds": Lists(builds, mask.sum(axis=1)),
-        "gift_from": np.ma.masked_less(gift_from, 0), "gift_piece": Text(ev[:, EV_GIFT_PIECE], PIECES),
+    builds = {"seat": order[mask], "piece": shared.Text(built[mask], PIECES), "end": shared.Text(ends[mask], END_NAMES)}
+    plans = shared.Text(ev[:, EV_PLAN:EV_PLAN + players].ravel(), PLAN_NAMES)
+    return shared.table(EVENTS, {
+        **shared.keys(rules_version, ev[:, EV_PLAY].astype(np.int64)), "baurunde": ev[:, EV_BR],
+        "builder_seat": builder, "wall_length": ev[:, EV_LEN], "wall_left": shared.Text(ev[:, EV_LEFT], PIECES),
+        "wall_right": shared.Text(ev[:, EV_RIGHT], PIECES), "plans": shared.Lists(plans, np.full(e, players)),
+        "outcome": shared.Text(ev[:, EV_CASE], CASE_NAMES), "builds": shared.Lists(builds, mask.sum(axis=1)),
+        "gift_from": np.ma.masked_less(ev[:, EV_GIFT_FROM], 0), "gift_piece": shared.Text(ev[:, EV_GIFT_PIECE], PIECES),
     })

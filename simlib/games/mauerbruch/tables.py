@@ -8,21 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
+from ...core import tables as shared
 from ...core.lake import described
-from ...core.tables import (
-    Lists,
-    Text,
-    constant,
-    keys,
-    play_indices,
-    policy_columns,
-    rank_and_winner,
-    seat_numbers,
-    table,
-    table_positions,
-    top_scorers,
-    winners,
-)
 from .constants import (
     BROKEN,
     END_REASONS,
@@ -119,34 +106,36 @@ SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "deals": DEALS}
 
 def _by_seat(per_position: np.ndarray, first_player: np.ndarray) -> np.ndarray:
     """[plays, table positions] → [plays, seats] (seat 0 at the table position first_player)."""
-    return np.take_along_axis(per_position, table_positions(first_player, per_position.shape[1]), axis=1)
+    return np.take_along_axis(per_position, shared.table_positions(first_player, per_position.shape[1]), axis=1)
 
 
 def games_table(rules_version, first_play, out: MauerbruchOutputs, deck: Deck) -> pa.Table:
     n, players = out.piles.shape
-    return table(GAMES, {
-        **keys(rules_version, play_indices(first_play, n)), "players": constant(players, n),
+    return shared.table(GAMES, {
+        **shared.keys(rules_version, shared.play_indices(first_play, n)), "players": shared.constant(players, n),
         "first_player": out.first_player, "opener_seat": (-out.first_player.astype(np.int64)) % players,
         "turns": out.turns, "takes": out.takes, "opening_pairs": out.opening_pairs,
-        "end_reason": Text(out.end_reason, END_REASONS), "completed": out.end_reason == BROKEN,
-        "stack_emptied": np.ma.masked_less(out.emptied_stack, 0), "bonus_stack": np.ma.masked_less(out.bonus_stack, 0),
-        "bonus_cards": out.bonus_cards, "cards_left": out.cards_left, "deck_name": constant(deck.name, n),
-        "deck_id": constant(deck.id, n), "winners": winners(top_scorers(_by_seat(out.piles, out.first_player))),
+        "end_reason": shared.Text(out.end_reason, END_REASONS), "completed": out.end_reason == BROKEN,
+        "stack_emptied": np.ma.masked_less(out.emptied_stack, 0),
+        "bonus_stack": np.ma.masked_less(out.bonus_stack, 0), "bonus_cards": out.bonus_cards,
+        "cards_left": out.cards_left, "deck_name": shared.constant(deck.name, n),
+        "deck_id": shared.constant(deck.id, n),
+        "winners": shared.winners(shared.top_scorers(_by_seat(out.piles, out.first_player))),
     })
 
 
 def seats_table(rules_version, first_play, out: MauerbruchOutputs, policies) -> pa.Table:
     n, players = out.piles.shape
-    player = table_positions(out.first_player, players).ravel()
+    player = shared.table_positions(out.first_player, players).ravel()
     cards = _by_seat(out.piles, out.first_player)
     # The wall-breaker is the seat that took the last pair when the wall broke; he alone holds the bonus.
     bonus = np.zeros((n, players), np.int16)
     broke = out.bonus_stack >= 0
     bonus[np.nonzero(broke)[0], out.breaker[broke]] = out.bonus_cards[broke]
-    return table(SEATS, {
-        **keys(rules_version, play_indices(first_play, n, players)), "seat": seat_numbers(n, players),
-        "player": player, **policy_columns(policies, player), "cards": cards.ravel(), "score": cards.ravel(),
-        **rank_and_winner(cards), "opened": player == 0,
+    return shared.table(SEATS, {
+        **shared.keys(rules_version, shared.play_indices(first_play, n, players)),
+        "seat": shared.seat_numbers(n, players), "player": player, **shared.policy_columns(policies, player),
+        "cards": cards.ravel(), "score": cards.ravel(), **shared.rank_and_winner(cards), "opened": player == 0,
         **{name: _by_seat(getattr(out, name), out.first_player).ravel() for name in ("pairs", "doubles", "swaps")},
         "bonus_cards": _by_seat(bonus, out.first_player).ravel(),
     })
@@ -172,12 +161,12 @@ def events_table(rules_version, first_play, out: MauerbruchOutputs, ev: np.ndarr
     labels = card_labels(deck)
     ids = deck.ids
     swap = ev[:, EV_SWAP_CARD]
-    return table(EVENTS, {
-        **keys(rules_version, play.astype(np.int64)), "take": ev[:, EV_TAKE], "phase": Text(ev[:, EV_PHASE], PHASES),
-        "turn": ev[:, EV_TURN], "seat": seat,
-        "card_a": ids[ev[:, EV_CARD_A]], "label_a": Text(ev[:, EV_CARD_A], labels), "stack_a": ev[:, EV_STACK_A],
-        "card_b": ids[ev[:, EV_CARD_B]], "label_b": Text(ev[:, EV_CARD_B], labels), "stack_b": ev[:, EV_STACK_B],
-        "pair_kind": Text(ev[:, EV_KIND], PAIR_KINDS), "ban2": ev[:, EV_BAN2] == 1, "ban5": ev[:, EV_BAN5] == 1,
+    return shared.table(EVENTS, {
+        **shared.keys(rules_version, play.astype(np.int64)), "take": ev[:, EV_TAKE],
+        "phase": shared.Text(ev[:, EV_PHASE], PHASES), "turn": ev[:, EV_TURN], "seat": seat,
+        "card_a": ids[ev[:, EV_CARD_A]], "label_a": shared.Text(ev[:, EV_CARD_A], labels), "stack_a": ev[:, EV_STACK_A],
+        "card_b": ids[ev[:, EV_CARD_B]], "label_b": shared.Text(ev[:, EV_CARD_B], labels), "stack_b": ev[:, EV_STACK_B],
+        "pair_kind": shared.Text(ev[:, EV_KIND], PAIR_KINDS), "ban2": ev[:, EV_BAN2] == 1, "ban5": ev[:, EV_BAN5] == 1,
         "swap_card": np.ma.masked_array(ids[np.maximum(swap, 0)], swap < 0),
         "swap_stack": np.ma.masked_less(ev[:, EV_SWAP_STACK], 0),
     })
@@ -185,5 +174,5 @@ def events_table(rules_version, first_play, out: MauerbruchOutputs, ev: np.ndarr
 
 def deals_table(rules_version, first_play, deals: np.ndarray, sizes: np.ndarray, deck: Deck) -> pa.Table:
     n = deals.shape[0]
-    walls = Lists(Lists(deck.ids[deals].ravel(), np.tile(sizes, n)), np.full(n, N_STACKS))
-    return table(DEALS, {**keys(rules_version, play_indices(first_play, n)), "stacks": walls})
+    walls = shared.Lists(shared.Lists(deck.ids[deals].ravel(), np.tile(sizes, n)), np.full(n, N_STACKS))
+    return shared.table(DEALS, {**shared.keys(rules_version, shared.play_indices(first_play, n)), "stacks": walls})
