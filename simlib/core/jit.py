@@ -2,34 +2,44 @@
 
 Numba (cache=True) checks only the source file of the function it compiled, not the files of the
 functions it calls: after an edit to, say, a game's policies.py, the kernel would still load code
-compiled from the old policies. A game calls `drop_stale_cache` before importing its kernel; it
-clears the cache of the game's package and the core whenever the game's sources or the core's
-compiled modules changed.
+compiled from the old policies. A game calls `drop_stale_cache` before importing its kernel. It hashes
+the game package's sources and every source they import from the games and the core, transitively
+(`compiled_sources`: relative imports and `simlib.` imports, read with `ast`), so a package compiled
+against another game's engine (a scenario such as Die Mauerspechte on Catan's) follows that engine's
+edits. When the hash changed, the compiled files of every package involved are cleared. The stamp
+(`__pycache__/numba-sources.sha256` in the package) lists the sources it hashed, so an unchanged tree is
+checked by hashing them again, without parsing.
+
+Imports of the rest of simlib (the analysis side, the command line) are not followed: no kernel is
+compiled from them.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
-_CORE = Path(__file__).parent
-_COMPILED_CORE = (_CORE / "rng.py",)  # the core's own Numba code, called by every game's kernel
+_SIMLIB = Path(__file__).resolve().parent.parent
+_FOLLOWED = (_SIMLIB / "games", _SIMLIB / "core")  # where compiled code and the values it reads live
 
 
 def drop_stale_cache(package: Path) -> None:
-    folders = [package, _CORE]
-    digest = hashlib.sha256()
-    for source in sorted(package.glob("*.py")) + list(_COMPILED_CORE):
-        digest.update(source.name.encode())
-        digest.update(source.read_bytes())
+    package = package.resolve()
     stamp = package / "__pycache__" / "numba-sources.sha256"
-    current = digest.hexdigest()
     try:
-        if stamp.read_text() == current:
-            return
+        recorded = stamp.read_text()
     except OSError:
-        pass
-    for folder in folders:
+        recorded = ""
+    if recorded and _still_holds(package, recorded):
+        return
+    sources = compiled_sources(package)
+    current = _stamp(package, sources)
+    if current == recorded:
+        return
+    for folder in sorted({source.parent for source in sources}):
         for cached in list((folder / "__pycache__").glob("*.nb[ic]")):
             cached.unlink(missing_ok=True)
     try:
@@ -37,3 +47,75 @@ def drop_stale_cache(package: Path) -> None:
         stamp.write_text(current)
     except OSError:
         pass  # a read-only install: nothing cached there either
+
+
+def _stamp(package: Path, sources: list[Path]) -> str:
+    """A digest of the sources' names and contents, then their names (relative to the package), one a line."""
+    names = [os.path.relpath(source, package) for source in sources]
+    digest = hashlib.sha256()
+    for name, source in zip(names, sources):
+        digest.update(name.encode())
+        digest.update(source.read_bytes())
+    return "\n".join([digest.hexdigest(), *names]) + "\n"
+
+
+def _still_holds(package: Path, recorded: str) -> bool:
+    """The recorded sources are unchanged and the package has no new file, so its imports are the recorded
+    ones too (the quick check, without parsing anything)."""
+    sources = [(package / name).resolve() for name in recorded.splitlines()[1:]]
+    if not set(package.glob("*.py")) <= set(sources):
+        return False
+    try:
+        return _stamp(package, sources) == recorded
+    except OSError:
+        return False
+
+
+def compiled_sources(package: Path) -> list[Path]:
+    """The package's *.py and, transitively, the files of the modules they import from sibling packages,
+    simlib's games and simlib's core; sorted."""
+    package = package.resolve()
+    followed = (package.parent, *_FOLLOWED)
+    found: set[Path] = set()
+    todo = sorted(package.glob("*.py"))
+    while todo:
+        source = todo.pop()
+        if source not in found:
+            found.add(source)
+            todo.extend(f for f in _imported_files(source) if any(f.is_relative_to(d) for d in followed))
+    return sorted(found)
+
+
+def _imported_files(source: Path) -> Iterator[Path]:
+    """Files of the modules `source` imports by a relative name or a `simlib.` name (those that exist)."""
+    try:
+        tree = ast.parse(source.read_bytes(), str(source))
+    except (SyntaxError, ValueError):
+        return  # mid-edit: hashed all the same, and Python will say what is wrong when it is imported
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield from _module_files(_absolute(alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                module = _absolute(node.module or "")
+            elif node.level <= len(source.parents):
+                module = source.parents[node.level - 1].joinpath(*(node.module or "").split("."))
+            else:
+                continue
+            if module is not None:
+                yield from _module_files(module)
+                for alias in node.names:  # `from package import module`
+                    yield from _module_files(module / alias.name)
+
+
+def _absolute(name: str) -> Path | None:
+    parts = name.split(".")
+    return _SIMLIB.parent.joinpath(*parts) if parts[0] == _SIMLIB.name else None
+
+
+def _module_files(module: Path | None) -> Iterator[Path]:
+    if module is not None:
+        for path in (module.parent / f"{module.name}.py", module / "__init__.py"):
+            if path.is_file():
+                yield path
