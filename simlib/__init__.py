@@ -1,3 +1,22 @@
-"""simlib: balance analysis of board games by batch simulation."""
+"""simlib: balance analysis of board games by batch simulation.
+
+In a notebook: `con = simlib.connect()` opens the lake and the marts read-only, with the same views as
+`simlib sql` (docs/lake.md); `con.sql("select ...").df()` gives pandas, `.pl()` Polars.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 __version__ = "0.1.0"
+
+
+def connect(lake: str | Path = "data/lake", marts: str | Path = "data/marts"):
+    """A read-only DuckDB connection over the lake and the marts (paths relative to the working directory)."""
+    from .analysis.sql import open_readonly
+    from .core.errors import SimlibError
+
+    lake, marts = Path(lake), Path(marts)
+    if not lake.is_dir():
+        raise SimlibError(f"no lake at {lake.resolve()}: simulate first, or pass connect(lake=..., marts=...)")
+    return open_readonly(lake, marts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -150,18 +151,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("games", help="list the games").set_defaults(func=_cmd_games)
     p = sub.add_parser("policies", help="list a game's policies and their parameters")
-    p.add_argument("game")
+    p.add_argument("game", help="a game (simlib games lists them)")
     p.set_defaults(func=_cmd_policies)
     p = sub.add_parser("params", help="list a game's rule parameters with provenance")
-    p.add_argument("game")
+    p.add_argument("game", help="a game (simlib games lists them)")
     p.set_defaults(func=_cmd_params)
 
     p = sub.add_parser("simulate", help="simulate a batch of plays into the lake")
-    p.add_argument("game")
+    p.add_argument("game", help="a game (simlib games lists them)")
     p.add_argument("--plays", type=int, required=True, help="number of plays")
-    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--players", type=int, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="one policy, or one per seat: a,b,c (name:param=value)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0,
+                   help="the run's seed (default 0); with the play index it fixes every draw")
     flags = {}
     for game in games().values():
         for name, help_text in game.option_flags.items():
@@ -172,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule parameter")
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameter overrides")
     p.add_argument("--events", action="store_true", help="also write the events table (much larger)")
-    p.add_argument("--lake", default="data/lake")
+    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
     p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     p.add_argument("--shard-size", type=int, default=50_000, help="plays per part file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -182,37 +184,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", help="only this game (default: all)")
     p.add_argument("--file", help="a batch TOML file instead of the game's report batch")
     p.add_argument("--scale", type=float, default=1.0, help="multiply every run's plays")
-    p.add_argument("--lake", default="data/lake")
+    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
     p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_batch)
 
     p = sub.add_parser("pipeline", help="build the marts over the lake and run their data tests")
-    p.add_argument("--lake", default="data/lake")
-    p.add_argument("--marts", default="data/marts")
-    p.add_argument("--db", default="data/simlib.duckdb")
+    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
+    p.add_argument("--marts", default="data/marts", help="where the marts go (default data/marts)")
+    p.add_argument("--db", default="data/simlib.duckdb",
+                   help="the DuckDB file with views and marts (default data/simlib.duckdb)")
     p.set_defaults(func=_cmd_pipeline)
 
-    p = sub.add_parser("sql", help="run a read-only SQL query over the lake (runs, games, seats, events) and marts")
-    p.add_argument("query")
-    p.add_argument("--format", choices=("table", "csv", "json", "parquet"), default="table")
-    p.add_argument("--output", help="write the result to this file instead of the terminal")
-    p.add_argument("--max-rows", type=int, default=40, help="rows shown in table format")
-    p.add_argument("--lake", default="data/lake")
-    p.add_argument("--marts", default="data/marts")
+    p = sub.add_parser("sql", help="run a read-only SQL query over the lake and the marts (views: docs/lake.md)")
+    p.add_argument("query", help="one SELECT (or EXPLAIN) statement; views: runs, games, seats, events, ..., "
+                                 "<game>_<table> such as mauer_seats, and every mart")
+    p.add_argument("--format", choices=("table", "csv", "json", "parquet"), default="table",
+                   help="table (readable, on the terminal), csv, json or parquet (needs --output)")
+    p.add_argument("--output", metavar="FILE", help="write the result to this file instead of the terminal")
+    p.add_argument("--max-rows", type=int, default=40, help="rows shown in table format (default 40)")
+    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
+    p.add_argument("--marts", default="data/marts", help="the marts folder (default data/marts)")
     p.set_defaults(func=_cmd_sql)
 
     p = sub.add_parser("report", help="write the HTML report from the marts")
-    p.add_argument("--lake", default="data/lake")
-    p.add_argument("--marts", default="data/marts")
-    p.add_argument("--out", default="reports")
+    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
+    p.add_argument("--marts", default="data/marts", help="the marts folder (default data/marts)")
+    p.add_argument("--out", default="reports", help="where index.html and the game pages go (default reports)")
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("replay", help="re-simulate one play of a run and print it step by step")
-    p.add_argument("game")
-    p.add_argument("--run", required=True)
-    p.add_argument("--play", type=int, required=True)
-    p.add_argument("--lake", default="data/lake")
+    p.add_argument("game", help="a game (simlib games lists them)")
+    p.add_argument("--run", required=True, help="the run id (see the runs table)")
+    p.add_argument("--play", type=int, required=True, help="the play index within the run")
+    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
     p.set_defaults(func=_cmd_replay)
 
     sub.add_parser("schema", help="print the lake's documented columns (Markdown)").set_defaults(func=_cmd_schema)
@@ -223,12 +228,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
     except SimlibError as exc:
         print(f"simlib: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("simlib: interrupted; finished parts are kept, rerun the same command to resume", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (`simlib replay ... | head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return status or 0
 
 

@@ -138,6 +138,7 @@ def build_small_lake(root: Path) -> tuple[Path, Path]:
     from simlib.core.runner import run
 
     lake, marts = root / "lake", root / "marts"
+    root.mkdir(parents=True, exist_ok=True)
     for name, text in LAKE_BATCHES.items():
         batch = root / f"{name}.toml"
         batch.write_text(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -94,3 +95,30 @@ def test_simulate_then_replay(tmp_path, capsys):
                  "--seed", "5", "--lake", lake, "--quiet"]) == 0
     assert "already complete" in capsys.readouterr().out
     assert main(["replay", "mauer", "--run", "nope", "--play", "1", "--lake", lake]) == 2
+
+
+@pytest.mark.parametrize("command", [["games"], ["schema"], ["replay", "mauer", "--run", "RUN", "--play", "0"]])
+def test_no_traceback_when_the_reader_goes_away(command, tmp_path):
+    """`simlib ... | head`: the pipe closes early; the command stops quietly (status 141, like SIGPIPE)."""
+    if command[0] == "replay":
+        main(["simulate", "mauer", "--plays", "5", "--players", "4", "--policies", "random", "--rounds", "1",
+              "--lake", str(tmp_path), "--quiet"])
+        run_id = next((tmp_path / "runs" / "game=mauer").iterdir()).name.removeprefix("run_id=")
+        command = [c if c != "RUN" else run_id for c in command] + ["--lake", str(tmp_path)]
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody will read: the first write fails with a broken pipe
+    done = subprocess.run([sys.executable, "-m", "simlib.cli", *command], stdout=write_end, stderr=subprocess.PIPE,
+                          text=True)
+    os.close(write_end)
+    assert "Traceback" not in done.stderr and done.returncode == 141, done.stderr
+
+
+def test_every_flag_of_every_command_has_help_text():
+    from simlib.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name, command in sub.choices.items():
+        for action in command._actions:
+            if action.dest != "help":
+                assert action.help, f"simlib {name}: {action.option_strings or action.dest} has no help text"

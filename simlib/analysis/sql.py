@@ -23,8 +23,10 @@ class QueryError(Exception):
 
 
 def open_readonly(lake: Path, marts: Path) -> duckdb.DuckDBPyConnection:
-    """A connection with views `runs`, `games`, `seats`, `events` and one per mart, that can read only
-    the lake and the marts and can write nothing."""
+    """A connection with a view per lake table (`runs`, `games`, `seats`, `events`, ...: every game), per
+    game and lake table (`mauer_seats`, `catan_production`, ...) and per mart, that can read only the
+    lake and the marts and can write nothing (see docs/lake.md)."""
+    lake, marts = lake.resolve(), marts.resolve()
     con = connect()
     create_lake_views(con, lake, prefix="")
     for mart in sorted(marts.glob("*.parquet")):

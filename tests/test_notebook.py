@@ -1,0 +1,50 @@
+"""The README's notebook analyses, run as a user would: `simlib.connect()` from the folder holding data/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+import pytest
+
+import simlib
+from simlib.core.errors import SimlibError
+
+from digests import build_small_lake
+
+README = (Path(__file__).parents[1] / "README.md").read_text()
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("notebook")
+    build_small_lake(root / "data")  # data/lake and data/marts, as `make report` leaves them
+    return root
+
+
+def test_the_readme_notebook_analyses_run(project, monkeypatch):
+    monkeypatch.chdir(project)
+    section = README.split("## In a notebook", 1)[1].split("\n## ", 1)[0]
+    cells = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(cells) == 3
+    namespace: dict = {}
+    for cell in cells:
+        exec(compile(cell, "README.md", "exec"), namespace)
+    seats, penalties, length = namespace["seats"], namespace["penalties"], namespace["length"]
+    assert isinstance(seats, pd.DataFrame) and isinstance(length, pd.DataFrame)
+    assert isinstance(penalties, pl.DataFrame)
+    assert set(seats["players"]) == {3, 4} and seats["win_rate"].between(0, 1).all()
+    assert penalties["seat_plays"].sum() > 0 and (penalties["penalty"] >= 0).all()
+    assert set(length["game"]) == {"mauer", "mauerbruch", "catan"}
+
+
+def test_connect_is_read_only_and_says_when_there_is_no_lake(project, tmp_path, monkeypatch):
+    con = simlib.connect(project / "data" / "lake", project / "data" / "marts")
+    assert con.execute("select count(*) from catan_production").fetchall()[0][0] > 0
+    with pytest.raises(Exception, match="disabled|not allowed|Permission"):
+        con.execute(f"copy (select 1) to '{tmp_path / 'x.csv'}'")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SimlibError, match="no lake"):
+        simlib.connect()
