@@ -141,9 +141,11 @@ def _cmd_replay(args) -> int:
 
 
 def _cmd_schema(args) -> None:
+    from .analysis.duck import views_markdown
     from .core.docs import lake_markdown
 
     print(lake_markdown())
+    print(views_markdown())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -220,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
     p.set_defaults(func=_cmd_replay)
 
-    sub.add_parser("schema", help="print the lake's documented columns (Markdown)").set_defaults(func=_cmd_schema)
+    sub.add_parser("schema", help="print the lake's documented columns and views (Markdown; docs/lake.md)").set_defaults(func=_cmd_schema)
     return parser
 
 

@@ -67,3 +67,24 @@ def test_queries_cannot_change_anything(data, query):
 def test_files_outside_the_lake_cannot_be_read(data):
     result = sql(data, "select * from read_csv('/etc/hostname')")
     assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_lake_views_have_one_type_per_column_and_per_game_views_only_their_columns(tmp_path):
+    from simlib.analysis.sql import open_readonly
+    from simlib.core.registry import get_game
+
+    from digests import build_small_lake
+
+    lake, marts = build_small_lake(tmp_path)
+    con = open_readonly(lake, marts)
+    types = {name: type_ for name, type_, *_ in con.execute("describe seats").fetchall()}
+    # score is int16 in Die Mauer and Mauerbruch, int8 in Catan; policy is dictionary<int8> or <int16>
+    assert types["score"] == "SMALLINT" and types["policy"] == "VARCHAR" and types["run_id"] == "VARCHAR"
+    by_game = con.execute("select game, typeof(score), count(*) from seats group by all order by game").fetchall()
+    assert [g for g, *_ in by_game] == ["catan", "mauer", "mauerbruch"] and {t for _, t, _ in by_game} == {"SMALLINT"}
+    for game in ("mauer", "catan"):
+        own = [name for name, *_ in con.execute(f"describe {game}_seats").fetchall()]
+        assert own == get_game(game).schemas()["seats"].names + ["game", "run_id"]
+        assert con.execute(f"select count(distinct game) from {game}_seats").fetchall() == [(1,)]
+    assert con.execute("select sum(amount) from catan_production").fetchall()[0][0] > 0
+    assert "penalty" in types and "points" in types  # each game's own columns, NULL for the others

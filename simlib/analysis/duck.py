@@ -141,3 +141,30 @@ def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tup
                 for c, t in generic.items()) + f" from {view}")
         con.execute(f"create or replace view {prefix}{table} as " + " union all ".join(branches))
     return globs
+
+
+def views_markdown() -> str:
+    """The views section of docs/lake.md: what `simlib sql`, `simlib.connect()` and the pipelines see."""
+    lines = [
+        "## Views",
+        "",
+        "`simlib sql`, `simlib.connect()` and data/simlib.duckdb show the lake through views (the pipelines'",
+        "models read the same views with a `lake_` prefix):",
+        "- per game and table, `<game>_<table>` (e.g. `mauer_seats`, `catan_production`): that game's rows",
+        "  and columns only, typed as its schema above says (dictionary-encoded text is VARCHAR);",
+        "- per table, `<table>` (e.g. `seats`): every game's rows, each column with one type across games (the",
+        "  widest integer where games differ), NULL where a game has no such column.",
+        "Both kinds exist even when the lake has no file for them, so a query binds on any lake.",
+        "",
+    ]
+    for table, per_game in table_columns().items():
+        columns = generic_columns(per_game)
+        lines += [f"### `{table}`", "",
+                  "Per game: " + ", ".join(f"`{game}_{table}`" for game in per_game) + ".", "",
+                  "| column | type | games |", "|---|---|---|"]
+        for column, type_ in columns.items():
+            having = [g for g, own in per_game.items() if column in own]
+            who = "all" if column in PARTITIONS or len(having) == len(per_game) else ", ".join(having)
+            lines.append(f"| `{column}` | {type_} | {who} |")
+        lines.append("")
+    return "\n".join(lines)
