@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import shutil
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -12,8 +14,12 @@ from simlib.analysis.duck import connect
 from simlib.analysis.models import Model, load_models
 from simlib.analysis.pipeline import build
 from simlib.analysis.tests import run_data_tests
+from simlib.core.errors import SimlibError
+from simlib.core.resources import pipelines_root
 
 from lake_fixture import seats_from_penalties, write_run
+
+PIPELINES = pipelines_root()
 
 # Three players, four plays; play 2 is a tie between seats 0 and 2.
 PENALTIES = [[0, 5, 10], [3, 0, 6], [0, 4, 0], [0, 15, 2]]
@@ -213,3 +219,64 @@ def test_match_total_histogram(built):
     assert hist["total"].to_list() == [5, 19] and hist["share"].to_list() == [0.5, 0.5]
     assert hist["n_matches"].to_list() == [2, 2] and hist["n_plays"].to_list() == [4, 4]
     assert row(marts["mart_mauer_match_totals"], player=0)["share_zero"] == 0.5
+
+
+def test_models_load_from_every_folder_and_an_empty_pipeline_fails(tmp_path):
+    models = load_models()
+    scopes = {m.scope for m in models}
+    assert {None, "mauer", "mauerbruch"} <= scopes and len(models) >= 20
+    by_name = {m.name: m for m in models}
+    assert by_name["mart_run_balance"].inputs == ("mart_seat_outcomes", "stg_games")  # parsed from its SQL
+    assert by_name["stg_seats"].sources == ("lake_seats",)
+    order = [m.name for m in models]
+    assert order.index("stg_seats") < order.index("int_seat_policy_sums") < order.index("int_policy_pairs")
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "schema.toml").write_text("")
+    with pytest.raises(SimlibError, match="no pipeline models"):
+        load_models({None: tmp_path / "shared"})
+
+
+def _folder(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir()
+    schema = []
+    for name, sql in files.items():
+        (root / f"{name}.sql").write_text(sql)
+        schema.append(f'[models.{name}]\nmaterialized = "per_run"\ndescription = "x"\n')
+    (root / "schema.toml").write_text("\n".join(schema))
+    return root
+
+
+@pytest.mark.parametrize("files, scope, message", [
+    ({"mart_a": "select * from no_such_table"}, None, "neither a model nor a lake view"),
+    ({"mart_a": "select * from mart_b", "mart_b": "select * from mart_a"}, None, "cycle"),
+])
+def test_bad_model_graphs_are_refused_naming_the_model(tmp_path, files, scope, message):
+    with pytest.raises(SimlibError, match=message):
+        load_models({scope: _folder(tmp_path / "f", files)})
+
+
+def test_a_shared_model_may_not_read_a_game_model(tmp_path):
+    shared = _folder(tmp_path / "shared", {"mart_s": "select * from mart_g"})
+    game = _folder(tmp_path / "mauer", {"mart_g": "select * from lake_mauer_seats"})
+    with pytest.raises(SimlibError, match="mart_s reads mart_g, a model of mauer runs only"):
+        load_models({None: shared, "mauer": game})
+
+
+def test_editing_one_games_model_recomputes_only_it(tmp_path):
+    from digests import build_small_lake
+
+    lake, _ = build_small_lake(tmp_path / "made")
+    folders = {None: tmp_path / "p" / "shared", "mauer": tmp_path / "p" / "mauer",
+               "mauerbruch": tmp_path / "p" / "mauerbruch"}
+    shutil.copytree(PIPELINES, tmp_path / "p", ignore=shutil.ignore_patterns("catan", "__pycache__"))
+    marts = tmp_path / "marts"
+    build(lake, marts, tmp_path / "db.duckdb", folders)
+    before = {p: p.stat().st_mtime_ns for p in (marts / ".cache").rglob("*.parquet")}
+    edited = folders["mauerbruch"] / "mart_mauerbruch_endings.sql"
+    edited.write_text(edited.read_text() + "\n-- an edit\n")
+    again = build(lake, marts, tmp_path / "db.duckdb", folders)
+    after = {p: p.stat().st_mtime_ns for p in (marts / ".cache").rglob("*.parquet")}
+    changed = {p.relative_to(marts / ".cache").parts[0] for p in set(after) ^ set(before)}
+    assert changed == {"mart_mauerbruch_endings"}
+    assert all(after[p] == stamp for p, stamp in before.items() if p in after)
+    assert again.runs_computed == len(list((lake / "runs" / "game=mauerbruch").iterdir()))
