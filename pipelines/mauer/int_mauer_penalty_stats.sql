@@ -19,7 +19,7 @@ cumulative as (
     from by_value
 ),
 
-final as (
+sums as (
     select
         run_id,
         seat,
@@ -36,6 +36,18 @@ final as (
         coalesce(sum(n) filter (where penalty = 0), 0)::bigint as n_zero
     from cumulative
     group by run_id, seat, policy_spec
+),
+
+final as (
+    select
+        *,
+        penalty_sum / n_seat_plays as mean_penalty,
+        penalty_sum / n_seat_plays
+            - mean_ci_half(sd_from_int_sums(n_seat_plays, penalty_sum, penalty_sq_sum), n_seat_plays) as mean_penalty_lo,
+        penalty_sum / n_seat_plays
+            + mean_ci_half(sd_from_int_sums(n_seat_plays, penalty_sum, penalty_sq_sum), n_seat_plays) as mean_penalty_hi,
+        sd_from_int_sums(n_seat_plays, penalty_sum, penalty_sq_sum) as sd_penalty
+    from sums
 )
 
 select * from final
