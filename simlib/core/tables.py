@@ -7,7 +7,7 @@ this module knows no game and supplies the rest:
   for runs with events, fills the event rows by the count-then-fill pass.
 - `table`: an Arrow table from a dict of columns by name, each converted to its schema field's type.
   A column is a numpy array, a numpy masked array (masked = null), `Text` (dictionary-encoded),
-  `Lists` (a list column), a dict of columns (a struct column) or a ready Arrow array.
+  `Constant`, `Lists` (a list column), a dict of columns (a struct column) or a ready Arrow array.
 - The columns every table shares: `keys` (rules_version, play_index, with `play_indices`) and
   `constant`.
 - The columns every seats table shares: `seat_numbers`, `table_positions`, `policy_columns` (policy,
@@ -57,6 +57,14 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Constant:
+    """A column of `rows` rows holding one value: a number, or text (dictionary-encoded)."""
+
+    value: int | str
+    rows: int
+
+
+@dataclass(frozen=True)
 class Lists:
     """A list column: row i holds the next counts[i] items of `items` (itself any column value)."""
 
@@ -78,22 +86,40 @@ def _arrow(value: Any, type_: pa.DataType) -> pa.Array:
     if isinstance(value, Text):
         codes = np.asarray(value.codes)
         nulls = codes < 0
-        indices = pa.array(codes, type_.index_type, mask=nulls if nulls.any() else None)
+        indices = pa.array(_fit(codes, type_.index_type), type_.index_type, mask=nulls if nulls.any() else None)
         return pa.DictionaryArray.from_arrays(indices, pa.array(list(value.names), type_.value_type))
+    if isinstance(value, Constant):
+        if pa.types.is_dictionary(type_):
+            return _arrow(Text(np.zeros(value.rows, np.int8), [value.value]), type_)
+        one = _fit(np.array([value.value]), type_)
+        return pa.array(np.full(value.rows, one[0], one.dtype), type_)
     if isinstance(value, Lists):
         offsets = np.concatenate([[0], np.cumsum(value.counts)]).astype(np.int32)
         return pa.ListArray.from_arrays(pa.array(offsets), _arrow(value.items, type_.value_type))
     if isinstance(value, dict):
         return pa.StructArray.from_arrays([_arrow(value[f.name], f.type) for f in type_], fields=list(type_))
     if isinstance(value, np.ma.MaskedArray):
-        nulls = np.ma.getmaskarray(value)
-        return pa.array(value.filled(0), type_, mask=nulls)
-    return pa.array(np.asarray(value), type_)
+        return pa.array(_fit(value.filled(0), type_), type_, mask=np.ma.getmaskarray(value))
+    return pa.array(_fit(np.asarray(value), type_), type_)
 
 
-def constant(value: int | str, n: int) -> np.ndarray | Text:
+def _fit(values: np.ndarray, type_: pa.DataType) -> np.ndarray:
+    """values as the numpy type of `type_`; a value that does not fit is an error. (Numpy's cast and a check
+    are many times faster than Arrow's checked cast from another type.)"""
+    dtype = np.dtype(type_.to_pandas_dtype())
+    if values.dtype == dtype:
+        return values
+    if np.can_cast(values.dtype, dtype):
+        return values.astype(dtype)
+    fitted = values.astype(dtype)
+    if not (fitted == values).all():
+        raise ValueError(f"values do not fit {type_}")
+    return fitted
+
+
+def constant(value: int | str, n: int) -> Constant:
     """A column of n rows holding one value: a number, or text (dictionary-encoded)."""
-    return Text(np.zeros(n, np.int8), [value]) if isinstance(value, str) else np.full(n, value)
+    return Constant(value, n)
 
 
 def play_indices(first_play: int, n_plays: int, rows_per_play: int | np.ndarray = 1) -> np.ndarray:
@@ -114,7 +140,7 @@ def seat_numbers(n_plays: int, players: int) -> np.ndarray:
 
 def table_positions(first_player: np.ndarray, players: int) -> np.ndarray:
     """[plays, seats]: each seat's table position, seat 0 sitting at first_player and seats counting on."""
-    return (first_player.astype(np.int64)[:, None] + np.arange(players)) % players
+    return ((first_player.astype(np.int16)[:, None] + np.arange(players, dtype=np.int16)) % players).astype(np.int8)
 
 
 def policy_columns(policies: Sequence, player: np.ndarray) -> dict[str, Text]:
@@ -126,7 +152,7 @@ def policy_columns(policies: Sequence, player: np.ndarray) -> dict[str, Text]:
 
 def _by_position(values: list[str], player: np.ndarray) -> Text:
     names = list(dict.fromkeys(values))
-    code = np.array([names.index(v) for v in values], np.int64)
+    code = np.array([names.index(v) for v in values], np.int8)
     return Text(code[player], names)
 
 
@@ -138,7 +164,7 @@ def top_scorers(score: np.ndarray) -> np.ndarray:
 def rank_and_winner(score: np.ndarray, is_winner: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """A seats table's rank (1 + number of seats with a higher score; ties share a rank) and winner
     (given per [play, seat], or else the top scorers) from score [plays, seats]."""
-    rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
+    rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2, dtype=np.int8)
     winner = top_scorers(score) if is_winner is None else is_winner
     return {"rank": rank.ravel(), "winner": winner.ravel()}
 

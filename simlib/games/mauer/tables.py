@@ -87,7 +87,7 @@ SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS}
 
 
 def _match(play: np.ndarray, rounds: int) -> dict:
-    return {"match_id": play // rounds, "round": play % rounds}
+    return {"match_id": play // rounds, "round": (play % rounds).astype(np.int16)}
 
 
 def games_table(rules_version, first_play, rounds, out: MauerOutputs) -> pa.Table:
