@@ -101,25 +101,16 @@ class Catan(Game):
         result = {
             "games": tables.games_table(self.rules_version, start, out),
             "seats": tables.seats_table(self.rules_version, start, out, config.policies),
-            "production": tables.production_table(self.rules_version, start, out.production),
+            "production": tables.production_table(self.rules_version, start, out),
         }
         if events:
             result["events"] = tables.events_table(self.rules_version, start, out.n_events, ev)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:
-        result = self.simulate(config, play, play + 1, events=True)
-        game = result["games"].to_pylist()[0]
-        lines = [f"Catan, play {play}, {config.players} players: {game['end_reason']} after {game['turns']} turns"]
-        for s in result["seats"].to_pylist():
-            lines.append(f"seat {s['seat']} ({s['policy']}): {s['points']} points, {s['settlements']} settlements, "
-                         f"{s['cities']} cities, {s['roads']} roads, {s['ships']} ships, {s['knights']} knights, "
-                         f"longest route {s['longest_route']}{', winner' if s['winner'] else ''}")
-        actions = result["events"].column("action").to_pylist()
-        counts = {a: actions.count(a) for a in C.EVENT_ACTIONS if a in actions}
-        lines.append("events: " + ", ".join(f"{n} {a}" for a, n in counts.items())
-                     + " (every row: simlib simulate ... --events, then the events table)")
-        return "\n".join(lines)
+        from .replay import describe
+
+        return describe(config, play, self.simulate(config, play, play + 1, events=True), _board(config.options["map"]))
 
 
 GAME = Catan()

@@ -384,6 +384,17 @@ def _settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_reso
         rate[p, harbour_resource[n]] = 2
 
 
+@nb.njit(cache=True)
+def _expose(exposure, p, n, level, sign, node_hexes, hex_terrain, hex_pips):
+    """A building of p's at level `level` (1 settlement, 2 city) came onto (sign 1) or left (sign -1)
+    node n: its pips times its cards per producing hex beside it, in exposure [player, kind, resource]
+    (what one roll is expected to pay it, times 36; the robber and the bank are not asked)."""
+    for k in range(3):
+        h = node_hexes[n, k]
+        if h >= 0 and hex_terrain[h] < 5:
+            exposure[p, level - 1, hex_terrain[h]] += sign * level * hex_pips[h]
+
+
 @nb.njit(cache=True, inline="always")
 def _random_card(hands, q, u):
     """A card drawn uniformly from player q's hand (by count); -1 if the hand is empty."""
@@ -419,6 +430,7 @@ class CatanOutputs(NamedTuple):
     actions: np.ndarray        # [plays] actions taken
     rolls: np.ndarray          # [plays, 13] how often each dice sum was rolled
     n_events: np.ndarray       # [plays] event rows (the count-then-fill pass's counts)
+    expected: np.ndarray       # [plays, seats, 2, resources] cards the dice promised settlements, cities
 
 
 @nb.njit(cache=True)
@@ -433,7 +445,9 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     settlements, cities, roads, ships, dev cards bought and played, knights, longest route, holder
     flags, resources received [5], lost to the robber and to discards [2, 5], production by building kind
     (0 settlement, 1 city) [2, 5], final hand [5], victory-point cards; per play the final bank [5],
-    the actions taken, how often each dice sum was rolled [13] and the number of events.
+    the actions taken, how often each dice sum was rolled [13] and the number of events; last, per play
+    and player the cards the dice promised by building kind [2, 5]: at every roll (a 7 included), each
+    building's cards times pips(token)/36 for each producing hex beside it, robber and bank ignored.
 
     The board: the map's terrain and tokens (map_terrain -1: drawn, terrain_bag shuffled over
     random_hexes; map_token -1: laid along spiral_hexes in spiral_tokens' order, skipping the desert).
@@ -457,6 +471,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     received_out = np.zeros((n_plays, P, N_RES), np.int16)
     lost_out = np.zeros((n_plays, P, 2, N_RES), np.int16)  # to the robber, to discards
     production_out = np.zeros((n_plays, P, 2, N_RES), np.int16)
+    expected_out = np.zeros((n_plays, P, 2, N_RES), np.float64)
 
     hex_terrain = np.full(n_hex, 6, np.int64)
     hex_token = np.zeros(n_hex, np.int64)
@@ -469,6 +484,10 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     bank = np.empty(N_RES, np.int64)
     received = np.empty((P, N_RES), np.int64)
     by_kind = np.empty((P, 2, N_RES), np.int64)
+    # The dice's promise, in 36ths of a card: per roll, exposure [player, kind, resource] (kept where a
+    # building comes or goes) is added to promised.
+    exposure = np.empty((P, 2, N_RES), np.int64)
+    promised = np.empty((P, 2, N_RES), np.int64)
     deck = np.empty(25, np.int64)
     dev_hand = np.empty((P, 5), np.int64)
     dev_new = np.empty((P, 5), np.int64)
@@ -554,6 +573,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         bank[:] = 19
         received[:] = 0
         by_kind[:] = 0
+        exposure[:] = 0
+        promised[:] = 0
         dev_hand[:] = 0
         dev_new[:] = 0
         knights[:] = 0
@@ -606,6 +627,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     if value > best_value:
                         n, best_value = c, value
             _settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
+            _expose(exposure, p, n, SETTLEMENT, 1, node_hexes, hex_terrain, hex_pips)
             pos = _log(ev, pos, -1, p, EV_SETUP_SETTLEMENT, n, 0, 0)
             building_points[p] += 1
             if step >= P:
@@ -679,6 +701,10 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                     d = below(draw(key, counter), 6) + below(draw(key, counter + 1), 6) + 2
                     counter += 2
                     rolls_out[i, d] += 1
+                    for q in range(P):
+                        for r in range(N_RES):
+                            promised[q, 0, r] += exposure[q, 0, r]
+                            promised[q, 1, r] += exposure[q, 1, r]
                     pos = _log(ev, pos, turn, p, EV_ROLL, d, 0, 0)
                     if d == 7:
                         for q in range(P):
@@ -855,6 +881,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 elif kind == 3:
                     _pay(hands, p, bank, costs, 1)
                     _settle(p, a, node_owner, node_level, left, rate, harbour_rate, harbour_resource)
+                    _expose(exposure, p, a, SETTLEMENT, 1, node_hexes, hex_terrain, hex_pips)
                     pos = _log(ev, pos, turn, p, EV_SETTLEMENT, a, 0, 0)
                     _node_changed(a, legal_edge, n_legal_edge, legal_node, n_legal_node, node_land, node_nodes,
                                   edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges)
@@ -863,6 +890,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 elif kind == 4:
                     _pay(hands, p, bank, costs, 2)
                     node_level[a] = CITY
+                    _expose(exposure, p, a, SETTLEMENT, -1, node_hexes, hex_terrain, hex_pips)
+                    _expose(exposure, p, a, CITY, 1, node_hexes, hex_terrain, hex_pips)
                     pos = _log(ev, pos, turn, p, EV_CITY, a, 0, 0)
                     building_points[p] += 1
                     left[p, 0] += 1
@@ -985,6 +1014,8 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
                 lost_out[i, q, 1, r] = lost[q, 1, r]
                 production_out[i, q, 0, r] = by_kind[q, 0, r]
                 production_out[i, q, 1, r] = by_kind[q, 1, r]
+                expected_out[i, q, 0, r] = promised[q, 0, r] / 36.0
+                expected_out[i, q, 1, r] = promised[q, 1, r] / 36.0
             vp_out[i, q] = dev_hand[q, VICTORY_POINT]
             for r in range(N_RES):
                 hands_out[i, q, r] = hands[q, r]
@@ -992,4 +1023,4 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             bank_out[i, r] = bank[r]
     return (turns_out, reason_out, winner_out, points_out, pieces_out, dev_out, knights_out, route_out,
             holders_out, received_out, lost_out, production_out, hands_out, bank_out, vp_out, actions_out, rolls_out,
-            events_out)
+            events_out, expected_out)

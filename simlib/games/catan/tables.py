@@ -61,7 +61,11 @@ PRODUCTION = pa.schema(_KEYS + [
     described("seat", pa.int8(), "The receiving seat."),
     described("building", _TEXT, "settlement or city: the building that produced."),
     described("resource", _TEXT, "The resource."),
-    described("amount", pa.int16(), "Cards received from rolls (not the set-up) over the game; rows with 0 left out."),
+    described("amount", pa.int16(), "Cards received from rolls (not the set-up) over the game."),
+    described("expected", pa.float64(), "Cards the dice promised over the game's rolls (a 7 included): for each "
+              "roll, pips(token)/36 times the building's cards (1 settlement, 2 city) per producing hex beside it, "
+              "the robber and the bank ignored; amount - expected is what robber and bank shortage took. Rows "
+              "with amount and expected both 0 are left out."),
 ])
 
 EVENTS = pa.schema(_KEYS + [
@@ -132,12 +136,14 @@ def seats_table(rules_version, first_play, out: CatanOutputs, policies) -> pa.Ta
     })
 
 
-def production_table(rules_version, first_play, production: np.ndarray) -> pa.Table:
-    play, seat, building, resource = np.nonzero(production)
+def production_table(rules_version, first_play, out: CatanOutputs) -> pa.Table:
+    """One row per play, seat, building kind and resource that received cards or was promised some."""
+    play, seat, building, resource = np.nonzero((out.production > 0) | (out.expected > 0))
     return shared.table(PRODUCTION, {
         **shared.keys(rules_version, (play + first_play).astype(np.int64)), "seat": seat,
         "building": shared.Text(building, ["settlement", "city"]), "resource": shared.Text(resource, RESOURCES),
-        "amount": production[play, seat, building, resource],
+        "amount": out.production[play, seat, building, resource],
+        "expected": out.expected[play, seat, building, resource],
     })
 
 
