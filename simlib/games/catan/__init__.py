@@ -14,6 +14,9 @@ Version history
 - 1: first implementation.
 - 2: a player with 10 points wins before his next step (before: only after a further action of his,
   so a win by a knight before the roll, or by a route card gained on another's turn, could wait).
+  Later, still 2: the kernel also returns the cards the dice promised (the production table's `expected`
+  column, with a row wherever it or `amount` is above 0); an extra output, no rule and no games or seats
+  row changed, so the number stays.
 """
 
 from __future__ import annotations
