@@ -222,7 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
     p.set_defaults(func=_cmd_replay)
 
-    sub.add_parser("schema", help="print the lake's documented columns and views (Markdown; docs/lake.md)").set_defaults(func=_cmd_schema)
+    p = sub.add_parser("schema", help="print the lake's documented columns and views (Markdown; docs/lake.md)")
+    p.set_defaults(func=_cmd_schema)
     return parser
 
 

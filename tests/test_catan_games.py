@@ -18,14 +18,14 @@ def played():
 
 def test_resources_are_conserved(played):
     _, out, _ = played
-    hands, bank = out[12], out[13]
+    hands, bank = out.hands, out.bank
     assert (hands.sum(axis=1) + bank == 19).all()  # bank + hands = 19 of each, 95 in all
     assert (hands >= 0).all() and (bank >= 0).all()
 
 
 def test_piece_limits_hold(played):
     _, out, _ = played
-    pieces = out[4]
+    pieces = out.pieces
     assert (pieces[:, :, 0] <= 5).all() and (pieces[:, :, 1] <= 4).all()
     assert (pieces[:, :, 2] <= 15).all() and (pieces[:, :, 3] <= 15).all()
     assert (pieces[:, :, 0] + pieces[:, :, 1] >= 2).all()  # the set-up's two settlements, or cities
@@ -33,14 +33,14 @@ def test_piece_limits_hold(played):
 
 def test_every_point_is_accounted_for(played):
     _, out, _ = played
-    points, pieces, holders, vp = out[3], out[4], out[8], out[14]
+    points, pieces, holders, vp = out.points, out.pieces, out.holders, out.vp_cards
     expected = pieces[:, :, 0] + 2 * pieces[:, :, 1] + vp + 2 * holders[:, :, 0] + 2 * holders[:, :, 1]
     assert (points == expected).all()
 
 
 def test_the_winner_reached_ten_points_and_is_alone(played):
     _, out, tables = played
-    turns, reason, winner, points = out[:4]
+    reason, winner, points = out.end_reason, out.winner, out.points
     won = winner >= 0
     assert (points[won, winner[won]] >= 10).all()
     assert ((reason == 0) == won).all()
@@ -50,7 +50,7 @@ def test_the_winner_reached_ten_points_and_is_alone(played):
 
 def test_card_holders_deserve_their_cards(played):
     _, out, _ = played
-    knights, route, holders = out[6], out[7], out[8]
+    knights, route, holders = out.knights, out.longest_route, out.holders
     for i in range(len(knights)):
         for p in range(4):
             if holders[i, p, 1]:
@@ -61,7 +61,7 @@ def test_card_holders_deserve_their_cards(played):
 
 def test_production_never_exceeds_what_was_received(played):
     _, out, _ = played
-    received, production = out[9], out[11]
+    received, production = out.received, out.production
     assert (production.sum(axis=2) <= received).all()
 
 
@@ -76,7 +76,7 @@ def test_weighted_builds_cities_and_beats_random():
     config = RunConfig.build(GAME, players=4, policies=["weighted", "random", "random", "random"], plays=300,
                              seed=11)
     out = GAME.run_kernel(config, 0, 300)
-    winner, pieces = out[2], out[4]
+    winner, pieces = out.winner, out.pieces
     weighted_wins = (winner == 0).mean()
     assert weighted_wins > 0.4  # a fair share is 0.25; weighting builds wins clearly
     assert pieces[:, 0, 1].mean() > pieces[:, 1:, 1].mean()  # more cities than the random players
@@ -86,16 +86,16 @@ def test_builder_beats_weighted_and_random():
     config = RunConfig.build(GAME, players=4, policies=["builder", "weighted", "random", "random"], plays=200,
                              seed=13)
     out = GAME.run_kernel(config, 0, 200)
-    wins = np.bincount(out[2][out[2] >= 0], minlength=4) / 200
+    wins = np.bincount(out.winner[out.winner >= 0], minlength=4) / 200
     assert wins[0] > wins[1] > max(wins[2], wins[3])
-    assert (out[1] == 0).mean() > 0.95  # games end in a win
+    assert (out.end_reason == 0).mean() > 0.95  # games end in a win
 
 
 def test_dice_sums_follow_two_dice(played):
     from scipy import stats
 
     _, out, _ = played
-    rolls = out[16].sum(axis=0)[2:]
+    rolls = out.rolls.sum(axis=0)[2:]
     pips = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]) / 36
     assert rolls.sum() > 30_000
     assert stats.chisquare(rolls, rolls.sum() * pips).pvalue > 0.001
