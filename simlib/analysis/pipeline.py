@@ -37,7 +37,6 @@ from .tests import run_data_tests
 class BuildResult:
     runs: int
     runs_computed: int
-    models: int
     marts: list[str]
     test_failures: list[str]
     tests_run: int
@@ -101,10 +100,7 @@ def _upstream(models: dict[str, Model], names: set[str]) -> set[str]:
 def _lake_tables(models: dict[str, Model], model: Model) -> set[str]:
     """The lake tables a model reads, directly or through views."""
     views = lake_views()
-    names = {views[s] for s in model.sources}
-    for upstream in model.inputs:
-        names |= _lake_tables(models, models[upstream])
-    return names
+    return {views[s] for name in _upstream(models, {model.name}) for s in models[name].sources}
 
 
 def _compute_parts(con, models: dict[str, Model], model: Model, lake: Path, cache: Path,
@@ -223,5 +219,5 @@ def build(lake: Path, marts_dir: Path, db_path: Path, folders: dict[str | None, 
                           documented_only=[m for m in models.values() if m.materialized == "view"])
     con.close()
     _write_database(db_path, lake, marts_dir, marts)
-    return BuildResult(len(runs), sum(map(len, groups.values())), len(models), marts, failures + f, count + n,
+    return BuildResult(len(runs), sum(map(len, groups.values())), marts, failures + f, count + n,
                        time.perf_counter() - began)
