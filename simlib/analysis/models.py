@@ -57,10 +57,15 @@ class Model:
         return self.path.read_text()
 
     def python_module(self):
-        spec = importlib.util.spec_from_file_location(f"simlib_pipeline_{self.name}", self.path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
+        return _load_module(self.path)
+
+
+def _load_module(path: Path):
+    """A Polars model's module, loaded from its file (pipeline folders are not packages)."""
+    spec = importlib.util.spec_from_file_location(f"simlib_pipeline_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def pipeline_folders() -> dict[str | None, Path]:
@@ -107,10 +112,7 @@ def _sql_reads(sql: str, con: duckdb.DuckDBPyConnection) -> set[str]:
 def _reads(path: Path, con: duckdb.DuckDBPyConnection) -> set[str]:
     """The tables a model reads: parsed from its SQL, or the INPUTS a Polars model declares."""
     if path.suffix == ".py":
-        spec = importlib.util.spec_from_file_location(f"simlib_pipeline_inputs_{path.stem}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return set(getattr(module, "INPUTS", ()))
+        return set(getattr(_load_module(path), "INPUTS", ()))
     try:
         return _sql_reads(path.read_text(), con)
     except (duckdb.Error, ValueError) as exc:
