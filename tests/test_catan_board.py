@@ -112,3 +112,30 @@ def test_a_small_island_map_with_a_named_field_and_a_harbour():
     assert board.node_land.sum() == 6 and board.edge_land.sum() == 6
     assert board.named == {"Friedrichstraße": 0}
     assert (board.node_harbour_resource == RESOURCES.index("ore")).sum() == 2
+
+
+@pytest.mark.parametrize("name", ["standard", "beginner"])
+def test_the_reference_topology_is_the_kernels(name):
+    """The one place where tests/catan_reference.py's own topology (derived from the map file by corner
+    geometry on a lattice, numbered by first appearance over the file's hexes, corners and sides k = 0..5)
+    is matched to the kernel's: the events carry the kernel's node and edge indices, so every index and
+    every relation must be the same, and the standard board must have the published 54 intersections and
+    72 paths."""
+    from catan_reference import topology
+
+    kernel, mine = load_board(name), topology(name)
+    assert [tuple(c) for c in kernel.hex_coords.tolist()] == mine.hex_coords  # hex index = the file's order
+    assert kernel.hex_nodes.tolist() == mine.hex_nodes  # corner k of every hex is the same node
+    assert kernel.hex_edges.tolist() == mine.hex_edges  # side k of every hex is the same edge
+    assert kernel.node_hexes.tolist() == mine.node_hexes
+    assert [tuple(pair) for pair in kernel.edge_nodes.tolist()] == mine.edge_nodes
+    assert kernel.edge_hexes.tolist() == mine.edge_hexes
+    for theirs, ours in ((kernel.node_nodes, mine.node_nodes), (kernel.node_edges, mine.node_edges)):
+        assert [sorted(x for x in row if x >= 0) for row in theirs.tolist()] == [sorted(row) for row in ours]
+    assert kernel.node_land.tolist() == mine.node_land
+    assert kernel.edge_land.tolist() == mine.edge_land and kernel.edge_sea.tolist() == mine.edge_sea
+    harbours = [set() if rate == 4 else {(int(rate), RESOURCES[res] if res >= 0 else None)}
+                for rate, res in zip(kernel.node_harbour_rate.tolist(), kernel.node_harbour_resource.tolist())]
+    assert harbours == mine.node_harbours
+    assert len(mine.land_hexes) == 19 and sum(mine.node_land) == 54 and sum(mine.edge_land) == 72
+    assert sum(len(h) for h in mine.node_harbours) == 18 and sum(map(all, zip(mine.edge_land, mine.edge_sea))) == 30
