@@ -46,6 +46,7 @@ player's roads and ships: a trail does not pass through an opponent's settlement
 a ship follow each other only at the player's own settlement or city. The same Seafarers rule (roads
 and ships join only at one's own building) decides which ship may move: the last ship of an open
 shipping route, i.e. one with an end where the player has neither a building nor another ship.
+Set-up is in snake order (0, 1, .., 1, 0), a road right after each settlement, before the first turn.
 A 7 (after the discards) and a knight must move the robber, and a steal must follow a robber move
 exactly when an opponent beside the new hex holds cards.
 """
@@ -268,6 +269,8 @@ class Replay:
         self.army = self.longest = None
         self.routes = [0] * players
         self.last_settlement = {}
+        self.setup_order = [*range(players), *reversed(range(players))]  # snake order, a road after each
+        self.setup_done, self.road_due = 0, None
         self.turn = -1
         self.rolled = self.card_played = self.ship_moved = False
         self.discards_due = {}
@@ -420,6 +423,8 @@ class Replay:
             check(not self.production_due, f"production missing: {self.production_due}")
         if e["turn"] is not None and e["turn"] != self.turn:
             check(e["turn"] == self.turn + 1 and not self.rolled, f"turn {e['turn']} began early")
+            check(self.turn >= 0 or (self.setup_done == len(self.setup_order) and self.road_due is None),
+                  "the first turn began before the set-up was over")
             self.turn = e["turn"]
             self.card_played = self.ship_moved = False
             self.new_cards = {q: Counter() for q in range(self.players)}
@@ -458,6 +463,11 @@ class Replay:
 
     def on_setup_settlement(self, e, p):
         n = e["node"]
+        check(self.road_due is None, f"seat {self.road_due}'s set-up road is missing")
+        check(self.setup_done < len(self.setup_order) and p == self.setup_order[self.setup_done],
+              f"set-up settlement by seat {p} out of snake order")
+        self.setup_done += 1
+        self.road_due = p
         check(self.settle_ok(n, p, setup=True), f"set-up settlement on {n} breaks the distance rule")
         self.node_owner[n], self.node_level[n] = p, 1
         if p in self.last_settlement:  # the second settlement yields one card per producing hex beside it
@@ -469,6 +479,8 @@ class Replay:
 
     def on_setup_road(self, e, p):
         edge = e["edge"]
+        check(self.road_due == p, f"a set-up road by seat {p} not right after his settlement")
+        self.road_due = None
         check(self.last_settlement[p] in self.board.edge_nodes[edge] and self.board.edge_land[edge]
               and self.edge_owner[edge] < 0, f"set-up road {edge} not at seat {p}'s settlement")
         self.edge_owner[edge], self.edge_kind[edge] = p, "road"
