@@ -423,3 +423,18 @@ def test_only_the_ship_at_the_open_end_of_a_route_may_move_and_not_one_built_thi
     built[further] = 5
     assert movable_ships(s, 0, turn=5, edge_turn=built) == set()  # built this turn: it stays
     assert movable_ships(s, 0, turn=6, edge_turn=built) == {further}  # next turn it may move
+
+
+def test_a_road_at_a_ships_far_end_does_not_close_the_route():
+    """Roads and ships join only at one's own building: a ship ending at a free corner where only one's road
+    goes on is the last ship of an open route and may move; one's ship going on there closes that end.
+
+        settlement A ~~ship~~ corner n (free) --road-- inland
+    """
+    n, inland, coast, other_coast = corner("land")
+    a = next(m for m in BOARD.edge_nodes[coast] if m != n)
+    s = Situation().build(0, a).route(0, [coast], SHIP).route(0, [inland], ROAD)
+    built = np.full(len(BOARD.edge_nodes), -1, np.int64)
+    assert movable_ships(s, 0, turn=5, edge_turn=built) == {coast}
+    s.route(0, [other_coast], SHIP)
+    assert movable_ships(s, 0, turn=5, edge_turn=built) == {other_coast}  # the ship at n now holds the first

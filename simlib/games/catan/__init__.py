@@ -17,6 +17,9 @@ Version history
   Later, still 2: the kernel also returns the cards the dice promised (the production table's `expected`
   column, with a row wherever it or `amount` is above 0); an extra output, no rule and no games or seats
   row changed, so the number stays.
+- 3: a ship whose far end meets only one's own road (no building there) is at an open end and may move:
+  roads and ships join only at one's own building (before, the road was taken to close the route, and
+  such ships could not move; the independent test reference found it).
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def _board(spec: str):
 class Catan(Game):
     name = "catan"
     title = "Catan (base game with Seafarers ships)"
-    rules_version = 2
+    rules_version = 3
     min_players = 3
     max_players = 4
     package = Path(__file__).parent

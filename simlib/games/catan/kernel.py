@@ -222,10 +222,10 @@ def _movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, ed
         open_end = False
         for side in range(2):
             n = edge_nodes[s, side]
-            joined = node_owner[n] == p
+            joined = node_owner[n] == p  # a route goes on through one's own building...
             for k in range(3):
-                f = node_edges[n, k]
-                joined = joined or (f >= 0 and f != s and edge_owner[f] == p)
+                f = node_edges[n, k]  # ...or another of one's ships; a road meets a ship only at a building
+                joined = joined or (f >= 0 and f != s and edge_owner[f] == p and edge_kind[f] == SHIP)
             open_end = open_end or not joined
         if not open_end:
             continue
