@@ -1,6 +1,8 @@
 """Digests of what users see, to prove a restructuring changes no result.
 
-- `tables`: per game, the `games` and `seats` tables simulated at fixed seeds (every player count).
+- `tables`: per game, the `games` and `seats` tables simulated at fixed seeds (every player count);
+  for Catan, the engine other games build on, also `production` and `events`, per policy at 3 and 4
+  players (CATAN_CASES).
 - `marts`: every mart built by `simlib pipeline` over a small lake of every game.
 
 Recorded once, before a restructuring, into tests/digests.json (`python tests/digests.py --record`);
@@ -35,6 +37,15 @@ TABLE_CASES = [
     ("mauerbruch", 4, ["random"], 60, 23),
     ("catan", 3, ["random"], 12, 31), ("catan", 4, ["builder", "weighted", "random", "random"], 12, 32),
 ]
+
+# Catan's engine is shared with its scenarios: every table, each policy alone and mixed, 3 and 4 players.
+CATAN_CASES = [(players, policies, 10, 40 + k)
+               for k, (players, policies) in enumerate(
+                   [(n, [p]) for p in ("random", "weighted", "builder") for n in (3, 4)]
+                   + [(3, ["builder", "weighted", "random"]), (4, ["weighted", "builder", "random", "builder"])])]
+# Columns added to a table after its digest was recorded (they are left out of the digest, so that a new
+# column does not hide whether the old ones kept their values).
+ADDED_SINCE_RECORDING = {"events": {"die_1", "die_2"}}
 
 # The small lake the marts are built over: every game, runs with events, and tournaments.
 LAKE_BATCHES = {
@@ -128,6 +139,13 @@ def table_digests() -> dict[str, str]:
         tables = game.simulate(config, 0, plays, events=False)
         for table in ("games", "seats"):
             out[f"{name}/{players}p/{table}"] = table_digest(tables[table])
+    for players, policies, plays, seed in CATAN_CASES:
+        game = get_game("catan")
+        config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed)
+        tables = game.simulate(config, 0, plays, events=True)
+        for table in ("games", "seats", "production", "events"):
+            kept = [c for c in tables[table].column_names if c not in ADDED_SINCE_RECORDING.get(table, ())]
+            out[f"catan/{players}p/{','.join(policies)}/{table}"] = table_digest(tables[table].select(kept))
     return out
 
 
