@@ -41,11 +41,11 @@ from ...core.game import Game  # noqa: E402
 from ...core.tables import run_kernel  # noqa: E402
 from . import constants as C  # noqa: E402
 from . import tables  # noqa: E402
-from .board import RANDOM, SPIRAL, load_board, spiral  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES  # noqa: E402
+from .board import RANDOM, load_board  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES, family_weights  # noqa: E402
 
 if TYPE_CHECKING:
-    from .kernel import CatanOutputs
+    from .scoring import CatanOutputs
 
 
 @lru_cache(maxsize=8)
@@ -72,21 +72,6 @@ class Catan(Game):
         if drawn not in (0, sum(C.STANDARD_TERRAINS)):
             raise SimlibError(f"map {config.options['map']}: {drawn} hexes with terrain 'random'; the terrain drawn "
                               f"is the standard set, so it needs exactly {sum(C.STANDARD_TERRAINS)} (or none)")
-        if config.options["victory_points"] != 10:
-            raise SimlibError("victory_points other than 10 are not supported yet")
-
-    def _kernel_args(self, config: RunConfig):
-        b = _board(config.options["map"])
-        i64 = np.int64
-        drawn = np.nonzero(b.hex_terrain == RANDOM)[0].astype(i64)
-        bag = np.repeat(np.arange(6), C.STANDARD_TERRAINS).astype(i64) if len(drawn) else np.zeros(0, i64)
-        spiral_order = spiral(b) if (b.hex_token[b.land_hexes] == SPIRAL).any() else b.land_hexes
-        costs = np.array([C.COST_ROAD, C.COST_SETTLEMENT, C.COST_CITY, C.COST_DEV, C.COST_SHIP], i64)
-        return (b.hex_terrain.astype(i64), b.hex_token.astype(i64), b.land_hexes.astype(i64), drawn, bag,
-                spiral_order.astype(i64), np.array(C.SPIRAL_TOKENS, i64), b.hex_nodes.astype(i64),
-                b.node_hexes.astype(i64), b.node_nodes.astype(i64), b.node_edges.astype(i64), b.node_land,
-                b.edge_nodes.astype(i64), b.edge_land, b.edge_sea, b.node_harbour_rate.astype(i64),
-                b.node_harbour_resource.astype(i64), costs, np.array(C.DEV_DECK, i64))
 
     def run_kernel(self, config: RunConfig, start: int, stop: int) -> CatanOutputs:
         """The kernel's named arrays for plays start..stop-1 (a CatanOutputs; no events)."""
@@ -94,11 +79,14 @@ class Catan(Game):
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
         """The kernel's named arrays, and the event rows (None without events)."""
-        from .kernel import CatanOutputs, simulate_games  # loads Numba: only when simulating
+        from .kernel import simulate_games  # loads Numba: only when simulating
+        from .scoring import CatanOutputs
+        from .state import board_arrays, published_rules
 
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        rules = published_rules(config.options["victory_points"], C.BANK_PER_RESOURCE)
         args = (config.seed, start, stop - start, config.players, config.options["max_turns"], codes, prm,
-                *self._kernel_args(config))
+                family_weights(), board_arrays(_board(config.options["map"])), rules)
         return run_kernel(simulate_games, args, CatanOutputs, events=events, events_per_play="n_events",
                           event_columns=C.EV_COLS)
 

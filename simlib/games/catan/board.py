@@ -30,11 +30,11 @@ import numpy as np
 
 from ...core.errors import SimlibError
 from ...core.params import read_toml
+from .constants import RESOURCES  # what terrain t < DESERT produces
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # E, NE, NW, W, SW, SE
 TERRAINS = ("forest", "hills", "pasture", "fields", "mountains", "desert", "sea")
 FOREST, HILLS, PASTURE, FIELDS, MOUNTAINS, DESERT, SEA = range(7)
-RESOURCES = ("lumber", "brick", "wool", "grain", "ore")  # what terrain t < DESERT produces
 RANDOM = -1  # a land hex whose terrain the game draws
 SPIRAL = -1  # a token the game places in the official order
 TOKENS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)

@@ -1,11 +1,22 @@
-"""Catan's scripted policies: names, kernel codes and parameters; the decisions are in kernel.py."""
+"""Catan's scripted policies: names, kernel codes and parameters; the decisions are in decisions.py."""
+
+import numpy as np
 
 from ...core.game import PolicyInfo
+from . import constants as C
 
 RANDOM, WEIGHTED, BUILDER = 0, 1, 2
-# The action families a weighted policy weighs, in the order the kernel reads them.
+# The weights of a weighted policy (its parameters, in this order), and which weight each action family
+# of the rules (constants.FAMILIES) takes; a scenario's own families take "other" unless it says more.
 FAMILIES = ("end_turn", "road", "ship", "settlement", "city", "dev_card", "other")
 MAX_PARAMS = len(FAMILIES)
+WEIGHT_OF_FAMILY = {"end_turn": "end_turn", "road": "road", "ship": "ship", "settlement": "settlement",
+                    "city": "city", "buy_dev": "dev_card"}
+
+
+def family_weights(families=C.FAMILIES) -> np.ndarray:
+    """For each action family, the column of a weighted policy's parameters that weighs it."""
+    return np.array([FAMILIES.index(WEIGHT_OF_FAMILY.get(f, "other")) for f in families], np.int64)
 
 POLICIES = {
     "random": PolicyInfo("random", RANDOM,

@@ -1,16 +1,29 @@
 """Catan's rules as pure functions over the board's topology arrays (compiled with Numba).
 
 Buildings: node_owner[n] (-1 none) and node_level[n] (1 settlement, 2 city). Routes:
-edge_owner[e] (-1 none) and edge_kind[e] (ROAD or SHIP). Resources are indexed as RESOURCES in
-board.py; terrain t < DESERT produces resource t.
+edge_owner[e] (-1 none) and edge_kind[e] (ROAD or SHIP). Resources are indexed as constants.RESOURCES;
+terrain t < DESERT produces resource t. The blocks (setup.py, dice.py, robber.py, legal.py, apply.py,
+scoring.py) apply these to a game's State.
 """
 
 import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-ROAD, SHIP = 1, 2
-SETTLEMENT, CITY = 1, 2
+from ...core.rng import below
+from .board import DESERT
+from .constants import (  # noqa: F401  (ROAD .. CITY are this module's vocabulary for its callers too)
+    BANK_RATE,
+    CITY,
+    DISCARD_ABOVE,
+    LARGEST_ARMY_MIN,
+    LONGEST_ROUTE_MIN,
+    N_RES,
+    ROAD,
+    SETTLEMENT,
+    SETTLEMENTS,
+    SHIP,
+)
 
 
 @nb.njit(cache=True, inline="always")
@@ -69,7 +82,7 @@ def route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_n
 @nb.njit(cache=True)
 def discard_count(cards):
     """On a 7, a player holding more than 7 cards discards half of them, rounded down."""
-    return cards // 2 if cards > 7 else 0
+    return cards // 2 if cards > DISCARD_ABOVE else 0
 
 
 @nb.njit(cache=True)
@@ -78,9 +91,9 @@ def longest_route_holder(routes, holder):
     needed; the holder keeps the card on a tie; a tie for the longest without the holder sets the card
     aside (-1), as does a longest route under 5."""
     best = routes.max()
-    if holder >= 0 and routes[holder] >= 5 and routes[holder] == best:
+    if holder >= 0 and routes[holder] >= LONGEST_ROUTE_MIN and routes[holder] == best:
         return holder
-    if best < 5:
+    if best < LONGEST_ROUTE_MIN:
         return -1
     leader, count = -1, 0
     for q in range(routes.shape[0]):
@@ -93,7 +106,7 @@ def longest_route_holder(routes, holder):
 def largest_army_holder(knights, player, holder):
     """After `player` played a knight: he takes the largest-army card with at least 3 knights and more
     than the holder has."""
-    if knights[player] >= 3 and (holder < 0 or knights[player] > knights[holder]):
+    if knights[player] >= LARGEST_ARMY_MIN and (holder < 0 or knights[player] > knights[holder]):
         return player
     return holder
 
@@ -106,17 +119,17 @@ def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_le
     player got (it holds the claims while they are worked out: no array is allocated per roll)."""
     n_players = hands.shape[0]
     for p in range(n_players):
-        for r in range(5):
+        for r in range(N_RES):
             received[p, r] = 0
     for h in range(hex_terrain.shape[0]):
-        if hex_token[h] != roll or h == robber or hex_terrain[h] >= 5:
+        if hex_token[h] != roll or h == robber or hex_terrain[h] >= DESERT:
             continue
         r = hex_terrain[h]
         for i in range(6):
             n = hex_nodes[h, i]
             if node_owner[n] >= 0:
                 received[node_owner[n], r] += node_level[n]
-    for r in range(5):
+    for r in range(N_RES):
         total = 0
         entitled = 0
         for p in range(n_players):
@@ -273,3 +286,121 @@ def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge
                 if attempt == 1:
                     break  # one start reaches the whole loop
     return best
+
+
+@nb.njit(cache=True, inline="always")
+def hand_size(hands, q):
+    total = 0
+    for r in range(N_RES):
+        total += hands[q, r]
+    return total
+
+
+@nb.njit(cache=True, inline="always")
+def random_card(hands, q, u):
+    """A card drawn uniformly (by draw u) from player q's hand, by count; -1 if the hand is empty."""
+    total = hand_size(hands, q)
+    if total == 0:
+        return -1
+    k = below(u, total)
+    for r in range(N_RES):
+        if k < hands[q, r]:
+            return r
+        k -= hands[q, r]
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
+def affordable(hands, p, costs, c):
+    """Can player p pay cost row c? (Rows are passed by index: a slice costs two atomic reference counts.)"""
+    for r in range(N_RES):
+        if hands[p, r] < costs[c, r]:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def pay(hands, p, bank, costs, c):
+    for r in range(N_RES):
+        hands[p, r] -= costs[c, r]
+        bank[r] += costs[c, r]
+
+
+@nb.njit(cache=True)
+def settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resource):
+    """A settlement of p's on node n (one fewer in his box); a harbour there improves p's trade rates:
+    3:1 for every resource, or 2:1 for its own."""
+    node_owner[n] = p
+    node_level[n] = SETTLEMENT
+    left[p, SETTLEMENTS] -= 1
+    if harbour_rate[n] < BANK_RATE and harbour_resource[n] < 0:
+        for r in range(N_RES):
+            rate[p, r] = min(rate[p, r], harbour_rate[n])
+    elif harbour_rate[n] < BANK_RATE:
+        rate[p, harbour_resource[n]] = min(rate[p, harbour_resource[n]], harbour_rate[n])
+
+
+@nb.njit(cache=True)
+def movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
+                  edge_nodes, edge_turn, node_owner, node_edges):
+    """Ships p may move (at an open end of a route, not built this turn) and how many destinations each
+    has. Moving ship s changes the legality only of edges at s's two nodes, so each count is the
+    legal ship edges (n_ship of them) corrected there."""
+    n_mv = 0
+    for s in range(edge_nodes.shape[0]):
+        if edge_owner[s] != p or edge_kind[s] != SHIP or edge_turn[s] == turn:
+            continue
+        open_end = False
+        for side in range(2):
+            n = edge_nodes[s, side]
+            joined = node_owner[n] == p  # a route goes on through one's own building...
+            for k in range(3):
+                f = node_edges[n, k]  # ...or another of one's ships; a road meets a ship only at a building
+                joined = joined or (f >= 0 and f != s and edge_owner[f] == p and edge_kind[f] == SHIP)
+            open_end = open_end or not joined
+        if not open_end:
+            continue
+        count = n_ship
+        edge_owner[s] = -1
+        for side in range(2):
+            n = edge_nodes[s, side]
+            for k in range(3):
+                e = node_edges[n, k]
+                if e < 0 or e == s:
+                    continue
+                now = route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                                node_edges)
+                count += int(now) - int(legal_edge[p, SHIP - 1, e])
+        edge_owner[s] = p
+        if count > 0:
+            mv_ship[n_mv] = s
+            mv_count[n_mv] = count
+            n_mv += 1
+    return n_mv
+
+
+@nb.njit(cache=True)
+def ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges,
+                     legal_edge):
+    """The x-th edge (from 0) where p may put his ship from edge a once it is lifted. Only the edges
+    sharing a node with a can answer differently than the legal-ship flags kept for p, so only those
+    are asked again (each helper call costs reference counts: the rest read the flags)."""
+    a0, a1 = edge_nodes[a, 0], edge_nodes[a, 1]
+    edge_owner[a] = -1
+    found = -1
+    for e in range(edge_nodes.shape[0]):
+        if e == a:
+            continue
+        n0, n1 = edge_nodes[e, 0], edge_nodes[e, 1]
+        if n0 == a0 or n0 == a1 or n1 == a0 or n1 == a1:
+            ok = route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
+                          node_edges)
+        else:
+            ok = legal_edge[p, SHIP - 1, e]
+        if ok:
+            if x == 0:
+                found = e
+                break
+            x -= 1
+    edge_owner[a] = p
+    return found

@@ -15,7 +15,7 @@ from .board import TERRAINS
 from .constants import DEV_CARDS, END_REASONS, EVENT_ACTIONS, RESOURCES, WON
 
 if TYPE_CHECKING:
-    from .kernel import CatanOutputs
+    from .scoring import CatanOutputs
 
 _TEXT = pa.dictionary(pa.int8(), pa.string())
 _KEYS = [

@@ -1,0 +1,66 @@
+"""Block: the roll and what follows it: the dice's promise, production (with the bank-shortage rule) or,
+on a 7, the discards (the robber's move after them is robber.py)."""
+
+import numba as nb
+
+from ...core.rng import below
+from .board import DESERT
+from .constants import DISCARDED, EV_DISCARD, EV_PRODUCE, EV_ROLL, N_RES
+from .decisions import choose_discard
+from .rules import discard_count, hand_size, produce
+from .state import log, take
+
+
+@nb.njit(cache=True)
+def roll_dice(st, tally, lg, turn, p):
+    """Both dice, drawn one after the other; the `roll` event keeps both. Every building's promise for
+    this roll (what it would get, robber and bank aside) is added up, a 7 included."""
+    die_1 = 1 + below(take(st), 6)
+    die_2 = 1 + below(take(st), 6)
+    tally.rolls[die_1 + die_2] += 1
+    tally.actions[0] += 1
+    P = st.hands.shape[0]
+    for q in range(P):
+        for r in range(N_RES):
+            tally.promised[q, 0, r] += tally.exposure[q, 0, r]
+            tally.promised[q, 1, r] += tally.exposure[q, 1, r]
+    log(lg, turn, p, EV_ROLL, die_1 + die_2, die_1, die_2)
+    return die_1, die_2
+
+
+@nb.njit(cache=True)
+def discard_half(st, tally, lg, turn):
+    """On a 7 every player holding more than 7 cards discards half of them, rounded down."""
+    for q in range(st.hands.shape[0]):
+        for _ in range(discard_count(hand_size(st.hands, q))):
+            r = choose_discard(st, q)
+            st.hands[q, r] -= 1
+            st.bank[r] += 1
+            tally.lost[q, DISCARDED, r] += 1
+            log(lg, turn, q, EV_DISCARD, r, 0, 0)
+
+
+@nb.njit(cache=True)
+def produce_roll(st, tally, bd, scratch, lg, turn, roll):
+    """Every hex with this token, but the robber's, pays the buildings beside it (rules.produce, the
+    shortage rule included); one `produce` event per seat and resource received. The cards are then
+    attributed to settlements and cities (settlements first when a shortage paid less)."""
+    now = scratch.received_now
+    produce(roll, st.robber[0], st.hex_terrain, st.hex_token, bd.hex_nodes, st.node_owner, st.node_level, st.bank,
+            st.hands, now)
+    for q in range(st.hands.shape[0]):
+        for r in range(N_RES):
+            tally.received[q, r] += now[q, r]
+            if now[q, r] > 0:
+                log(lg, turn, q, EV_PRODUCE, r, now[q, r], 0)
+    for h in range(st.hex_token.shape[0]):
+        if st.hex_token[h] != roll or h == st.robber[0] or st.hex_terrain[h] >= DESERT:
+            continue
+        r = st.hex_terrain[h]
+        for k in range(6):
+            n = bd.hex_nodes[h, k]
+            q = st.node_owner[n]
+            if q >= 0 and now[q, r] > 0:
+                amount = min(st.node_level[n], now[q, r])
+                tally.by_kind[q, st.node_level[n] - 1, r] += amount
+                now[q, r] -= amount

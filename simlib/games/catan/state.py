@@ -1,0 +1,211 @@
+"""The data the Catan engine's blocks share, as NamedTuples of arrays (compiled blocks read their fields by name).
+
+- BoardArrays: a map as the kernel reads it (board.py derives it once per map).
+- Rules: the numbers a scenario may change: win threshold, piece limits, bank size, costs, deck.
+- State: one game in play: the board's draw, pieces, hands, bank, cards, the legal-site flags, and the
+  play's draws (key and next index; every draw is keyed by (seed, play, index)).
+- Tally: what the lake's tables report besides the state: receipts, losses, the dice's promise.
+- Scratch: work space reused by every play (no array is allocated per game or per decision).
+- EventLog: the event rows being written (none when events are off) and the next row.
+
+A scenario keeps these and adds its own tuple beside them for what it adds (walls, hotels).
+Scalars that change during a game are one-element arrays (a tuple's fields cannot be reassigned).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from ...core.rng import draw
+from .board import RANDOM, SPIRAL, Board, spiral
+from .constants import (
+    COST_ROWS,
+    DEV_DECK,
+    N_FAMILIES,
+    N_RES,
+    PIECES,
+    SPIRAL_TOKENS,
+    STANDARD_TERRAINS,
+)
+
+
+class BoardArrays(NamedTuple):
+    map_terrain: np.ndarray       # [H] terrain, or RANDOM (drawn from terrain_bag over random_hexes)
+    map_token: np.ndarray         # [H] token, 0 none, SPIRAL (laid along spiral_hexes in spiral_tokens' order)
+    land_hexes: np.ndarray        # [L]
+    random_hexes: np.ndarray      # hexes whose terrain is drawn
+    terrain_bag: np.ndarray       # the terrains drawn over them (shuffled per play)
+    spiral_hexes: np.ndarray      # land hexes in the order tokens are laid
+    spiral_tokens: np.ndarray     # tokens A-R
+    hex_nodes: np.ndarray         # [H, 6]
+    node_hexes: np.ndarray        # [N, 3], -1 off the map
+    node_nodes: np.ndarray        # [N, 3], -1 none
+    node_edges: np.ndarray        # [N, 3], -1 none
+    node_land: np.ndarray         # [N] a settlement may stand here
+    edge_nodes: np.ndarray        # [E, 2]
+    edge_land: np.ndarray         # [E] a road may go here
+    edge_sea: np.ndarray          # [E] a ship may go here
+    harbour_rate: np.ndarray      # [N] 4 (none), 3 or 2
+    harbour_resource: np.ndarray  # [N] the resource of a 2:1 harbour, else -1
+
+
+class Rules(NamedTuple):
+    win_points: int            # points that win on one's own turn
+    piece_limits: np.ndarray   # [4] settlements, cities, roads, ships per player
+    bank_size: int             # cards of each resource in the bank
+    costs: np.ndarray          # [5, 5] constants.COST_ROWS: what a road, settlement, city, card, ship costs
+    dev_deck: np.ndarray       # [5] development cards of each kind
+
+
+class State(NamedTuple):
+    key: np.ndarray            # [1] uint64: the play's key
+    counter: np.ndarray        # [1] index of the play's next draw
+    hex_terrain: np.ndarray    # [H]
+    hex_token: np.ndarray      # [H] 0 none
+    hex_pips: np.ndarray       # [H] ways two dice make the token (of 36)
+    node_pips: np.ndarray      # [N] pips of the hexes around the node
+    node_owner: np.ndarray     # [N] -1 none
+    node_level: np.ndarray     # [N] SETTLEMENT or CITY
+    edge_owner: np.ndarray     # [E] -1 none
+    edge_kind: np.ndarray      # [E] ROAD or SHIP
+    edge_turn: np.ndarray      # [E] turn the piece was put there (-1 set-up)
+    robber: np.ndarray         # [1] the robber's hex
+    hands: np.ndarray          # [P, 5]
+    bank: np.ndarray           # [5]
+    deck: np.ndarray           # [cards] the development deck, shuffled
+    deck_pos: np.ndarray       # [1] cards drawn from it
+    dev_hand: np.ndarray       # [P, 5] development cards held
+    dev_new: np.ndarray        # [P, 5] of them bought this turn (not playable yet)
+    left: np.ndarray           # [P, 4] settlements, cities, roads, ships still in the box
+    knights: np.ndarray        # [P] knights played
+    routes: np.ndarray         # [P] longest route (exact where it could reach LONGEST_ROUTE_MIN)
+    longest_holder: np.ndarray  # [1] -1 none
+    army_holder: np.ndarray    # [1] -1 none
+    building_points: np.ndarray  # [P] a point per settlement, two per city
+    rate: np.ndarray           # [P, 5] cards given to the bank for one
+    legal_edge: np.ndarray     # [P, 2, E] may put a road (0) or ship (1) there; kept where pieces come and go
+    n_legal_edge: np.ndarray   # [P, 2]
+    legal_node: np.ndarray     # [P, N] may put a settlement there
+    n_legal_node: np.ndarray   # [P]
+    dev_played: np.ndarray     # [1] a development card was played this turn
+    ship_moved: np.ndarray     # [1] a ship was moved this turn
+    n_movable: np.ndarray      # [1] ships listed in Scratch.movable (-1: to be listed again)
+
+
+class Tally(NamedTuple):
+    received: np.ndarray       # [P, 5] from the set-up and rolls
+    by_kind: np.ndarray        # [P, 2, 5] from rolls, by settlements and cities
+    exposure: np.ndarray       # [P, 2, 5] what one roll promises the buildings on the board, in 36ths
+    promised: np.ndarray       # [P, 2, 5] exposure summed over the rolls
+    lost: np.ndarray           # [P, 2, 5] ROBBED, DISCARDED
+    bought: np.ndarray         # [P] development cards bought
+    played: np.ndarray         # [P] development cards played
+    actions: np.ndarray        # [1] decisions taken
+    rolls: np.ndarray          # [13] how often each dice sum came
+
+
+class Scratch(NamedTuple):
+    candidates: np.ndarray     # a list of nodes, edges, hexes or seats being chosen from
+    kinds: np.ndarray          # beside candidates: ROAD or SHIP of a free piece
+    trade_give: np.ndarray     # the trades listed at a decision
+    trade_get: np.ndarray
+    plenty_first: np.ndarray   # the year-of-plenty pairs listed at a decision
+    plenty_second: np.ndarray
+    movable: np.ndarray        # ships that may move ...
+    destinations: np.ndarray   # ... and how many places each may go
+    counts: np.ndarray         # [families] legal actions per family at a decision
+    received_now: np.ndarray   # [P, 5] one roll's production
+    terrains: np.ndarray       # the terrain bag being shuffled
+    route_work: np.ndarray     # rules.longest_route_in's work space
+    road_list: np.ndarray      # the builder's options
+    settle_list: np.ndarray
+    city_list: np.ndarray
+    score: np.ndarray          # [P]
+
+
+class EventLog(NamedTuple):
+    rows: np.ndarray           # [events, EV_COLS] int32; no rows: events are off
+    pos: np.ndarray            # [1] the next row
+
+
+def board_arrays(b: Board) -> BoardArrays:
+    """The kernel's view of a map (its topology as int64 and bool arrays, the draws it needs)."""
+    i64 = np.int64
+    drawn = np.nonzero(b.hex_terrain == RANDOM)[0].astype(i64)
+    bag = np.repeat(np.arange(len(STANDARD_TERRAINS)), STANDARD_TERRAINS).astype(i64) if len(drawn) else \
+        np.zeros(0, i64)
+    spiral_order = spiral(b) if (b.hex_token[b.land_hexes] == SPIRAL).any() else b.land_hexes
+    return BoardArrays(b.hex_terrain.astype(i64), b.hex_token.astype(i64), b.land_hexes.astype(i64), drawn, bag,
+                       spiral_order.astype(i64), np.array(SPIRAL_TOKENS, i64), b.hex_nodes.astype(i64),
+                       b.node_hexes.astype(i64), b.node_nodes.astype(i64), b.node_edges.astype(i64), b.node_land,
+                       b.edge_nodes.astype(i64), b.edge_land, b.edge_sea, b.node_harbour_rate.astype(i64),
+                       b.node_harbour_resource.astype(i64))
+
+
+def published_rules(win_points: int, bank_size: int) -> Rules:
+    """The published base game's costs, pieces and deck, with these win threshold and bank size."""
+    return Rules(int(win_points), np.array(list(PIECES.values()), np.int64), int(bank_size),
+                 np.array(COST_ROWS, np.int64), np.array(DEV_DECK, np.int64))
+
+
+@nb.njit(cache=True)
+def new_state(bd, rules, n_players):
+    P, H, N, E = n_players, bd.hex_nodes.shape[0], bd.node_nodes.shape[0], bd.edge_nodes.shape[0]
+    i64 = np.int64
+    return State(np.zeros(1, np.uint64), np.zeros(1, i64), np.zeros(H, i64), np.zeros(H, i64), np.zeros(H, i64),
+                 np.zeros(N, i64), np.zeros(N, i64), np.zeros(N, i64), np.zeros(E, i64), np.zeros(E, i64),
+                 np.zeros(E, i64), np.zeros(1, i64), np.zeros((P, N_RES), i64), np.zeros(N_RES, i64),
+                 np.zeros(rules.dev_deck.sum(), i64), np.zeros(1, i64), np.zeros((P, 5), i64), np.zeros((P, 5), i64),
+                 np.zeros((P, 4), i64), np.zeros(P, i64), np.zeros(P, i64), np.zeros(1, i64), np.zeros(1, i64),
+                 np.zeros(P, i64), np.zeros((P, N_RES), i64), np.zeros((P, 2, E), np.bool_), np.zeros((P, 2), i64),
+                 np.zeros((P, N), np.bool_), np.zeros(P, i64), np.zeros(1, i64), np.zeros(1, i64), np.zeros(1, i64))
+
+
+@nb.njit(cache=True)
+def new_tally(n_players):
+    P, i64 = n_players, np.int64
+    return Tally(np.zeros((P, N_RES), i64), np.zeros((P, 2, N_RES), i64), np.zeros((P, 2, N_RES), i64),
+                 np.zeros((P, 2, N_RES), i64), np.zeros((P, 2, N_RES), i64), np.zeros(P, i64), np.zeros(P, i64),
+                 np.zeros(1, i64), np.zeros(13, i64))
+
+
+@nb.njit(cache=True)
+def new_scratch(bd, n_players, n_families):
+    N, E, i64 = bd.node_nodes.shape[0], bd.edge_nodes.shape[0], np.int64
+    lists = 2 * E + N + 16  # more than any list of nodes, edges (one per kind), hexes or seats
+    return Scratch(np.zeros(lists, i64), np.zeros(lists, i64), np.zeros(N_RES * N_RES, i64),
+                   np.zeros(N_RES * N_RES, i64), np.zeros(N_RES * N_RES, i64), np.zeros(N_RES * N_RES, i64),
+                   np.zeros(E, i64), np.zeros(E, i64), np.zeros(n_families, i64), np.zeros((n_players, N_RES), i64),
+                   np.zeros(bd.terrain_bag.shape[0], i64), np.zeros((9, max(E, N) + 1), i64), np.zeros(E, i64),
+                   np.zeros(N, i64), np.zeros(N, i64), np.zeros(n_players, i64))
+
+
+@nb.njit(cache=True, inline="always")
+def take(st):
+    """The play's next draw."""
+    u = draw(st.key[0], st.counter[0])
+    st.counter[0] += 1
+    return u
+
+
+@nb.njit(cache=True, inline="always")
+def peek(st, k):
+    """The play's draw k places ahead, without taking it."""
+    return draw(st.key[0], st.counter[0] + k)
+
+
+@nb.njit(cache=True, inline="always")
+def log(lg, turn, seat, action, a, b, c):
+    """Event row (when events are kept: the log has rows); the next row either way, so counts come out."""
+    pos = lg.pos[0]
+    if lg.rows.shape[0] > 0:
+        lg.rows[pos, 0], lg.rows[pos, 1], lg.rows[pos, 2] = turn, seat, action
+        lg.rows[pos, 3], lg.rows[pos, 4], lg.rows[pos, 5] = a, b, c
+    lg.pos[0] = pos + 1
+
+
+# The families' count, for a scenario that sizes its own Scratch.counts.
+BASE_FAMILIES = N_FAMILIES
