@@ -3,11 +3,26 @@
 It imports nothing from simlib (only the standard library and numpy): everything it knows is written
 out here from the published rules (Catan base game and Seafarers, docs/games/catan.md) or derived here
 from the map file, and the rest comes from the events alone. Hands, bank, buildings, routes,
-development cards and the robber are tracked from the events; every action is checked to be affordable
-and legal when it happens, production is recomputed (the shortage rule included) and matched card for
-card with the `produce` events, discards are checked to be half rounded down, resources to be conserved
-after every event, nobody to play on with 10 points; the final points and route lengths are returned
-for comparison with the `seats` table.
+development cards and the robber are tracked from the events, and every event is checked:
+- every action is affordable and legal when it happens, by the seat whose turn it is (a steal too: the
+  thief is the mover; discards and produce name the seat discarding or receiving), and trades, builds,
+  purchases and ship moves come after the roll (knights and the other development cards may come before);
+- settlements keep the distance rule (no building on a neighbouring node), in the set-up too;
+- production is recomputed at every roll (each building level beside a hex with the dice's token, not
+  under the robber; when the bank cannot pay everybody entitled to a resource, nobody gets it unless only
+  one player is entitled, who gets what is left) and matched card for card with the `produce` events;
+- a 7: whoever holds more than 7 cards discards half rounded down, then the robber moves; a steal follows
+  a robber move (after a 7 or a knight) exactly when an opponent beside the new hex holds cards, and only
+  from such an opponent, of a card he holds;
+- a trade gives 4 of a resource for 1, 3 at a generic harbour, 2 at that resource's harbour, only at
+  harbours where the player has a settlement or city, always the best rate he has;
+- the dice: a sum two dice can make, and when the events carry `die_1` and `die_2` (roll rows only, null
+  elsewhere), each die 1..6 and their sum the `dice`;
+- resources are conserved after every event, nobody plays on with 10 points, and nothing is left due
+  when the events end (production, discards, the robber, a steal).
+The holders of the longest-route card (>= 5, the holder keeps it on a tie, a tie without him sets it
+aside) and the largest-army card (>= 3 knights, strictly more than the holder) are kept from the
+events; the final points, route lengths and holders are returned for comparison with the `seats` table.
 
 What is written out (published facts): the building costs, the 25 development cards, the bank of 19
 per resource, the pieces per player, the thresholds (longest route 5, largest army 3, 10 points to
@@ -389,6 +404,11 @@ class Replay:
         leaders = [q for q in range(self.players) if self.routes[q] == best]
         self.longest = leaders[0] if best >= LONGEST_ROUTE_MIN and len(leaders) == 1 else None
 
+    def update_army(self, p):
+        """Seat p played a knight: he takes the card at 3 knights, from a holder only with strictly more."""
+        if self.knights[p] >= LARGEST_ARMY_MIN and (self.army is None or self.knights[p] > self.knights[self.army]):
+            self.army = p
+
     def playable(self, p, card):
         check(not self.card_played, f"seat {p}: a second development card in one turn")
         check(self.cards[p][card] - self.new_cards[p][card] > 0, f"seat {p} holds no playable {card}")
@@ -433,7 +453,7 @@ class Replay:
         if mover is not None and step:
             check(self.points(mover) < POINTS_TO_WIN, f"seat {mover} had {self.points(mover)} points on his turn: "
                                                       "he had won")
-        if action not in ("discard", "steal", "produce") and mover is not None:
+        if action not in ("discard", "produce") and mover is not None:  # they name the seat discarding, receiving
             check(p == mover, f"seat {p} acted on seat {mover}'s turn")
         if action not in ("road", "ship") or not e["free"]:
             self.free_pieces = 0  # road building's pieces are placed at once, or not at all
@@ -446,6 +466,8 @@ class Replay:
         steal_due, self.steal_due = self.steal_due, False
         check((action == "steal") == steal_due, "a steal is due exactly after the robber moved beside an "
                                                 "opponent holding cards")
+        if "die_1" in e and action != "roll":
+            check(e["die_1"] is None and e["die_2"] is None, f"die_1 / die_2 on {action}, not a roll")
         getattr(self, "on_" + action)(e, p)
         check((self.hands >= 0).all() and (self.bank >= 0).all(), "a negative hand or bank")
         check((self.hands.sum(axis=0) + self.bank == BANK_PER_RESOURCE).all(), "resources not conserved")
@@ -484,10 +506,15 @@ class Replay:
         check(self.last_settlement[p] in self.board.edge_nodes[edge] and self.board.edge_land[edge]
               and self.edge_owner[edge] < 0, f"set-up road {edge} not at seat {p}'s settlement")
         self.edge_owner[edge], self.edge_kind[edge] = p, "road"
+        self.update_longest()  # a game may end with the set-up's roads alone (routes of 1)
 
     def on_roll(self, e, p):
         check(not self.rolled, "a second roll")
         check(e["dice"] in PIPS, f"two dice cannot make {e['dice']}")
+        if "die_1" in e:  # the two dice, where the events carry them
+            dice = (e["die_1"], e["die_2"])
+            check(all(d is not None and 1 <= d <= 6 for d in dice), f"a die showing {dice}")
+            check(sum(dice) == e["dice"], f"dice {dice} do not make {e['dice']}")
         self.rolled = True
         self.produce(e["dice"])  # nothing on a 7
         if e["dice"] == 7:
@@ -527,8 +554,7 @@ class Replay:
         self.playable(p, "knight")
         self.knights[p] += 1
         self.robber_due = True
-        if self.knights[p] >= LARGEST_ARMY_MIN and (self.army is None or self.knights[p] > self.knights[self.army]):
-            self.army = p
+        self.update_army(p)
 
     def _route_piece(self, e, p, kind):
         edge = e["edge"]
@@ -595,6 +621,7 @@ class Replay:
         self.hands[p, r] = mine + taken
 
     def on_trade(self, e, p):
+        check(self.rolled, "traded before the roll")
         give, get = e["resource"], e["resource_2"]
         check(give in RES and get in RES and give != get, f"traded {give} for {get}")
         due = self.rate(p, give)
@@ -615,6 +642,7 @@ class Replay:
 
     def on_move_ship(self, e, p):
         a, b = e["edge"], e["edge_to"]
+        check(self.rolled, "moved a ship before the roll")
         check(not self.ship_moved, "a second ship moved in one turn")
         check(self.edge_owner[a] == p and self.edge_kind[a] == "ship", "moved a ship that is not his")
         check(self.edge_built.get(a) != self.turn, "moved a ship built this turn")
@@ -630,10 +658,21 @@ class Replay:
         check(self.rolled, "ended the turn without rolling")
         self.rolled = False
 
+    def finish(self):
+        """The events are over: nothing may still be owed (a game ends between steps, on a win or the turn
+        limit, never inside a roll or a robber move)."""
+        check(not self.production_due, f"production missing at the end: {self.production_due}")
+        check(all(v == 0 for v in self.discards_due.values()), f"discards missing at the end: {self.discards_due}")
+        check(not self.robber_due, "the game ended before the robber moved")
+        check(not self.steal_due, "the game ended before the steal")
+        check(self.road_due is None and self.setup_done == len(self.setup_order), "the game ended in the set-up")
+
 
 def replay_game(events: list[dict], players: int, board: Topology = BOARD) -> tuple[list[int], Replay]:
-    """Replays one game's events in order; returns every seat's final points."""
+    """Replays one game's events in order, then checks nothing is left due; returns every seat's final
+    points and the replay (routes, holders, ...)."""
     game = Replay(players, board)
     for e in events:
         game.apply(e)
+    game.finish()
     return [int(game.points(q)) for q in range(players)], game

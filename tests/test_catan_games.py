@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pyarrow.compute as pc
 import pytest
 
 from simlib.core.config import RunConfig
@@ -102,42 +103,91 @@ def test_dice_sums_follow_two_dice(played):
 
 
 
-@pytest.mark.parametrize("policies,board", [(["random"], "standard"),
-                                            (["builder", "weighted", "random", "random"], "standard"),
-                                            (["random"], "beginner")])
-def test_events_replay_legally_to_the_points_written(policies, board):
-    """A plain replay of the events alone (tests/catan_reference.py) finds every action affordable and
-    legal, resources conserved at every step, and ends on the points, routes and cards of the seats table."""
+TABLES = {"random": ["random"], "weighted": ["weighted"], "builder": ["builder"],
+          "mixed": ["builder", "weighted", "random", "random"]}
+# The builder builds no ships and plays no progress card (docs/games/catan.md): its tables lack those events.
+BUILDER_NEVER = {"ship", "move_ship", "road_building", "year_of_plenty", "monopoly"}
+
+
+@pytest.mark.parametrize("players,table,board", [(players, table, "standard") for players in (3, 4) for table in TABLES]
+                         + [(4, "random", "beginner")])
+def test_events_replay_legally_to_the_points_written(players, table, board):
+    """A plain replay of the events alone (tests/catan_reference.py, which lists what it checks at every
+    event) finds every action affordable and legal, production, discards, steals and trade rates as the
+    rules give them, and ends on the points, routes and cards of the seats table; for each policy alone and
+    a mixed table, at 3 and 4 players."""
     from catan_reference import replay_game, topology
 
-    config = RunConfig.build(GAME, players=4, policies=policies, plays=12, seed=5, options={"map": board})
-    tables = GAME.simulate(config, 0, 12, events=True)
+    plays = 12
+    policies = TABLES[table][:players]
+    config = RunConfig.build(GAME, players=players, policies=policies, plays=plays, seed=5, options={"map": board})
+    tables = GAME.simulate(config, 0, plays, events=True)
     events = tables["events"].to_pylist()
     seats = tables["seats"].to_pylist()
     games = tables["games"].to_pylist()
-    seen = set()
-    for play in range(12):
+    seen, held = set(), set()
+    for play in range(plays):
         mine = [e for e in events if e["play_index"] == play]
         assert [e["seq"] for e in mine] == list(range(len(mine)))
-        points, game = replay_game(mine, 4, topology(board))
+        points, game = replay_game(mine, players, topology(board))
         kernel = [s for s in seats if s["play_index"] == play]
+        assert len(kernel) == players
         assert points == [s["points"] for s in kernel]
         # The reference's own search of every trail against the kernel's route search, and the cards.
         assert game.routes == [s["longest_route"] for s in kernel]
-        assert [game.longest == q for q in range(4)] == [s["longest_route_card"] for s in kernel]
-        assert [game.army == q for q in range(4)] == [s["largest_army_card"] for s in kernel]
+        assert [game.longest == q for q in range(players)] == [s["longest_route_card"] for s in kernel]
+        assert [game.army == q for q in range(players)] == [s["largest_army_card"] for s in kernel]
         if games[play]["completed"]:
             winner = games[play]["winners"][0]
-            assert points[winner] >= 10 and winner == (games[play]["turns"] - 1) % 4
+            assert points[winner] >= 10 and winner == (games[play]["turns"] - 1) % players
         seen |= {e["action"] for e in mine}
-    assert seen == set(C.EVENT_ACTIONS)  # every kind of event was replayed
+        held |= {card for card, holder in (("route", game.longest), ("army", game.army)) if holder is not None}
+    if table == "builder":
+        assert seen == set(C.EVENT_ACTIONS) - BUILDER_NEVER
+    else:
+        assert seen == set(C.EVENT_ACTIONS)  # every kind of event was replayed
+    assert held == {"route", "army"}  # both cards were compared with a holder somewhere
+
+
+def test_the_two_dice_are_uniform_and_independent():
+    """Each of the 36 throws (die_1, die_2) of a batch's rolls comes up 1/36 of the time (chi-square), which
+    holds only if each die is uniform on 1..6 and the two are independent."""
+    from scipy import stats
+
+    config = RunConfig.build(GAME, players=4, policies=["random"], plays=40, seed=23)
+    events = GAME.simulate(config, 0, 40, events=True)["events"]
+    if "die_1" not in events.column_names:
+        pytest.skip("the events table has no die_1 / die_2 columns yet (only the sum, `dice`)")
+    rolls = events.filter(pc.equal(events["action"], "roll"))
+    die_1, die_2 = (rolls[name].to_numpy(zero_copy_only=False).astype(np.int64) for name in ("die_1", "die_2"))
+    assert len(die_1) > 10_000
+    assert ((die_1 >= 1) & (die_1 <= 6) & (die_2 >= 1) & (die_2 <= 6)).all()
+    assert (die_1 + die_2 == rolls["dice"].to_numpy(zero_copy_only=False)).all()
+    throws = np.bincount((die_1 - 1) * 6 + (die_2 - 1), minlength=36)
+    assert stats.chisquare(throws).pvalue > 0.001  # expected: equal counts in the 36 cells
+
+
+def _first(events, action, where=lambda i: True):
+    """Index in `events` of the first `action` event whose index satisfies `where`."""
+    return next(i for i, e in enumerate(events) if e["action"] == action and where(i))
 
 
 def test_the_event_replay_catches_tampered_events():
-    from catan_reference import BOARD, Illegal, replay_game
+    """Each check of the reference fails on a stream changed in one place, with its own message (so that
+    no other check catches the change first); the untampered stream replays cleanly."""
+    from catan_reference import BOARD, RESOURCES, Illegal, Replay, replay_game
 
     config = RunConfig.build(GAME, players=4, policies=["random"], plays=1, seed=5)
     events = GAME.simulate(config, 0, 1, events=True)["events"].to_pylist()
+
+    def thrown(dice):
+        """A roll's columns for this sum, the two dice agreeing with it."""
+        return {"dice": dice, "die_1": max(1, dice - 6), "die_2": dice - max(1, dice - 6)}
+
+    if "die_1" not in events[0]:  # the dice as the events will carry them, where they do not yet
+        for e in events:
+            e.update(thrown(e["dice"]) if e["action"] == "roll" else {"die_1": None, "die_2": None})
+    replay_game(events, 4)
     first_settlement = next(e["node"] for e in events if e["action"] == "setup_settlement")
     neighbour = int(next(m for m in BOARD.node_nodes[first_settlement] if m >= 0))
 
@@ -146,26 +196,170 @@ def test_the_event_replay_catches_tampered_events():
         change([e for e in copy if e["action"] == action][occurrence])
         return copy
 
-    cases = {
-        "a better rate than owned": tampered("trade", lambda e: e.update(amount=e["amount"] - 1)),
-        "another dice sum": tampered("roll", lambda e: e.update(dice=7 if e["dice"] != 7 else 8)),
-        "the distance rule": tampered("setup_settlement", lambda e: e.update(node=neighbour), occurrence=1),
-        "out of turn": tampered("city", lambda e: e.update(seat=(e["seat"] + 1) % 4)),
-        "robbing oneself": tampered("steal", lambda e: e.update(victim=e["seat"])),
-        "a card not drawn": tampered("buy_dev", lambda e: e.update(card="monopoly"), occurrence=3),
-    }
+    def before_its_roll(i):
+        """The stream with event i moved to just before the roll of its turn."""
+        roll = max(j for j in range(i) if events[j]["action"] == "roll")
+        return events[:roll] + [events[i]] + events[roll:i] + events[i + 1:]
+
+    def state_before(i):
+        game = Replay(4)
+        for e in events[:i]:
+            game.apply(e)
+        return game
+
     first_token = next(i for i, e in enumerate(e for e in events if e["action"] == "hex") if e["token"] is not None)
-    cases |= {
-        "a token off the spiral": tampered("hex", lambda e: e.update(token=2 if e["token"] != 2 else 12),
-                                           occurrence=first_token),
-        "terrain against the published counts": tampered(
+    steal = _first(events, "steal")
+    thief, victim = events[steal]["seat"], events[steal]["victim"]
+    stealing = state_before(steal)
+    away = next(q for q in range(4) if q != thief and q not in stealing.node_owner[BOARD.hex_nodes[stealing.robber]])
+    no_steal = _first(events, "robber", where=lambda i: events[i + 1]["action"] != "steal")
+    discard = _first(events, "discard")
+    produce = _first(events, "produce")
+    quiet_seven = _first(events, "roll", where=lambda i: events[i]["dice"] == 7 and events[i + 1]["action"] == "robber")
+    harbour_trade = _first(events, "trade", where=lambda i: events[i]["amount"] == 2)
+    trading = state_before(harbour_trade)
+    unserved = next(r for r in RESOURCES if trading.rate(events[harbour_trade]["seat"], r) > 2
+                    and r != events[harbour_trade]["resource_2"])  # a resource his harbours do not take 2:1
+    eight = _first(events, "roll", where=lambda i: events[i]["dice"] == 8)
+    cases = {  # what: (events, the message it must fail with)
+        "a better rate than owned": (tampered("trade", lambda e: e.update(amount=e["amount"] - 1)), "trade at"),
+        "a 2:1 harbour for another resource": (
+            tampered("trade", lambda e: e.update(resource=unserved), occurrence=sum(
+                e["action"] == "trade" for e in events[:harbour_trade])), "trade at 2:1"),
+        "another dice sum": (tampered("roll", lambda e: e.update(thrown(7 if e["dice"] != 7 else 8))),
+                             "production missing"),  # the first roll, a 7, made an 8: what it pays is missing
+        "a die showing 7": (tampered("roll", lambda e: e.update(die_1=7, die_2=1), occurrence=sum(
+            e["action"] == "roll" for e in events[:eight])), "a die showing"),
+        "dice that do not make the sum": (tampered("roll", lambda e: e.update(die_2=e["die_2"] - 1)), "do not make"),
+        "dice on another row": (tampered("end_turn", lambda e: e.update(die_1=3, die_2=4)), "not a roll"),
+        "the distance rule": (tampered("setup_settlement", lambda e: e.update(node=neighbour), occurrence=1),
+                              "distance rule"),
+        "out of turn": (tampered("city", lambda e: e.update(seat=(e["seat"] + 1) % 4)), "acted on seat"),
+        "robbing oneself": (tampered("steal", lambda e: e.update(victim=e["seat"])), "victim not at the robber"),
+        "robbing a seat away from the robber": (tampered("steal", lambda e: e.update(victim=away)),
+                                                "victim not at the robber"),
+        "a steal by another than the mover": (
+            tampered("steal", lambda e: e.update(seat=next(q for q in range(4) if q not in (thief, victim)))),
+            "acted on seat"),
+        "a steal left out": (events[:steal] + events[steal + 1:], "a steal is due"),
+        "a steal where none was possible": (
+            events[:no_steal + 1] + [dict(events[steal], seat=events[no_steal]["seat"], turn=events[no_steal]["turn"])]
+            + events[no_steal + 1:], "a steal is due"),
+        "a discard left out": (events[:discard] + events[discard + 1:], "discards missing"),
+        "a discard too many": (events[:discard + 1] + events[discard:], "more than half"),
+        "a produce left out": (events[:produce] + events[produce + 1:], "production missing"),
+        "a card produced too many": (tampered("produce", lambda e: e.update(amount=e["amount"] + 1)), "produced"),
+        "a trade before the roll": (before_its_roll(_first(events, "trade")), "traded before the roll"),
+        "a ship moved before the roll": (before_its_roll(_first(events, "move_ship")), "moved a ship before the roll"),
+        "a card not drawn": (tampered("buy_dev", lambda e: e.update(card="monopoly"), occurrence=3),
+                             "holds no playable"),  # a knight: played later
+        "a token off the spiral": (tampered("hex", lambda e: e.update(token=2 if e["token"] != 2 else 12),
+                                            occurrence=first_token), "spiral"),
+        "terrain against the published counts": (tampered(
             "hex", lambda e: e.update(terrain="forest" if e["terrain"] != "forest" else "hills"),
-            occurrence=first_token),
+            occurrence=first_token), "published counts"),
+        "the end inside a roll's production": (events[:produce], "production missing at the end"),
+        "the end before the robber moved": (events[:quiet_seven + 1], "before the robber moved"),
+        "the end before the steal": (events[:steal], "before the steal"),
     }
-    for what, case in cases.items():
-        with pytest.raises(Illegal):
+    missed = {}
+    for what, (case, message) in cases.items():
+        try:
             replay_game(case, 4)
-            pytest.fail(f"not caught: {what}")
+            missed[what] = "not caught"
+        except Illegal as caught:
+            if message not in str(caught):
+                missed[what] = f"caught by another check: {caught}"
+    assert not missed
+
+
+def test_the_event_replay_holds_the_bank_to_the_shortage_rule():
+    """Where the bank cannot pay everybody entitled to a resource (tables of builders, 3 players), a stream
+    that pays them anyway, or withholds from a lone entitled player what is left, is caught."""
+    from catan_reference import RESOURCES, Illegal, Replay, replay_game
+
+    class Watched(Replay):
+        """Notes each roll (by event index) that found the bank short of a resource, and who was entitled."""
+        def __init__(self, *args):
+            super().__init__(*args)
+            self.at, self.short = -1, []
+
+        def produce(self, dice):
+            owed = self.demand(dice)
+            for r in range(len(RESOURCES)):
+                if owed[:, r].sum() > self.bank[r]:
+                    self.short.append((self.at, RESOURCES[r], np.nonzero(owed[:, r])[0].tolist(), int(self.bank[r])))
+            super().produce(dice)
+
+    # Shortages come where buildings crowd few hexes: in 12 such games, several entitled seats are short
+    # now and then, a lone one with something left only in a game that stalls until the turn limit.
+    config = RunConfig.build(GAME, players=3, policies=["builder"], plays=12, seed=5)
+    events = GAME.simulate(config, 0, 12, events=True)["events"].to_pylist()
+    several = lone = None
+    for play in range(12):
+        mine = [e for e in events if e["play_index"] == play]
+        game = Watched(3)
+        for i, e in enumerate(mine):
+            game.at = i
+            game.apply(e)
+        for i, resource, seats, left in game.short:
+            if len(seats) > 1 and several is None:
+                several = mine, i, resource, seats
+            if len(seats) == 1 and left > 0 and lone is None:
+                lone = mine, i, resource, seats
+        if several and lone:
+            break
+    assert several and lone
+
+    play, i, resource, seats = several
+    paid = [dict(play[i], action="produce", seat=q, resource=resource, amount=1) for q in seats]
+    with pytest.raises(Illegal, match=f"produced 1 {resource}"):
+        replay_game(play[:i + 1] + paid + play[i + 1:], 3)
+    play, i, resource, (q,) = lone
+    given = next(j for j in range(i + 1, len(play)) if play[j]["action"] == "produce" and play[j]["seat"] == q
+                 and play[j]["resource"] == resource)
+    with pytest.raises(Illegal, match="production missing"):
+        replay_game(play[:given] + play[given + 1:], 3)
+
+
+def test_the_reference_hands_out_the_cards_by_the_thresholds():
+    """The longest-route card: at 5, kept on a tie, taken by a longer route, set aside when a settlement
+    breaks the holder's route and two others tie; the largest army: at 3 knights, taken only with more."""
+    from catan_reference import BOARD, Replay
+
+    game = Replay(4)
+    # Routes along the sides of three land hexes that share no side: sides 0..4 make 5, all six make 6.
+    hexes = []
+    for h in BOARD.land_hexes:
+        if not any(set(BOARD.hex_edges[h]) & set(BOARD.hex_edges[g]) for g in hexes):
+            hexes.append(h)
+    first, second, third = hexes[:3]
+
+    def lay(seat, h, sides):
+        for k in sides:
+            game.edge_owner[BOARD.hex_edges[h][k]], game.edge_kind[BOARD.hex_edges[h][k]] = seat, "road"
+        game.update_longest()
+
+    lay(0, first, range(4))
+    assert game.routes[0] == 4 and game.longest is None
+    lay(0, first, [4])
+    assert game.longest == 0
+    lay(1, second, range(5))
+    assert game.routes[1] == 5 and game.longest == 0  # a tie: the holder keeps it
+    lay(1, second, [5])
+    assert game.routes[1] == 6 and game.longest == 1
+    lay(2, third, range(5))
+    game.node_owner[BOARD.hex_nodes[second][2]], game.node_level[BOARD.hex_nodes[second][2]] = 3, 1
+    game.update_longest()  # seat 3's settlement cuts seat 1's ring: a trail of 6 ending on both sides of it
+    assert game.routes[1] == 6 and game.longest == 1
+    game.node_owner[BOARD.hex_nodes[second][5]], game.node_level[BOARD.hex_nodes[second][5]] = 3, 1
+    game.update_longest()  # cut twice: 3 and 3; seats 0 and 2 tie at 5 without the holder
+    assert game.routes == [5, 3, 5, 0] and game.longest is None
+
+    for seat, knights, holder in ((0, 2, None), (0, 3, 0), (1, 3, 0), (1, 4, 1), (0, 4, 1)):
+        game.knights[seat] = knights
+        game.update_army(seat)
+        assert game.army == holder, (seat, knights)
 
 
 def test_the_reference_route_search_agrees_with_the_kernels_at_every_change():
@@ -238,13 +432,12 @@ def test_cards_received_per_roll_match_the_dice_probabilities():
 @pytest.fixture(scope="module")
 def ships_that_may_move():
     """At the start of every turn of 8 games whose mover has ships: the ships he may move by the kernel's
-    list (kernel._movable_ships) and by the reference's reading of the rules (the last ship at the open
+    list (rules.movable_ships) and by the reference's reading of the rules (the last ship at the open
     end of a shipping route, not built this turn, with somewhere to go)."""
     from catan_reference import Replay
 
     from simlib.games.catan.board import load_board
-    from simlib.games.catan.kernel import _movable_ships
-    from simlib.games.catan.rules import ROAD, SHIP, route_ok
+    from simlib.games.catan.rules import ROAD, SHIP, movable_ships, route_ok
 
     board = load_board("standard")
     n_edges = len(board.edge_nodes)
@@ -265,8 +458,8 @@ def ships_that_may_move():
                                           self.node_owner, board.node_edges)
             built = np.array([self.edge_built.get(x, -1) for x in range(n_edges)], np.int64)
             moved, counts = np.zeros(n_edges, np.int64), np.zeros(n_edges, np.int64)
-            n = _movable_ships(q, turn, int(legal[q, 1].sum()), legal, moved, counts, board.edge_land, board.edge_sea,
-                               owner, kind, board.edge_nodes, built, self.node_owner, board.node_edges)
+            n = movable_ships(q, turn, int(legal[q, 1].sum()), legal, moved, counts, board.edge_land, board.edge_sea,
+                              owner, kind, board.edge_nodes, built, self.node_owner, board.node_edges)
             mine = set()
             for a in ships:
                 if self.at_open_end(a, q) and built[a] != turn:
