@@ -52,7 +52,7 @@ from .setup import expose, place_settlement
 from .state import log
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def place_route_piece(st, bd, lg, p, turn, e, kind, free):
     """A road or ship (kind) of p's on edge e, paid for or free (road-building card)."""
     st.edge_owner[e] = p
@@ -63,7 +63,7 @@ def place_route_piece(st, bd, lg, p, turn, e, kind, free):
     edge_changed(e, p, kind, st, bd)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
     """Apply a single-step action (a, b from legal.arguments); True when a route changed (a piece placed
     or moved, or a settlement that may cut an opponent's route)."""
@@ -142,7 +142,7 @@ def play_card(st, tally, p, card):
     st.dev_played[0] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_knight(st, tally, lg, p, turn, rolled):
     """A knight, before or after the roll: one more in p's army (the robber moves next)."""
     log(lg, turn, p, EV_KNIGHT, int(rolled), 0, 0)
@@ -151,14 +151,14 @@ def play_knight(st, tally, lg, p, turn, rolled):
     st.army_holder[0] = largest_army_holder(st.knights, p, st.army_holder[0])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_road_building(st, tally, lg, p, turn):
     """The road-building card (its two free pieces follow, each chosen among list_free_pieces)."""
     play_card(st, tally, p, ROAD_BUILDING)
     log(lg, turn, p, EV_ROAD_BUILDING, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def list_free_pieces(st, scratch, p):
     """Where p may put a free piece: per edge a road, then a ship, while he has that piece in his box."""
     m = 0

@@ -11,7 +11,7 @@ from .rules import discard_count, hand_size, produce
 from .state import log, take
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def roll_dice(st, tally, lg, turn, p):
     """Both dice, drawn one after the other; the `roll` event keeps both. Every building's promise for
     this roll (what it would get, robber and bank aside) is added up, a 7 included."""
@@ -28,7 +28,7 @@ def roll_dice(st, tally, lg, turn, p):
     return die_1, die_2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def discard_half(st, tally, lg, turn):
     """On a 7 every player holding more than 7 cards discards half of them, rounded down."""
     for q in range(st.hands.shape[0]):
@@ -40,7 +40,7 @@ def discard_half(st, tally, lg, turn):
             log(lg, turn, q, EV_DISCARD, r, 0, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def produce_roll(st, tally, bd, scratch, lg, turn, roll):
     """Every hex with this token, but the robber's, pays the buildings beside it (rules.produce, the
     shortage rule included); one `produce` event per seat and resource received. The cards are then

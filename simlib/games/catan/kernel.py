@@ -39,21 +39,27 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     lg = EventLog(ev, np.zeros(1, np.int64))
     for i in range(n_plays):
         lg.pos[0] = ev_start[i] if ev.shape[0] > 0 else 0
-        first = lg.pos[0]
         start_play(st, tally, play_key(seed, first_play + i))
         deal_board(st, bd, scratch, lg)
         new_game(st, rules)
-        place_opening(st, tally, bd, scratch, lg, codes, prm)
-        winner = -1
-        turn = 0
-        while turn < max_turns and winner < 0:
-            winner = play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight)
-            turn += 1
-        final_rows(out, i, st, tally, rules, bd, scratch, turn, winner, lg.pos[0] - first)
+        turns, winner = play_game(st, tally, rules, bd, scratch, lg, max_turns, codes, prm, family_weight)
+        final_rows(out, i, st, tally, rules, bd, scratch, turns, winner, lg.pos[0] - (ev_start[i] if ev.shape[0] else 0))
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
+def play_game(st, tally, rules, bd, scratch, lg, max_turns, codes, prm, family_weight):
+    """From the opening to a win or the turn limit: (turns played, winner or -1)."""
+    place_opening(st, tally, bd, scratch, lg, codes, prm)
+    winner = -1
+    turn = 0
+    while turn < max_turns and winner < 0:
+        winner = play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight)
+        turn += 1
+    return turn, winner
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
 def play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight):
     """Player turn % P's turn; returns him if he reached the win threshold, else -1. The threshold is
     checked before each of his steps, so points gained on another's turn win as his turn begins."""

@@ -56,7 +56,7 @@ def _refresh_node(n, q, st, bd):
     st.legal_node[q, n] = now
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def init_legal(st, bd):
     """Every player's legal sites from scratch (after the set-up)."""
     st.legal_edge[:] = False
@@ -70,7 +70,7 @@ def init_legal(st, bd):
             _refresh_node(n, q, st, bd)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def edge_changed(e, p, piece, st, bd):
     """A piece (ROAD or SHIP) of player p's came onto or left edge e. Edge e's legality changes for
     everybody; that of the edges sharing a node with e only for p and that kind of piece, since they
@@ -93,7 +93,7 @@ def edge_changed(e, p, piece, st, bd):
         _refresh_node(bd.edge_nodes[e, side], p, st, bd)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def node_changed(n, st, bd):
     """A settlement came onto node n: the edges at n change for everybody (it joins its owner's
     pieces there and cuts everyone else's); n and its neighbours are closed by the distance rule."""
@@ -149,7 +149,7 @@ def playable(st, p, card):
     return st.dev_played[0] == 0 and st.dev_hand[p, card] - st.dev_new[p, card] > 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def count_actions(st, rules, bd, scratch, p, turn):
     """The legal actions of player p after his roll, per family into scratch.counts[:N_FAMILIES] (the
     trades and year-of-plenty pairs are listed in scratch, the movable ships too when the routes
@@ -210,7 +210,7 @@ def locate(counts, k):
     return -1, -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def arguments(st, bd, scratch, p, family, index):
     """What the index-th action of a base family acts on: (edge, 0), (node, 0), (resource, resource),
     (ship's edge, destination edge); (0, 0) for buying a card, playing a knight or road building."""

@@ -9,7 +9,7 @@ from .rules import hand_size, random_card
 from .state import log, take
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def rob(st, tally, bd, scratch, lg, turn, p, hex_):
     st.robber[0] = hex_
     log(lg, turn, p, EV_ROBBER, hex_, 0, 0)

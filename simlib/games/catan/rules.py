@@ -79,18 +79,20 @@ def route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_n
     return joined & ground & (edge_owner[e] < 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def discard_count(cards):
     """On a 7, a player holding more than 7 cards discards half of them, rounded down."""
     return cards // 2 if cards > DISCARD_ABOVE else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def longest_route_holder(routes, holder):
     """Who holds the longest-route card once routes (per player) changed: a route of at least 5 is
     needed; the holder keeps the card on a tie; a tie for the longest without the holder sets the card
     aside (-1), as does a longest route under 5."""
-    best = routes.max()
+    best = routes[0]
+    for q in range(1, routes.shape[0]):
+        best = max(best, routes[q])
     if holder >= 0 and routes[holder] >= LONGEST_ROUTE_MIN and routes[holder] == best:
         return holder
     if best < LONGEST_ROUTE_MIN:
@@ -102,7 +104,7 @@ def longest_route_holder(routes, holder):
     return leader if count == 1 else -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def largest_army_holder(knights, player, holder):
     """After `player` played a knight: he takes the largest-army card with at least 3 knights and more
     than the holder has."""
@@ -111,7 +113,7 @@ def largest_army_holder(knights, player, holder):
     return holder
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received):
     """Production for a roll, with the bank-shortage rule: when the bank cannot pay everybody entitled
     to a resource, nobody gets it, unless only one player is entitled, who gets what is left.
@@ -194,7 +196,7 @@ def _walk(j0, out0, local, follow0, follow1, edge_nodes, st_piece, st_out, st_re
     return best, last, last_out, seen
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes, work):
     """longest_route with caller-owned work space (9 rows, longer than the edges and the nodes).
 
@@ -326,7 +328,7 @@ def pay(hands, p, bank, costs, c):
         bank[r] += costs[c, r]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resource):
     """A settlement of p's on node n (one fewer in his box); a harbour there improves p's trade rates:
     3:1 for every resource, or 2:1 for its own."""
@@ -340,7 +342,7 @@ def settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resou
         rate[p, harbour_resource[n]] = min(rate[p, harbour_resource[n]], harbour_rate[n])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
                   edge_nodes, edge_turn, node_owner, node_edges):
     """Ships p may move (at an open end of a route, not built this turn) and how many destinations each
@@ -379,7 +381,7 @@ def movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edg
     return n_mv
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges,
                      legal_edge):
     """The x-th edge (from 0) where p may put his ship from edge a once it is lifted. Only the edges

@@ -8,6 +8,7 @@ import numpy as np
 from .constants import (
     CARD_POINTS,
     CITIES,
+    LONGEST_ROUTE_MIN,
     N_RES,
     ROADS,
     SETTLEMENTS,
@@ -27,20 +28,41 @@ def points(st, p):
         + CARD_POINTS * (int(st.longest_holder[0] == p) + int(st.army_holder[0] == p))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def update_routes(st, rules, bd, scratch, p, settled):
     """After p's route changed: his longest route, and on a new settlement (node `settled`, else -1) that
-    of every player with a piece there (it may cut theirs); then who holds the card."""
-    for q in range(st.hands.shape[0]):
+    of every player with a piece there (it may cut theirs), are out of date; then who holds the card.
+
+    A route is searched for only when the card could depend on it: a player's route is at most his
+    pieces on the board, so one whose pieces are fewer than both LONGEST_ROUTE_MIN and the longest route
+    known exactly can neither take the card nor tie for it, and his route stays out of date until it
+    could (the search is most of the kernel's time otherwise)."""
+    P = st.hands.shape[0]
+    for q in range(P):
         affected = q == p
         if settled >= 0:
             for x in range(3):
                 f = bd.node_edges[settled, x]
                 affected = affected or (f >= 0 and st.edge_owner[f] == q)
-        if affected:
-            st.routes[q] = longest_route_in(q, st.edge_owner, st.edge_kind, st.node_owner, bd.node_edges,
-                                            bd.edge_nodes, scratch.route_work)
-    st.longest_holder[0] = longest_route_holder(st.routes, st.longest_holder[0])
+        st.route_stale[q] = st.route_stale[q] or affected
+    while True:
+        need = LONGEST_ROUTE_MIN
+        for q in range(P):
+            if not st.route_stale[q]:
+                need = max(need, st.routes[q])
+        search = -1
+        for q in range(P):
+            pieces = rules.piece_limits[ROADS] - st.left[q, ROADS] + rules.piece_limits[SHIPS] - st.left[q, SHIPS]
+            if search < 0 and st.route_stale[q] and pieces >= need:
+                search = q
+        if search < 0:
+            break
+        st.routes[search] = longest_route_in(search, st.edge_owner, st.edge_kind, st.node_owner, bd.node_edges,
+                                             bd.edge_nodes, scratch.route_work)
+        st.route_stale[search] = False
+    for q in range(P):
+        scratch.known_routes[q] = 0 if st.route_stale[q] else st.routes[q]
+    st.longest_holder[0] = longest_route_holder(scratch.known_routes, st.longest_holder[0])
 
 
 class CatanOutputs(NamedTuple):

@@ -79,6 +79,7 @@ def new_game(st, rules):
     st.dev_new[:] = 0
     st.knights[:] = 0
     st.routes[:] = 0
+    st.route_stale[:] = False
     st.building_points[:] = 0
     st.rate[:] = BANK_RATE
     st.longest_holder[0] = -1
@@ -96,7 +97,7 @@ def new_game(st, rules):
     st.deck_pos[0] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def expose(tally, st, bd, p, n, level, sign):
     """A building of p's at level `level` (1 settlement, 2 city) came onto (sign 1) or left (sign -1)
     node n: its pips times its cards per producing hex beside it, in exposure [player, kind, resource]
@@ -107,7 +108,7 @@ def expose(tally, st, bd, p, n, level, sign):
             tally.exposure[p, level - 1, st.hex_terrain[h]] += sign * level * st.hex_pips[h]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def place_settlement(st, tally, bd, p, n):
     """A settlement of p's on node n: the harbour's rates, its point, the dice's promise to it."""
     settle(p, n, st.node_owner, st.node_level, st.left, st.rate, bd.harbour_rate, bd.harbour_resource)
@@ -115,7 +116,7 @@ def place_settlement(st, tally, bd, p, n):
     st.building_points[p] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def place_opening(st, tally, bd, scratch, lg, codes, prm):
     """Set-up in snake order (0, 1, .., 1, 0): a settlement and a road beside it each; the second
     settlement yields one card per producing hex beside it (while the bank has it)."""

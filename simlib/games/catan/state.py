@@ -24,7 +24,6 @@ from .board import RANDOM, SPIRAL, Board, spiral
 from .constants import (
     COST_ROWS,
     DEV_DECK,
-    N_FAMILIES,
     N_RES,
     PIECES,
     SPIRAL_TOKENS,
@@ -81,7 +80,8 @@ class State(NamedTuple):
     dev_new: np.ndarray        # [P, 5] of them bought this turn (not playable yet)
     left: np.ndarray           # [P, 4] settlements, cities, roads, ships still in the box
     knights: np.ndarray        # [P] knights played
-    routes: np.ndarray         # [P] longest route (exact where it could reach LONGEST_ROUTE_MIN)
+    routes: np.ndarray         # [P] longest route, where route_stale is False
+    route_stale: np.ndarray    # [P] routes[q] is out of date (and not needed yet: scoring.update_routes)
     longest_holder: np.ndarray  # [1] -1 none
     army_holder: np.ndarray    # [1] -1 none
     building_points: np.ndarray  # [P] a point per settlement, two per city
@@ -124,6 +124,7 @@ class Scratch(NamedTuple):
     settle_list: np.ndarray
     city_list: np.ndarray
     score: np.ndarray          # [P]
+    known_routes: np.ndarray   # [P] the routes known exactly, 0 for the rest
 
 
 class EventLog(NamedTuple):
@@ -159,7 +160,8 @@ def new_state(bd, rules, n_players):
                  np.zeros(N, i64), np.zeros(N, i64), np.zeros(N, i64), np.zeros(E, i64), np.zeros(E, i64),
                  np.zeros(E, i64), np.zeros(1, i64), np.zeros((P, N_RES), i64), np.zeros(N_RES, i64),
                  np.zeros(rules.dev_deck.sum(), i64), np.zeros(1, i64), np.zeros((P, 5), i64), np.zeros((P, 5), i64),
-                 np.zeros((P, 4), i64), np.zeros(P, i64), np.zeros(P, i64), np.zeros(1, i64), np.zeros(1, i64),
+                 np.zeros((P, 4), i64), np.zeros(P, i64), np.zeros(P, i64), np.zeros(P, np.bool_), np.zeros(1, i64),
+                 np.zeros(1, i64),
                  np.zeros(P, i64), np.zeros((P, N_RES), i64), np.zeros((P, 2, E), np.bool_), np.zeros((P, 2), i64),
                  np.zeros((P, N), np.bool_), np.zeros(P, i64), np.zeros(1, i64), np.zeros(1, i64), np.zeros(1, i64))
 
@@ -180,7 +182,7 @@ def new_scratch(bd, n_players, n_families):
                    np.zeros(N_RES * N_RES, i64), np.zeros(N_RES * N_RES, i64), np.zeros(N_RES * N_RES, i64),
                    np.zeros(E, i64), np.zeros(E, i64), np.zeros(n_families, i64), np.zeros((n_players, N_RES), i64),
                    np.zeros(bd.terrain_bag.shape[0], i64), np.zeros((9, max(E, N) + 1), i64), np.zeros(E, i64),
-                   np.zeros(N, i64), np.zeros(N, i64), np.zeros(n_players, i64))
+                   np.zeros(N, i64), np.zeros(N, i64), np.zeros(n_players, i64), np.zeros(n_players, i64))
 
 
 @nb.njit(cache=True, inline="always")
@@ -206,6 +208,3 @@ def log(lg, turn, seat, action, a, b, c):
         lg.rows[pos, 3], lg.rows[pos, 4], lg.rows[pos, 5] = a, b, c
     lg.pos[0] = pos + 1
 
-
-# The families' count, for a scenario that sizes its own Scratch.counts.
-BASE_FAMILIES = N_FAMILIES
