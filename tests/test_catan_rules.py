@@ -220,7 +220,7 @@ def test_the_largest_army_card(knights, player, holder, after):
 
 
 def test_a_settlement_on_a_harbour_improves_the_trade_rates():
-    from simlib.games.catan.kernel import _settle
+    from simlib.games.catan.rules import settle as _settle
 
     generic = next(n for n in range(len(BOARD.node_hexes)) if BOARD.node_harbour_rate[n] == 3)
     special = next(n for n in range(len(BOARD.node_hexes)) if BOARD.node_harbour_rate[n] == 2)
@@ -398,7 +398,7 @@ def test_a_node_on_three_producing_hexes_collects_from_each(level):
 
 def movable_ships(s, player, turn, edge_turn):
     """The kernel's list of the player's ships that may move this turn."""
-    from simlib.games.catan.kernel import _movable_ships
+    from simlib.games.catan.rules import movable_ships as _movable_ships
 
     n_edges = len(BOARD.edge_nodes)
     legal = np.zeros((4, 2, n_edges), np.bool_)

@@ -161,55 +161,58 @@ def longest_route(player, edge_owner, edge_kind, node_owner, node_edges, edge_no
     once. An opponent's building ends a trail; a road and a ship join only at the player's own
     settlement or city."""
     return longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes,
-                            np.empty((9, max(edge_owner.shape[0], node_owner.shape[0]) + 1), np.int64))
+                            np.empty((8, max(2 * edge_owner.shape[0], node_owner.shape[0]) + 1), np.int64))
 
 
 @nb.njit(cache=True, inline="always")
-def _walk(j0, out0, local, follow0, follow1, edge_nodes, st_piece, st_out, st_rest):
-    """Every trail that starts with piece j0 leaving by its end out0 (0 or 1), depth first with an
-    explicit stack (Numba caches no recursion): the longest one's length, its last piece and the end
-    that piece leaves by, and the set of pieces walked."""
+def _walk(start, follow, via0, st_state, st_rest, limit):
+    """Every trail that starts with a piece leaving by one of its ends (state start = 2 * piece + end),
+    depth first with an explicit stack (Numba caches no recursion): the longest one's length (stopping
+    at `limit`), its last state, and the set of pieces walked. follow[s] holds the pieces that may
+    follow state s, via0[s] those of them entered by their end 0 (so left by their end 1)."""
+    j0 = start >> 1
     used = np.int64(1) << j0
     seen = used
-    best, last, last_out = 1, j0, out0
+    best, last = 1, start
     depth = 0
-    st_piece[0], st_out[0] = j0, out0
-    st_rest[0] = follow1[j0] if out0 == 1 else follow0[j0]
+    st_state[0] = start
+    st_rest[0] = follow[start]
     while depth >= 0:
         rest = st_rest[depth] & ~used
         if rest == 0:
-            used &= ~(np.int64(1) << st_piece[depth])
+            used &= ~(np.int64(1) << (st_state[depth] >> 1))
             depth -= 1
             continue
         low = rest & -rest
         st_rest[depth] = rest & ~low
         f = trailing_zeros(low)
+        s = 2 * f + (1 if (via0[st_state[depth]] & low) != 0 else 0)
         used |= low
         seen |= low
-        node = edge_nodes[local[st_piece[depth]], st_out[depth]]
-        out = 1 if edge_nodes[local[f], 0] == node else 0
         depth += 1
-        st_piece[depth], st_out[depth] = f, out
-        st_rest[depth] = follow1[f] if out == 1 else follow0[f]
+        st_state[depth] = s
+        st_rest[depth] = follow[s]
         if depth + 1 > best:
-            best, last, last_out = depth + 1, f, out
-    return best, last, last_out, seen
+            best, last = depth + 1, s
+            if best == limit:
+                break
+    return best, last, seen
 
 
 @nb.njit(cache=True, _nrt=False)
 def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes, work):
-    """longest_route with caller-owned work space (9 rows, longer than the edges and the nodes).
+    """longest_route with caller-owned work space (8 rows, longer than twice the edges and than the nodes).
 
     The player's pieces (at most 30) are numbered and, for each piece and each of its ends, the set of
-    his pieces that may follow it through that end is kept as a bit mask. Where his pieces close no
+    his pieces that may follow it through that end is kept as a bit mask, with the end each enters by. Where his pieces close no
     loop, every trail is a path in a tree, and the longest is found by two walks per tree: the trail
     end farthest from any point is an end of a longest trail, and the farthest from there closes it.
     Where a loop exists every trail is walked, starting only where a longest trail can start: one
     starting where the network passes straight through could be lengthened by the other piece there,
     unless it is a closed loop, which starts as well at any of its nodes. So the walks start at the
     other nodes, and then once in each loop not yet reached."""
-    local, follow0, follow1, number, parent = work[0], work[1], work[2], work[3], work[4]
-    st_piece, st_out, st_rest, pieces_at = work[5], work[6], work[7], work[8]
+    local, number, parent, pieces_at = work[0], work[1], work[2], work[3]
+    follow, via0, st_state, st_rest = work[4], work[5], work[6], work[7]
     m = 0
     looped = False
     parent[:] = -1  # union-find over nodes: does a piece join two nodes already joined?
@@ -238,16 +241,18 @@ def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge
         for side in range(2):
             n = edge_nodes[e, side]
             mask = np.int64(0)
+            enter0 = np.int64(0)
             if node_owner[n] < 0 or node_owner[n] == player:
                 for k in range(3):
                     f = node_edges[n, k]
                     if f >= 0 and f != e and edge_owner[f] == player and (edge_kind[f] == edge_kind[e]
                                                                           or node_owner[n] == player):
-                        mask |= np.int64(1) << number[f]
-            if side == 0:
-                follow0[j] = mask
-            else:
-                follow1[j] = mask
+                        bit = np.int64(1) << number[f]
+                        mask |= bit
+                        if edge_nodes[f, 0] == n:
+                            enter0 |= bit
+            follow[2 * j + side] = mask
+            via0[2 * j + side] = enter0
     best = 0
     walked = np.int64(0)
     if not looped:
@@ -255,21 +260,18 @@ def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge
             if (walked >> j0) & 1:
                 continue
             # From the point where piece j0's end 0 meets the pieces that may follow it there ...
-            node = edge_nodes[local[j0], 0]
-            there = follow0[j0] | (np.int64(1) << j0)
-            far, far_piece, far_out = 0, j0, 1
-            while there != 0:
-                g = trailing_zeros(there)
-                there &= there - 1
-                out = 1 if edge_nodes[local[g], 0] == node else 0
-                length, last, last_out, seen = _walk(g, out, local, follow0, follow1, edge_nodes, st_piece, st_out,
-                                                     st_rest)
+            there = follow[2 * j0]
+            far, far_state = 0, 2 * j0 + 1
+            for g in range(-1, m):
+                if g >= 0 and ((there >> g) & 1) == 0:
+                    continue
+                start = 2 * j0 + 1 if g < 0 else 2 * g + (1 if (via0[2 * j0] >> g) & 1 else 0)
+                length, last, seen = _walk(start, follow, via0, st_state, st_rest, m + 1)
                 walked |= seen
                 if length > far:
-                    far, far_piece, far_out = length, last, last_out
+                    far, far_state = length, last
             # ... to the farthest trail end, and from there back to the farthest.
-            length, _, _, _ = _walk(far_piece, 1 - far_out, local, follow0, follow1, edge_nodes, st_piece, st_out,
-                                    st_rest)
+            length, _, _ = _walk(far_state ^ 1, follow, via0, st_state, st_rest, m + 1)
             best = max(best, length)
         return best
     for attempt in range(2):
@@ -278,15 +280,15 @@ def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge
                 continue
             for side in range(2):
                 # The network passes straight through where exactly two pieces meet and may join.
-                joins = follow0[j0] if side == 0 else follow1[j0]
-                if attempt == 0 and pieces_at[edge_nodes[local[j0], side]] == 2 and joins != 0:
+                if attempt == 0 and pieces_at[edge_nodes[local[j0], side]] == 2 and follow[2 * j0 + side] != 0:
                     continue
-                length, _, _, seen = _walk(j0, 1 - side, local, follow0, follow1, edge_nodes, st_piece, st_out,
-                                           st_rest)
+                length, _, seen = _walk(2 * j0 + 1 - side, follow, via0, st_state, st_rest, m)
                 walked |= seen
                 best = max(best, length)
+                if best == m:
+                    return m  # every piece in one trail: none can be longer
                 if attempt == 1:
-                    break  # one start reaches the whole loop
+                    break
     return best
 
 

@@ -181,7 +181,7 @@ def new_scratch(bd, n_players, n_families):
     return Scratch(np.zeros(lists, i64), np.zeros(lists, i64), np.zeros(N_RES * N_RES, i64),
                    np.zeros(N_RES * N_RES, i64), np.zeros(N_RES * N_RES, i64), np.zeros(N_RES * N_RES, i64),
                    np.zeros(E, i64), np.zeros(E, i64), np.zeros(n_families, i64), np.zeros((n_players, N_RES), i64),
-                   np.zeros(bd.terrain_bag.shape[0], i64), np.zeros((9, max(E, N) + 1), i64), np.zeros(E, i64),
+                   np.zeros(bd.terrain_bag.shape[0], i64), np.zeros((8, max(2 * E, N) + 1), i64), np.zeros(E, i64),
                    np.zeros(N, i64), np.zeros(N, i64), np.zeros(n_players, i64), np.zeros(n_players, i64))
 
 

@@ -85,6 +85,8 @@ EVENTS = pa.schema(_KEYS + [
     described("edge", pa.int16(), "setup_road, road, ship: the path; move_ship: the path left.", nullable=True),
     described("edge_to", pa.int16(), "move_ship: the path the ship moved to.", nullable=True),
     described("dice", pa.int8(), "roll: the sum of the two dice.", nullable=True),
+    described("die_1", pa.int8(), "roll: the first die (1-6); a double when it equals die_2.", nullable=True),
+    described("die_2", pa.int8(), "roll: the second die (1-6).", nullable=True),
     described("resource", _TEXT, "discard, steal, produce: the card; year_of_plenty: the first card; monopoly: "
               "the resource named; trade: the resource given.", nullable=True),
     described("resource_2", _TEXT, "year_of_plenty: the second card; trade: the resource received.", nullable=True),
@@ -171,6 +173,7 @@ def events_table(rules_version, first_play, counts, ev) -> pa.Table:
         "terrain": text(b, TERRAINS, C.EV_HEX),
         "token": np.ma.masked_array(c, (action != C.EV_HEX) | (c == 0)), "node": used(a, *with_node),
         "edge": used(a, *with_edge), "edge_to": used(b, C.EV_MOVE_SHIP), "dice": used(a, C.EV_ROLL),
+        "die_1": used(b, C.EV_ROLL), "die_2": used(c, C.EV_ROLL),
         "resource": text(a, RESOURCES, *with_resource),
         "resource_2": text(b, RESOURCES, C.EV_YEAR_OF_PLENTY, C.EV_TRADE),
         "amount": used(np.where(action == C.EV_TRADE, c, b), C.EV_MONOPOLY, C.EV_TRADE, C.EV_PRODUCE),
