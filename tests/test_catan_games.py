@@ -312,7 +312,8 @@ def test_the_event_replay_holds_the_bank_to_the_shortage_rule():
     assert several and lone
 
     play, i, resource, seats = several
-    paid = [dict(play[i], action="produce", seat=q, resource=resource, amount=1) for q in seats]
+    paid = [dict(play[i], action="produce", seat=q, resource=resource, amount=1, dice=None, die_1=None, die_2=None)
+            for q in seats]
     with pytest.raises(Illegal, match=f"produced 1 {resource}"):
         replay_game(play[:i + 1] + paid + play[i + 1:], 3)
     play, i, resource, (q,) = lone

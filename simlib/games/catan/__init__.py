@@ -6,7 +6,8 @@ Spec card
 - Chance: the board, the development deck, the dice and the policies' choices, keyed by (seed, play,
   counter).
 - Seats: seat 0 places first in the set-up and takes the first turn.
-- Score: victory points; the first to reach 10 on his own turn wins; a turn limit stops stalled games.
+- Score: victory points; the first to reach 10 (victory_points) on his own turn wins; a turn limit stops
+  stalled games.
 - Rules: docs/games/catan.md (player-to-player trade is out of scope).
 - Tables: games, seats, production; events with --events (one row per action, named arguments).
 
@@ -20,6 +21,8 @@ Version history
 - 3: a ship whose far end meets only one's own road (no building there) is at an open end and may move:
   roads and ships join only at one's own building (before, the road was taken to close the route, and
   such ships could not move; the independent test reference found it).
+  Later, still 3: the engine split into blocks (same games at fixed seeds, digests in tests/digests.json);
+  the events keep both dice (die_1, die_2), drawn as before; victory_points other than 10 allowed.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pyarrow as pa
 
 from ...core.jit import drop_stale_cache

@@ -17,6 +17,7 @@ COST_ROWS = (COST_ROAD, COST_SETTLEMENT, COST_CITY, COST_DEV, COST_SHIP)
 PAY_ROAD, PAY_SETTLEMENT, PAY_CITY, PAY_DEV, PAY_SHIP = range(len(COST_ROWS))
 
 DEV_CARDS = ("knight", "victory_point", "road_building", "year_of_plenty", "monopoly")
+N_DEV = len(DEV_CARDS)
 KNIGHT, VICTORY_POINT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = range(5)
 DEV_DECK = (14, 5, 2, 2, 2)
 
@@ -43,6 +44,12 @@ CARD_POINTS = 2         # each of those two cards is worth 2 points
 DISCARD_ABOVE = 7       # on a 7, a hand of more cards loses half, rounded down
 BANK_RATE = 4           # cards given to the bank for one, without a harbour
 ROBBED, DISCARDED = 0, 1  # how a card was lost (Tally.lost's second index)
+
+# Two six-sided dice: a 7 moves the robber; ways(t) = DIE_FACES - |ROBBER_ROLL - t| of DICE_OUTCOMES.
+DIE_FACES = 6
+ROBBER_ROLL = 7
+DICE_OUTCOMES = DIE_FACES * DIE_FACES
+N_SUMS = 2 * DIE_FACES + 1  # sums 0 .. 12 (0 and 1 never come)
 
 WON, TURN_LIMIT = 0, 1
 END_REASONS = ("won", "turn_limit")

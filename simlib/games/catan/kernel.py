@@ -15,7 +15,16 @@ import numpy as np
 
 from ...core.rng import play_key
 from .apply import apply_action, list_free_pieces, place_route_piece, play_knight, play_road_building
-from .constants import EV_END_TURN, F_END_TURN, F_KNIGHT, F_ROAD_BUILDING, F_SETTLEMENT, KNIGHT, N_FAMILIES
+from .constants import (
+    EV_END_TURN,
+    F_END_TURN,
+    F_KNIGHT,
+    F_ROAD_BUILDING,
+    F_SETTLEMENT,
+    KNIGHT,
+    N_FAMILIES,
+    ROBBER_ROLL,
+)
 from .decisions import choose_action, choose_free_piece, choose_knight_before_roll, choose_robber_hex
 from .dice import discard_half, produce_roll, roll_dice
 from .legal import arguments, count_actions, playable
@@ -36,14 +45,15 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     st = new_state(bd, rules, n_players)
     tally = new_tally(n_players)
     scratch = new_scratch(bd, n_players, N_FAMILIES)
-    lg = EventLog(ev, np.zeros(1, np.int64))
+    lg = EventLog(rows=ev, pos=np.zeros(1, np.int64))
     for i in range(n_plays):
-        lg.pos[0] = ev_start[i] if ev.shape[0] > 0 else 0
+        first = ev_start[i] if ev.shape[0] > 0 else 0
+        lg.pos[0] = first
         start_play(st, tally, play_key(seed, first_play + i))
         deal_board(st, bd, scratch, lg)
         new_game(st, rules)
         turns, winner = play_game(st, tally, rules, bd, scratch, lg, max_turns, codes, prm, family_weight)
-        final_rows(out, i, st, tally, rules, bd, scratch, turns, winner, lg.pos[0] - (ev_start[i] if ev.shape[0] else 0))
+        final_rows(out, i, st, tally, rules, bd, scratch, turns, winner, lg.pos[0] - first)
     return out
 
 
@@ -80,7 +90,7 @@ def play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight
                 continue
             die_1, die_2 = roll_dice(st, tally, lg, turn, p)
             rolled = True
-            if die_1 + die_2 == 7:
+            if die_1 + die_2 == ROBBER_ROLL:
                 discard_half(st, tally, lg, turn)
                 rob(st, tally, bd, scratch, lg, turn, p, choose_robber_hex(st, bd, scratch, p, codes[p]))
             else:

@@ -10,6 +10,7 @@ its own families after these (counts[N_FAMILIES:]) and names their actions itsel
 import numba as nb
 
 from .constants import (
+    CITIES,
     F_BUY_DEV,
     F_CITY,
     F_END_TURN,
@@ -31,10 +32,15 @@ from .constants import (
     PAY_ROAD,
     PAY_SETTLEMENT,
     PAY_SHIP,
+    ROAD,
     ROAD_BUILDING,
+    ROADS,
+    SETTLEMENT,
+    SETTLEMENTS,
+    SHIP,
+    SHIPS,
     YEAR_OF_PLENTY,
 )
-from .constants import CITIES, ROAD, ROADS, SETTLEMENT, SETTLEMENTS, SHIP, SHIPS
 from .rules import affordable, can_settle, movable_ships, route_ok, ship_destination
 
 

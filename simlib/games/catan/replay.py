@@ -90,7 +90,8 @@ def _steps(events: list[dict], places: _Places) -> list[_Step]:
         elif action == "setup_road":
             steps[-1].text += f", road on {places.path(e['edge'])}"
         elif action == "roll":
-            steps.append(_Step(turn, seat, f"rolls {e['dice']} ({e['die_1']}+{e['die_2']})", empty=": nothing produced" if e["dice"] != 7 else ""))
+            rolled = f"rolls {e['dice']} ({e['die_1']}+{e['die_2']})"
+            steps.append(_Step(turn, seat, rolled, empty=": nothing produced" if e["dice"] != 7 else ""))
         elif action == "produce":  # one event per seat and resource, a seat's together
             got = f"+{e['amount']} {e['resource']}"
             details = steps[-1].details

@@ -204,9 +204,10 @@ def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge
     """longest_route with caller-owned work space (8 rows, longer than twice the edges and than the nodes).
 
     The player's pieces (at most 30) are numbered and, for each piece and each of its ends, the set of
-    his pieces that may follow it through that end is kept as a bit mask, with the end each enters by. Where his pieces close no
-    loop, every trail is a path in a tree, and the longest is found by two walks per tree: the trail
-    end farthest from any point is an end of a longest trail, and the farthest from there closes it.
+    his pieces that may follow it through that end is kept as a bit mask, with the end each enters by.
+    Where his pieces close no loop, every trail is a path in a tree, and the longest is found by two
+    walks per tree: the trail end farthest from any point is an end of a longest trail, and the
+    farthest from there closes it.
     Where a loop exists every trail is walked, starting only where a longest trail can start: one
     starting where the network passes straight through could be lengthened by the other piece there,
     unless it is a closed loop, which starts as well at any of its nodes. So the walks start at the

@@ -8,8 +8,10 @@ import numpy as np
 from .constants import (
     CARD_POINTS,
     CITIES,
+    DICE_OUTCOMES,
     LONGEST_ROUTE_MIN,
     N_RES,
+    N_SUMS,
     ROADS,
     SETTLEMENTS,
     SHIPS,
@@ -91,14 +93,17 @@ class CatanOutputs(NamedTuple):
 
 @nb.njit(cache=True)
 def new_outputs(n_plays, P):
+    shape, resources, kinds = (n_plays, P), (n_plays, P, N_RES), (n_plays, P, 2, N_RES)
     return CatanOutputs(
-        np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int8), np.full(n_plays, -1, np.int8),
-        np.zeros((n_plays, P), np.int8), np.zeros((n_plays, P, 4), np.int8), np.zeros((n_plays, P, 2), np.int8),
-        np.zeros((n_plays, P), np.int8), np.zeros((n_plays, P), np.int8), np.zeros((n_plays, P, 2), np.bool_),
-        np.zeros((n_plays, P, N_RES), np.int16), np.zeros((n_plays, P, 2, N_RES), np.int16),
-        np.zeros((n_plays, P, 2, N_RES), np.int16), np.zeros((n_plays, P, N_RES), np.int16),
-        np.zeros((n_plays, N_RES), np.int16), np.zeros((n_plays, P), np.int8), np.zeros(n_plays, np.int32),
-        np.zeros((n_plays, 13), np.int32), np.zeros(n_plays, np.int64), np.zeros((n_plays, P, 2, N_RES), np.float64))
+        turns=np.zeros(n_plays, np.int32), end_reason=np.zeros(n_plays, np.int8), winner=np.full(n_plays, -1, np.int8),
+        points=np.zeros(shape, np.int8), pieces=np.zeros((n_plays, P, 4), np.int8),
+        dev_cards=np.zeros((n_plays, P, 2), np.int8), knights=np.zeros(shape, np.int8),
+        longest_route=np.zeros(shape, np.int8), holders=np.zeros((n_plays, P, 2), np.bool_),
+        received=np.zeros(resources, np.int16), lost=np.zeros(kinds, np.int16), production=np.zeros(kinds, np.int16),
+        hands=np.zeros(resources, np.int16), bank=np.zeros((n_plays, N_RES), np.int16),
+        vp_cards=np.zeros(shape, np.int8), actions=np.zeros(n_plays, np.int32),
+        rolls=np.zeros((n_plays, N_SUMS), np.int32),
+        n_events=np.zeros(n_plays, np.int64), expected=np.zeros(kinds, np.float64))
 
 
 @nb.njit(cache=True)
@@ -128,7 +133,7 @@ def final_rows(out, i, st, tally, rules, bd, scratch, turns, winner, n_events):
             for k in range(2):
                 out.lost[i, q, k, r] = tally.lost[q, k, r]
                 out.production[i, q, k, r] = tally.by_kind[q, k, r]
-                out.expected[i, q, k, r] = tally.promised[q, k, r] / 36.0
+                out.expected[i, q, k, r] = tally.promised[q, k, r] / DICE_OUTCOMES
     for r in range(N_RES):
         out.bank[i, r] = st.bank[r]
 

@@ -6,7 +6,17 @@ import numba as nb
 
 from ...core.rng import below
 from .board import DESERT
-from .constants import BANK_RATE, EV_HEX, EV_SETUP_ROAD, EV_SETUP_SETTLEMENT, ROAD, ROADS, SETTLEMENT
+from .constants import (
+    BANK_RATE,
+    DIE_FACES,
+    EV_HEX,
+    EV_SETUP_ROAD,
+    EV_SETUP_SETTLEMENT,
+    ROAD,
+    ROADS,
+    ROBBER_ROLL,
+    SETTLEMENT,
+)
 from .decisions import choose_opening_road, choose_opening_site
 from .legal import init_legal
 from .rules import can_settle, settle
@@ -57,7 +67,7 @@ def deal_board(st, bd, scratch, lg):
             st.robber[0] = h  # the robber starts on the desert
         log(lg, -1, -1, EV_HEX, h, st.hex_terrain[h], st.hex_token[h])
     for h in range(st.hex_token.shape[0]):
-        st.hex_pips[h] = 6 - abs(7 - st.hex_token[h]) if st.hex_token[h] > 0 else 0
+        st.hex_pips[h] = DIE_FACES - abs(ROBBER_ROLL - st.hex_token[h]) if st.hex_token[h] > 0 else 0
     for n in range(bd.node_hexes.shape[0]):
         st.node_pips[n] = 0
         for k in range(3):

@@ -24,7 +24,9 @@ from .board import RANDOM, SPIRAL, Board, spiral
 from .constants import (
     COST_ROWS,
     DEV_DECK,
+    N_DEV,
     N_RES,
+    N_SUMS,
     PIECES,
     SPIRAL_TOKENS,
     STANDARD_TERRAINS,
@@ -76,8 +78,8 @@ class State(NamedTuple):
     bank: np.ndarray           # [5]
     deck: np.ndarray           # [cards] the development deck, shuffled
     deck_pos: np.ndarray       # [1] cards drawn from it
-    dev_hand: np.ndarray       # [P, 5] development cards held
-    dev_new: np.ndarray        # [P, 5] of them bought this turn (not playable yet)
+    dev_hand: np.ndarray       # [P, N_DEV] development cards held
+    dev_new: np.ndarray        # [P, N_DEV] of them bought this turn (not playable yet)
     left: np.ndarray           # [P, 4] settlements, cities, roads, ships still in the box
     knights: np.ndarray        # [P] knights played
     routes: np.ndarray         # [P] longest route, where route_stale is False
@@ -154,35 +156,48 @@ def published_rules(win_points: int, bank_size: int) -> Rules:
 
 @nb.njit(cache=True)
 def new_state(bd, rules, n_players):
-    P, H, N, E = n_players, bd.hex_nodes.shape[0], bd.node_nodes.shape[0], bd.edge_nodes.shape[0]
-    i64 = np.int64
-    return State(np.zeros(1, np.uint64), np.zeros(1, i64), np.zeros(H, i64), np.zeros(H, i64), np.zeros(H, i64),
-                 np.zeros(N, i64), np.zeros(N, i64), np.zeros(N, i64), np.zeros(E, i64), np.zeros(E, i64),
-                 np.zeros(E, i64), np.zeros(1, i64), np.zeros((P, N_RES), i64), np.zeros(N_RES, i64),
-                 np.zeros(rules.dev_deck.sum(), i64), np.zeros(1, i64), np.zeros((P, 5), i64), np.zeros((P, 5), i64),
-                 np.zeros((P, 4), i64), np.zeros(P, i64), np.zeros(P, i64), np.zeros(P, np.bool_), np.zeros(1, i64),
-                 np.zeros(1, i64),
-                 np.zeros(P, i64), np.zeros((P, N_RES), i64), np.zeros((P, 2, E), np.bool_), np.zeros((P, 2), i64),
-                 np.zeros((P, N), np.bool_), np.zeros(P, i64), np.zeros(1, i64), np.zeros(1, i64), np.zeros(1, i64))
+    P, H, N, E, i64 = n_players, bd.hex_nodes.shape[0], bd.node_nodes.shape[0], bd.edge_nodes.shape[0], np.int64
+    return State(
+        key=np.zeros(1, np.uint64), counter=np.zeros(1, i64),
+        hex_terrain=np.zeros(H, i64), hex_token=np.zeros(H, i64), hex_pips=np.zeros(H, i64),
+        node_pips=np.zeros(N, i64), node_owner=np.zeros(N, i64), node_level=np.zeros(N, i64),
+        edge_owner=np.zeros(E, i64), edge_kind=np.zeros(E, i64), edge_turn=np.zeros(E, i64), robber=np.zeros(1, i64),
+        hands=np.zeros((P, N_RES), i64), bank=np.zeros(N_RES, i64),
+        deck=np.zeros(rules.dev_deck.sum(), i64), deck_pos=np.zeros(1, i64),
+        dev_hand=np.zeros((P, N_DEV), i64), dev_new=np.zeros((P, N_DEV), i64),
+        left=np.zeros((P, rules.piece_limits.shape[0]), i64), knights=np.zeros(P, i64),
+        routes=np.zeros(P, i64), route_stale=np.zeros(P, np.bool_),
+        longest_holder=np.zeros(1, i64), army_holder=np.zeros(1, i64),
+        building_points=np.zeros(P, i64), rate=np.zeros((P, N_RES), i64),
+        legal_edge=np.zeros((P, 2, E), np.bool_), n_legal_edge=np.zeros((P, 2), i64),
+        legal_node=np.zeros((P, N), np.bool_), n_legal_node=np.zeros(P, i64),
+        dev_played=np.zeros(1, i64), ship_moved=np.zeros(1, i64), n_movable=np.zeros(1, i64))
 
 
 @nb.njit(cache=True)
 def new_tally(n_players):
     P, i64 = n_players, np.int64
-    return Tally(np.zeros((P, N_RES), i64), np.zeros((P, 2, N_RES), i64), np.zeros((P, 2, N_RES), i64),
-                 np.zeros((P, 2, N_RES), i64), np.zeros((P, 2, N_RES), i64), np.zeros(P, i64), np.zeros(P, i64),
-                 np.zeros(1, i64), np.zeros(13, i64))
+    return Tally(
+        received=np.zeros((P, N_RES), i64), by_kind=np.zeros((P, 2, N_RES), i64),
+        exposure=np.zeros((P, 2, N_RES), i64), promised=np.zeros((P, 2, N_RES), i64),
+        lost=np.zeros((P, 2, N_RES), i64), bought=np.zeros(P, i64), played=np.zeros(P, i64),
+        actions=np.zeros(1, i64), rolls=np.zeros(N_SUMS, i64))
 
 
 @nb.njit(cache=True)
 def new_scratch(bd, n_players, n_families):
     N, E, i64 = bd.node_nodes.shape[0], bd.edge_nodes.shape[0], np.int64
     lists = 2 * E + N + 16  # more than any list of nodes, edges (one per kind), hexes or seats
-    return Scratch(np.zeros(lists, i64), np.zeros(lists, i64), np.zeros(N_RES * N_RES, i64),
-                   np.zeros(N_RES * N_RES, i64), np.zeros(N_RES * N_RES, i64), np.zeros(N_RES * N_RES, i64),
-                   np.zeros(E, i64), np.zeros(E, i64), np.zeros(n_families, i64), np.zeros((n_players, N_RES), i64),
-                   np.zeros(bd.terrain_bag.shape[0], i64), np.zeros((8, max(2 * E, N) + 1), i64), np.zeros(E, i64),
-                   np.zeros(N, i64), np.zeros(N, i64), np.zeros(n_players, i64), np.zeros(n_players, i64))
+    pairs = N_RES * N_RES  # more than the trades or year-of-plenty pairs
+    return Scratch(
+        candidates=np.zeros(lists, i64), kinds=np.zeros(lists, i64),
+        trade_give=np.zeros(pairs, i64), trade_get=np.zeros(pairs, i64),
+        plenty_first=np.zeros(pairs, i64), plenty_second=np.zeros(pairs, i64),
+        movable=np.zeros(E, i64), destinations=np.zeros(E, i64), counts=np.zeros(n_families, i64),
+        received_now=np.zeros((n_players, N_RES), i64), terrains=np.zeros(bd.terrain_bag.shape[0], i64),
+        route_work=np.zeros((8, max(2 * E, N) + 1), i64),
+        road_list=np.zeros(E, i64), settle_list=np.zeros(N, i64), city_list=np.zeros(N, i64),
+        score=np.zeros(n_players, i64), known_routes=np.zeros(n_players, i64))
 
 
 @nb.njit(cache=True, inline="always")
