@@ -28,34 +28,31 @@ from .constants import (  # noqa: F401  (ROAD .. CITY are this module's vocabula
 
 @nb.njit(cache=True, inline="always")
 def distance_rule_ok(node, node_owner, node_nodes):
-    """No building on the node or on any neighbouring node.
-
-    The helpers here are written without `and`/`or` and early returns on purpose: inlined into the
-    kernel's loops with them, Numba keeps reference counting (atomic operations) on the array
-    arguments that it otherwise removes. A neighbour index of -1 (past the map's edge) reads a wrong
-    entry that the mask (m >= 0) discards."""
-    free = node_owner[node] < 0
+    """No building on the node or on any neighbouring node (a neighbour of -1 is past the map's edge)."""
+    if node_owner[node] >= 0:
+        return False
     for k in range(3):
         m = node_nodes[node, k]
-        free &= (m < 0) | (node_owner[m] < 0)
-    return free
+        if m >= 0 and node_owner[m] >= 0:
+            return False
+    return True
 
 
 @nb.njit(cache=True, inline="always")
 def touches_own_route(node, player, node_edges, edge_owner):
-    touches = False
     for k in range(3):
         e = node_edges[node, k]
-        touches |= (e >= 0) & (edge_owner[e] == player)
-    return touches
+        if e >= 0 and edge_owner[e] == player:
+            return True
+    return False
 
 
 @nb.njit(cache=True, inline="always")
 def can_settle(node, player, setup, node_land, node_owner, node_nodes, node_edges, edge_owner):
     """A settlement may stand on a land node that keeps the distance rule and, after set-up, touches
     one of the player's roads or ships."""
-    return node_land[node] & distance_rule_ok(node, node_owner, node_nodes) & (
-        setup | touches_own_route(node, player, node_edges, edge_owner))
+    return node_land[node] and distance_rule_ok(node, node_owner, node_nodes) and (
+        setup or touches_own_route(node, player, node_edges, edge_owner))
 
 
 @nb.njit(cache=True, inline="always")
@@ -64,19 +61,22 @@ def route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_n
     ground, and join his network: at his own building, or at a free node where his piece of the same
     kind ends (roads and ships join only at a settlement or city).
 
-    Written without `and`/`or` and early returns on purpose: inlined with them, Numba keeps the
-    reference counting of the array arguments (atomic operations, ~20 cycles each) that it otherwise
-    removes, and that cost half the kernel's time."""
-    joined = False
+    (The blocks that call these helpers run without reference counting, so early returns cost nothing;
+    with counting, Numba kept atomic operations on the array arguments of inlined helpers that had them.)"""
+    if edge_owner[e] >= 0:
+        return False
+    if not ((kind == ROAD and edge_land[e]) or (kind == SHIP and edge_sea[e])):
+        return False
     for side in range(2):
         n = edge_nodes[e, side]
-        free = node_owner[n] < 0
-        joined |= node_owner[n] == player
-        for k in range(3):
-            f = node_edges[n, k]  # -1 past the map's edge: masked by f >= 0 before it matters
-            joined |= free & (f >= 0) & (f != e) & (edge_owner[f] == player) & (edge_kind[f] == kind)
-    ground = (edge_land[e] & (kind == ROAD)) | (edge_sea[e] & (kind == SHIP))
-    return joined & ground & (edge_owner[e] < 0)
+        if node_owner[n] == player:
+            return True
+        if node_owner[n] < 0:
+            for k in range(3):
+                f = node_edges[n, k]
+                if f >= 0 and f != e and edge_owner[f] == player and edge_kind[f] == kind:
+                    return True
+    return False
 
 
 @nb.njit(cache=True, _nrt=False)
