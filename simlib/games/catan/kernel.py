@@ -73,26 +73,20 @@ def play_game(st, tally, rules, bd, scratch, lg, max_turns, codes, prm, family_w
 def play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight):
     """Player turn % P's turn; returns him if he reached the win threshold, else -1. The threshold is
     checked before each of his steps, so points gained on another's turn win as his turn begins."""
-    P = st.hands.shape[0]
-    p = turn % P
-    st.dev_new[p, :] = 0
-    st.dev_played[0] = 0
-    st.ship_moved[0] = 0
-    st.n_movable[0] = -1
+    p = turn % st.hands.shape[0]
+    start_turn(st, p)
     rolled = False
     while True:
         if points(st, p) >= rules.win_points:
             return p
         if not rolled:
             if choose_knight_before_roll(st, playable(st, p, KNIGHT)):
-                play_knight(st, tally, lg, p, turn, False)
-                rob(st, tally, bd, scratch, lg, turn, p, choose_robber_hex(st, bd, scratch, p, codes[p]))
+                knight_step(st, tally, bd, scratch, lg, turn, p, codes[p], False)
                 continue
             die_1, die_2 = roll_dice(st, tally, lg, turn, p)
             rolled = True
             if die_1 + die_2 == ROBBER_ROLL:
-                discard_half(st, tally, lg, turn)
-                rob(st, tally, bd, scratch, lg, turn, p, choose_robber_hex(st, bd, scratch, p, codes[p]))
+                seven_step(st, tally, bd, scratch, lg, turn, p, codes[p])
             else:
                 produce_roll(st, tally, bd, scratch, lg, turn, die_1 + die_2)
             continue
@@ -102,24 +96,54 @@ def play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight
         if family == F_END_TURN:
             log(lg, turn, p, EV_END_TURN, 0, 0, 0)
             return -1
-        if family == F_KNIGHT:
-            play_knight(st, tally, lg, p, turn, True)
-            rob(st, tally, bd, scratch, lg, turn, p, choose_robber_hex(st, bd, scratch, p, codes[p]))
-            continue
-        if family == F_ROAD_BUILDING:
-            play_road_building(st, tally, lg, p, turn)
-            for _ in range(2):  # two free pieces, roads or ships in any mix
-                m = list_free_pieces(st, scratch, p)
-                if m == 0:
-                    break
-                pick = choose_free_piece(st, m)
-                place_route_piece(st, bd, lg, p, turn, scratch.candidates[pick], scratch.kinds[pick], True)
-            route_changed, settled = True, -1
-        else:
-            a, b = arguments(st, bd, scratch, p, family, index)
-            route_changed = apply_action(st, tally, rules, bd, lg, p, turn, family, a, b)
-            settled = a if family == F_SETTLEMENT else -1
-        if route_changed:
-            st.n_movable[0] = -1
-            update_routes(st, rules, bd, scratch, p, settled)
+        base_action_step(st, tally, rules, bd, scratch, lg, turn, p, codes[p], family, index)
 
+
+# Turn steps a scenario's turn calls as they are.
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def start_turn(st, p):
+    """Cards bought last turn become playable; nothing played or moved yet; ship moves to be listed."""
+    st.dev_new[p, :] = 0
+    st.dev_played[0] = 0
+    st.ship_moved[0] = 0
+    st.n_movable[0] = -1
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def knight_step(st, tally, bd, scratch, lg, turn, p, code, rolled):
+    """A knight played (before or after the roll), then the robber moved by the player's policy."""
+    play_knight(st, tally, lg, p, turn, rolled)
+    rob(st, tally, bd, scratch, lg, turn, p, choose_robber_hex(st, bd, scratch, p, code))
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def seven_step(st, tally, bd, scratch, lg, turn, p, code):
+    """A 7: the discards, then the robber moved by the player's policy."""
+    discard_half(st, tally, lg, turn)
+    rob(st, tally, bd, scratch, lg, turn, p, choose_robber_hex(st, bd, scratch, p, code))
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def base_action_step(st, tally, rules, bd, scratch, lg, turn, p, code, family, index):
+    """The index-th action of a base family (not ending the turn): applied, with the further choices the
+    knight and the road-building card ask for, and the longest-route card settled if a route changed."""
+    if family == F_KNIGHT:
+        knight_step(st, tally, bd, scratch, lg, turn, p, code, True)
+        return
+    if family == F_ROAD_BUILDING:
+        play_road_building(st, tally, lg, p, turn)
+        for _ in range(2):  # two free pieces, roads or ships in any mix
+            m = list_free_pieces(st, scratch, p)
+            if m == 0:
+                break
+            pick = choose_free_piece(st, m)
+            place_route_piece(st, bd, lg, p, turn, scratch.candidates[pick], scratch.kinds[pick], True)
+        route_changed, settled = True, -1
+    else:
+        a, b = arguments(st, bd, scratch, p, family, index)
+        route_changed = apply_action(st, tally, rules, bd, lg, p, turn, family, a, b)
+        settled = a if family == F_SETTLEMENT else -1
+    if route_changed:
+        st.n_movable[0] = -1
+        update_routes(st, rules, bd, scratch, p, settled)
