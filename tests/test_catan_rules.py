@@ -346,8 +346,9 @@ def producing_board(terrain, token):
 
 def roll(s, number, terrains, tokens, bank, robber=-1, players=3):
     hands = np.zeros((players, 5), np.int64)
-    received = np.zeros((players, 5), np.int64)
+    received = np.zeros((players, 2, 5), np.int64)
     produce(number, robber, terrains, tokens, BOARD.hex_nodes, s.node_owner, s.node_level, bank, hands, received)
+    assert (received.sum(axis=1) == hands).all()  # what each building kind got adds up to the hand
     return hands
 
 

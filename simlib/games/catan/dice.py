@@ -4,7 +4,6 @@ on a 7, the discards (the robber's move after them is robber.py)."""
 import numba as nb
 
 from ...core.rng import below
-from .board import DESERT
 from .constants import DIE_FACES, DISCARDED, EV_DISCARD, EV_PRODUCE, EV_ROLL, N_RES
 from .decisions import choose_discard
 from .rules import discard_count, hand_size, produce
@@ -43,24 +42,15 @@ def discard_half(st, tally, lg, turn):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def produce_roll(st, tally, bd, scratch, lg, turn, roll):
     """Every hex with this token, but the robber's, pays the buildings beside it (rules.produce, the
-    shortage rule included); one `produce` event per seat and resource received. The cards are then
-    attributed to settlements and cities (settlements first when a shortage paid less)."""
+    shortage rule included); one `produce` event per seat and resource received."""
     now = scratch.received_now
     produce(roll, st.robber[0], st.hex_terrain, st.hex_token, bd.hex_nodes, st.node_owner, st.node_level, st.bank,
             st.hands, now)
     for q in range(st.hands.shape[0]):
         for r in range(N_RES):
-            tally.received[q, r] += now[q, r]
-            if now[q, r] > 0:
-                log(lg, turn, q, EV_PRODUCE, r, now[q, r], 0)
-    for h in range(st.hex_token.shape[0]):
-        if st.hex_token[h] != roll or h == st.robber[0] or st.hex_terrain[h] >= DESERT:
-            continue
-        r = st.hex_terrain[h]
-        for k in range(6):
-            n = bd.hex_nodes[h, k]
-            q = st.node_owner[n]
-            if q >= 0 and now[q, r] > 0:
-                amount = min(st.node_level[n], now[q, r])
-                tally.by_kind[q, st.node_level[n] - 1, r] += amount
-                now[q, r] -= amount
+            got = now[q, 0, r] + now[q, 1, r]
+            if got > 0:
+                tally.received[q, r] += got
+                tally.by_kind[q, 0, r] += now[q, 0, r]
+                tally.by_kind[q, 1, r] += now[q, 1, r]
+                log(lg, turn, q, EV_PRODUCE, r, got, 0)

@@ -117,42 +117,60 @@ def largest_army_holder(knights, player, holder):
 def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received):
     """Production for a roll, with the bank-shortage rule: when the bank cannot pay everybody entitled
     to a resource, nobody gets it, unless only one player is entitled, who gets what is left.
-    Adds to `hands` and takes from `bank`; `received` [player, resource] is overwritten with what each
-    player got (it holds the claims while they are worked out: no array is allocated per roll)."""
+    Adds to `hands` and takes from `bank`; `received` [player, kind, resource] (kind 0 settlements,
+    1 cities) is overwritten with what each player's settlements and cities got (it holds the claims
+    while they are worked out: no array is allocated per roll). A lone player paid less than his claim
+    is paid building by building in board order (hex, then corner), as far as the bank goes."""
     n_players = hands.shape[0]
-    for p in range(n_players):
-        for r in range(N_RES):
-            received[p, r] = 0
+    received[:] = 0
     for h in range(hex_terrain.shape[0]):
         if hex_token[h] != roll or h == robber or hex_terrain[h] >= DESERT:
             continue
-        r = hex_terrain[h]
         for i in range(6):
             n = hex_nodes[h, i]
             if node_owner[n] >= 0:
-                received[node_owner[n], r] += node_level[n]
+                received[node_owner[n], node_level[n] - 1, hex_terrain[h]] += node_level[n]
     for r in range(N_RES):
         total = 0
-        entitled = 0
+        entitled = -1
+        claimants = 0
         for p in range(n_players):
-            total += received[p, r]
-            if received[p, r] > 0:
-                entitled += 1
-        if total == 0:
-            continue
-        if total <= bank[r]:
+            claim = received[p, 0, r] + received[p, 1, r]
+            total += claim
+            if claim > 0:
+                entitled, claimants = p, claimants + 1
+        if total == 0 or total <= bank[r]:
             for p in range(n_players):
-                hands[p, r] += received[p, r]
+                hands[p, r] += received[p, 0, r] + received[p, 1, r]
             bank[r] -= total
-        elif entitled == 1:
-            for p in range(n_players):
-                if received[p, r] > 0:
-                    received[p, r] = bank[r]
-                    hands[p, r] += bank[r]
-            bank[r] = 0
+        elif claimants == 1:
+            _pay_lone_claim(roll, robber, r, entitled, hex_terrain, hex_token, hex_nodes, node_owner, node_level,
+                            bank, hands, received)
         else:
             for p in range(n_players):
-                received[p, r] = 0
+                received[p, 0, r] = 0
+                received[p, 1, r] = 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def _pay_lone_claim(roll, robber, r, p, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands,
+                    received):
+    """Player p alone is entitled to resource r and the bank is short: what is left, building by building in
+    board order."""
+    left = bank[r]
+    received[p, 0, r] = 0
+    received[p, 1, r] = 0
+    for h in range(hex_terrain.shape[0]):
+        if hex_token[h] != roll or h == robber or hex_terrain[h] != r:
+            continue
+        for i in range(6):
+            n = hex_nodes[h, i]
+            if node_owner[n] == p and left > 0:
+                paid = min(node_level[n], left)
+                received[p, node_level[n] - 1, r] += paid
+                left -= paid
+    hands[p, r] += bank[r]
+    bank[r] = 0
 
 
 @nb.njit(cache=True)

@@ -119,7 +119,7 @@ class Scratch(NamedTuple):
     movable: np.ndarray        # ships that may move ...
     destinations: np.ndarray   # ... and how many places each may go
     counts: np.ndarray         # [families] legal actions per family at a decision
-    received_now: np.ndarray   # [P, 5] one roll's production
+    received_now: np.ndarray   # [P, 2, 5] one roll's production by settlements and cities
     terrains: np.ndarray       # the terrain bag being shuffled
     route_work: np.ndarray     # rules.longest_route_in's work space
     road_list: np.ndarray      # the builder's options
@@ -194,7 +194,7 @@ def new_scratch(bd, n_players, n_families):
         trade_give=np.zeros(pairs, i64), trade_get=np.zeros(pairs, i64),
         plenty_first=np.zeros(pairs, i64), plenty_second=np.zeros(pairs, i64),
         movable=np.zeros(E, i64), destinations=np.zeros(E, i64), counts=np.zeros(n_families, i64),
-        received_now=np.zeros((n_players, N_RES), i64), terrains=np.zeros(bd.terrain_bag.shape[0], i64),
+        received_now=np.zeros((n_players, 2, N_RES), i64), terrains=np.zeros(bd.terrain_bag.shape[0], i64),
         route_work=np.zeros((8, max(2 * E, N) + 1), i64),
         road_list=np.zeros(E, i64), settle_list=np.zeros(N, i64), city_list=np.zeros(N, i64),
         score=np.zeros(n_players, i64), known_routes=np.zeros(n_players, i64))
