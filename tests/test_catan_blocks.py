@@ -96,3 +96,11 @@ def test_both_dice_are_kept_and_make_the_sum(rolls):
 def test_doubles_come_one_roll_in_six(rolls):
     doubles = int((rolls["die_1"] == rolls["die_2"]).sum())
     assert stats.binomtest(doubles, len(rolls), 1 / 6).pvalue > 0.001
+
+
+def test_the_victory_points_option_reaches_the_rules():
+    config = RunConfig.build(GAME, players=3, policies=["random"], plays=30, seed=9, options={"victory_points": 6})
+    games = GAME.simulate(config, 0, 30, events=False)["games"].to_pandas()
+    assert games["completed"].all()
+    won = [points[winners[0]] for points, winners in zip(games["final_points"], games["winners"])]
+    assert min(won) >= 6 and max(won) < 10
