@@ -11,7 +11,7 @@ from simlib.core.config import RunConfig
 from simlib.games.catan import GAME
 from simlib.games.catan import constants as C
 from simlib.games.catan.board import load_board
-from simlib.games.catan.policies import FAMILIES as WEIGHTS
+from simlib.games.catan.policies import WEIGHT_GROUPS as WEIGHTS
 from simlib.games.catan.policies import family_weights
 from simlib.games.catan.state import Rules, board_arrays
 
@@ -104,3 +104,15 @@ def test_the_victory_points_option_reaches_the_rules():
     assert games["completed"].all()
     won = [points[winners[0]] for points, winners in zip(games["final_points"], games["winners"])]
     assert min(won) >= 6 and max(won) < 10
+
+
+def test_rules_of_the_wrong_shape_are_refused():
+    from simlib.core.errors import SimlibError
+    from simlib.games.catan.state import check_rules
+
+    for wrong in (published(dev_deck=np.array([14, 5, 2, 2], np.int64)),
+                  published(piece_limits=np.array([5, 4, 40, 40], np.int64)),
+                  published(costs=np.zeros((4, 5), np.int64))):
+        with pytest.raises(SimlibError, match="Catan rules"):
+            check_rules(wrong)
+    assert check_rules(published()) is not None

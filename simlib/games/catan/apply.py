@@ -163,10 +163,10 @@ def list_free_pieces(st, scratch, p):
     """Where p may put a free piece: per edge a road, then a ship, while he has that piece in his box."""
     m = 0
     for e in range(st.edge_owner.shape[0]):
-        if st.left[p, ROADS] > 0 and st.legal_edge[p, 0, e]:
+        if st.left[p, ROADS] > 0 and st.legal_edge[p, ROAD - 1, e]:
             scratch.kinds[m], scratch.candidates[m] = ROAD, e
             m += 1
-        if st.left[p, SHIPS] > 0 and st.legal_edge[p, 1, e]:
+        if st.left[p, SHIPS] > 0 and st.legal_edge[p, SHIP - 1, e]:
             scratch.kinds[m], scratch.candidates[m] = SHIP, e
             m += 1
     return m

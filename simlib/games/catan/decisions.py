@@ -23,6 +23,7 @@ from .constants import (
     PAY_CITY,
     PAY_DEV,
     PAY_SETTLEMENT,
+    ROAD,
     SETTLEMENT,
     SETTLEMENTS,
 )
@@ -182,7 +183,7 @@ def _builder_pick(st, rules, bd, scratch, p):
     counts, hands, costs, left = scratch.counts, st.hands, rules.costs, st.left
     n_settle = n_city = j = 0
     for e in range(bd.edge_nodes.shape[0]):
-        if st.legal_edge[p, 0, e]:
+        if st.legal_edge[p, ROAD - 1, e]:
             scratch.road_list[j] = e
             j += 1
     for n in range(bd.node_nodes.shape[0]):

@@ -145,5 +145,4 @@ def base_action_step(st, tally, rules, bd, scratch, lg, turn, p, code, family, i
         route_changed = apply_action(st, tally, rules, bd, lg, p, turn, family, a, b)
         settled = a if family == F_SETTLEMENT else -1
     if route_changed:
-        st.n_movable[0] = -1
         update_routes(st, rules, bd, scratch, p, settled)

@@ -80,8 +80,7 @@ def init_legal(st, bd):
 def edge_changed(e, p, piece, st, bd):
     """A piece (ROAD or SHIP) of player p's came onto or left edge e. Edge e's legality changes for
     everybody; that of the edges sharing a node with e only for p and that kind of piece, since they
-    read e only to ask whether p has a piece of their kind there; e's two nodes only for p.
-    (One call site per helper: each inlined call that runs costs reference counts on its arrays.)"""
+    read e only to ask whether p has a piece of their kind there; e's two nodes only for p."""
     n_players = st.legal_edge.shape[0]
     for slot in range(2 * n_players + 6):
         if slot < 2 * n_players:

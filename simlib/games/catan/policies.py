@@ -6,17 +6,17 @@ from ...core.game import PolicyInfo
 from . import constants as C
 
 RANDOM, WEIGHTED, BUILDER = 0, 1, 2
-# The weights of a weighted policy (its parameters, in this order), and which weight each action family
-# of the rules (constants.FAMILIES) takes; a scenario's own families take "other" unless it says more.
-FAMILIES = ("end_turn", "road", "ship", "settlement", "city", "dev_card", "other")
-MAX_PARAMS = len(FAMILIES)
+# The weight groups of a weighted policy (its parameters, in this order), and which group each action family
+# of the rules (constants.FAMILIES) falls in; a scenario's own families fall in "other" unless it says more.
+WEIGHT_GROUPS = ("end_turn", "road", "ship", "settlement", "city", "dev_card", "other")
+MAX_PARAMS = len(WEIGHT_GROUPS)
 WEIGHT_OF_FAMILY = {"end_turn": "end_turn", "road": "road", "ship": "ship", "settlement": "settlement",
                     "city": "city", "buy_dev": "dev_card"}
 
 
 def family_weights(families=C.FAMILIES) -> np.ndarray:
-    """For each action family, the column of a weighted policy's parameters that weighs it."""
-    return np.array([FAMILIES.index(WEIGHT_OF_FAMILY.get(f, "other")) for f in families], np.int64)
+    """For each action family, the weight group (column of a weighted policy's parameters) that weighs it."""
+    return np.array([WEIGHT_GROUPS.index(WEIGHT_OF_FAMILY.get(f, "other")) for f in families], np.int64)
 
 POLICIES = {
     "random": PolicyInfo("random", RANDOM,
@@ -28,9 +28,9 @@ POLICIES = {
         "settlement >> development card >> road ...), the common second baseline.",
         {"end_turn": 1.0, "road": 1.0, "ship": 1.0, "settlement": 1000.0, "city": 10000.0, "dev_card": 100.0,
          "other": 1.0},
-        {f: f"weight of each {f.replace('_', ' ')} action" for f in FAMILIES[:-1]}
+        {f: f"weight of each {f.replace('_', ' ')} action" for f in WEIGHT_GROUPS[:-1]}
         | {"other": "weight of every other action (trades, playing cards, moving a ship)"},
-        {f: (0.0, 1e9) for f in FAMILIES}),
+        {f: (0.0, 1e9) for f in WEIGHT_GROUPS}),
     "builder": PolicyInfo(
         "builder", BUILDER,
         "A production-aware heuristic: opening placement by pips and resource variety; builds city > "

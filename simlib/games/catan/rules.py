@@ -221,8 +221,9 @@ def _walk(start, follow, via0, st_state, st_rest, limit):
 def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes, work):
     """longest_route with caller-owned work space (8 rows, longer than twice the edges and than the nodes).
 
-    The player's pieces (at most 30) are numbered and, for each piece and each of its ends, the set of
-    his pieces that may follow it through that end is kept as a bit mask, with the end each enters by.
+    The player's pieces (at most 63, as a bit mask holds them; 30 in the published game) are numbered
+    and, for each piece and each of its ends, the set of his pieces that may follow it through that end
+    is kept as a bit mask, with the end each enters by.
     Where his pieces close no loop, every trail is a path in a tree, and the longest is found by two
     walks per tree: the trail end farthest from any point is an end of a longest trail, and the
     farthest from there closes it.
@@ -335,7 +336,7 @@ def random_card(hands, q, u):
 
 @nb.njit(cache=True, inline="always")
 def affordable(hands, p, costs, c):
-    """Can player p pay cost row c? (Rows are passed by index: a slice costs two atomic reference counts.)"""
+    """Can player p pay cost row c?"""
     for r in range(N_RES):
         if hands[p, r] < costs[c, r]:
             return False
@@ -407,7 +408,7 @@ def ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_n
                      legal_edge):
     """The x-th edge (from 0) where p may put his ship from edge a once it is lifted. Only the edges
     sharing a node with a can answer differently than the legal-ship flags kept for p, so only those
-    are asked again (each helper call costs reference counts: the rest read the flags)."""
+    are asked again (the rest read the flags)."""
     a0, a1 = edge_nodes[a, 0], edge_nodes[a, 1]
     edge_owner[a] = -1
     found = -1

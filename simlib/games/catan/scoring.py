@@ -33,12 +33,14 @@ def points(st, p):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def update_routes(st, rules, bd, scratch, p, settled):
     """After p's route changed: his longest route, and on a new settlement (node `settled`, else -1) that
-    of every player with a piece there (it may cut theirs), are out of date; then who holds the card.
+    of every player with a piece there (it may cut theirs), are out of date; so is the list of ships he
+    may move; then who holds the card.
 
     A route is searched for only when the card could depend on it: a player's route is at most his
-    pieces on the board, so one whose pieces are fewer than both LONGEST_ROUTE_MIN and the longest route
-    known exactly can neither take the card nor tie for it, and his route stays out of date until it
-    could (the search is most of the kernel's time otherwise)."""
+    pieces on the board, so one whose pieces are fewer than the larger of LONGEST_ROUTE_MIN and the
+    longest route known exactly can neither take the card nor tie for it, and his route stays out of
+    date until it could (the search is most of the kernel's time otherwise)."""
+    st.n_movable[0] = -1
     P = st.hands.shape[0]
     for q in range(P):
         affected = q == p

@@ -82,7 +82,7 @@ class State(NamedTuple):
     dev_new: np.ndarray        # [P, N_DEV] of them bought this turn (not playable yet)
     left: np.ndarray           # [P, 4] settlements, cities, roads, ships still in the box
     knights: np.ndarray        # [P] knights played
-    routes: np.ndarray         # [P] longest route, where route_stale is False
+    routes: np.ndarray         # [P] longest route where route_stale is False (0 until a route changes: < 5)
     route_stale: np.ndarray    # [P] routes[q] is out of date (and not needed yet: scoring.update_routes)
     longest_holder: np.ndarray  # [1] -1 none
     army_holder: np.ndarray    # [1] -1 none
@@ -148,10 +148,24 @@ def board_arrays(b: Board) -> BoardArrays:
                        b.node_harbour_resource.astype(i64))
 
 
+def check_rules(rules: Rules) -> Rules:
+    """The shapes the blocks rely on (a scenario builds its own Rules): one limit per piece kind, a cost row
+    per COST_ROWS entry, one count per development card, at most 63 route pieces (a bit mask holds them)."""
+    from ...core.errors import SimlibError
+
+    if rules.piece_limits.shape != (len(PIECES),) or rules.dev_deck.shape != (N_DEV,) \
+            or rules.costs.shape != (len(COST_ROWS), N_RES):
+        raise SimlibError("Catan rules: piece_limits needs 4 numbers, dev_deck 5 and costs 5 rows of 5")
+    if rules.piece_limits[2] + rules.piece_limits[3] > 63 or (rules.piece_limits < 0).any() \
+            or (rules.dev_deck < 0).any() or rules.win_points < 1 or rules.bank_size < 0:
+        raise SimlibError("Catan rules: at most 63 roads and ships, no negative counts, a win threshold of 1 or more")
+    return rules
+
+
 def published_rules(win_points: int, bank_size: int) -> Rules:
     """The published base game's costs, pieces and deck, with these win threshold and bank size."""
-    return Rules(int(win_points), np.array(list(PIECES.values()), np.int64), int(bank_size),
-                 np.array(COST_ROWS, np.int64), np.array(DEV_DECK, np.int64))
+    return check_rules(Rules(int(win_points), np.array(list(PIECES.values()), np.int64), int(bank_size),
+                             np.array(COST_ROWS, np.int64), np.array(DEV_DECK, np.int64)))
 
 
 @nb.njit(cache=True)
