@@ -115,41 +115,54 @@ def largest_army_holder(knights, player, holder):
 
 @nb.njit(cache=True, _nrt=False)
 def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received):
-    """Production for a roll, with the bank-shortage rule: when the bank cannot pay everybody entitled
-    to a resource, nobody gets it, unless only one player is entitled, who gets what is left.
-    Adds to `hands` and takes from `bank`; `received` [player, kind, resource] (kind 0 settlements,
-    1 cities) is overwritten with what each player's settlements and cities got (it holds the claims
-    while they are worked out: no array is allocated per roll). A lone player paid less than his claim
-    is paid building by building in board order (hex, then corner), as far as the bank goes."""
-    n_players = hands.shape[0]
-    received[:] = 0
+    """Production for a roll: the buildings' claims (production_claims), paid by the bank-shortage rule
+    (pay_claims). Adds to `hands` and takes from `bank`; `received` [player, kind, resource] (kind 0
+    settlements, 1 cities) ends with what each player's settlements and cities got (no array is
+    allocated per roll)."""
+    production_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, received)
+    pay_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def production_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, claims):
+    """claims [player, kind, resource]: what each player's settlements (kind 0) and cities (kind 1) beside a
+    hex with this token, but the robber's, are owed (1 card a settlement, 2 a city), the bank aside."""
+    claims[:] = 0
     for h in range(hex_terrain.shape[0]):
         if hex_token[h] != roll or h == robber or hex_terrain[h] >= DESERT:
             continue
         for i in range(6):
             n = hex_nodes[h, i]
             if node_owner[n] >= 0:
-                received[node_owner[n], node_level[n] - 1, hex_terrain[h]] += node_level[n]
+                claims[node_owner[n], node_level[n] - 1, hex_terrain[h]] += node_level[n]
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def pay_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, claims):
+    """The bank-shortage rule over the buildings' claims: when the bank cannot pay everybody entitled to a
+    resource, nobody gets it, unless only one player is entitled, who gets what is left (building by
+    building in board order, hex then corner). claims ends with what was paid."""
+    n_players = hands.shape[0]
     for r in range(N_RES):
         total = 0
         entitled = -1
         claimants = 0
         for p in range(n_players):
-            claim = received[p, 0, r] + received[p, 1, r]
+            claim = claims[p, 0, r] + claims[p, 1, r]
             total += claim
             if claim > 0:
                 entitled, claimants = p, claimants + 1
         if total == 0 or total <= bank[r]:
             for p in range(n_players):
-                hands[p, r] += received[p, 0, r] + received[p, 1, r]
+                hands[p, r] += claims[p, 0, r] + claims[p, 1, r]
             bank[r] -= total
         elif claimants == 1:
             _pay_lone_claim(roll, robber, r, entitled, hex_terrain, hex_token, hex_nodes, node_owner, node_level,
-                            bank, hands, received)
+                            bank, hands, claims)
         else:
             for p in range(n_players):
-                received[p, 0, r] = 0
-                received[p, 1, r] = 0
+                claims[p, 0, r] = 0
+                claims[p, 1, r] = 0
 
 
 @nb.njit(cache=True, _nrt=False)
