@@ -80,7 +80,8 @@ def init_legal(st, bd):
 def edge_changed(e, p, piece, st, bd):
     """A piece (ROAD or SHIP) of player p's came onto or left edge e. Edge e's legality changes for
     everybody; that of the edges sharing a node with e only for p and that kind of piece, since they
-    read e only to ask whether p has a piece of their kind there; e's two nodes only for p."""
+    read e only to ask whether p has a piece of their kind there; e's two nodes only for p.
+    (One flat loop with one inlined route_ok, not calls of _refresh_edge: measured 3-9% faster a game.)"""
     n_players = st.legal_edge.shape[0]
     for slot in range(2 * n_players + 6):
         if slot < 2 * n_players:
