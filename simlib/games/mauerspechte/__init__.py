@@ -1,0 +1,122 @@
+"""Die Mauerspechte: the Berlin scenario for Catan with Seafarers ships, 3-4 players, on the Catan engine's blocks.
+
+Spec card
+- Play: one game on Berlin (maps/berlin.toml, assumed): a wall splits West and East Berlin; the leading
+  player's thresholds release wall sections, whose pieces are bought for points; a lower piece releases
+  a hotel, which swaps an East Berlin field's 2, 3, 11 or 12 for a better chip and produces like a city;
+  victory-point chips are auctioned at Love Parades on doubles.
+- Chance: the layout (option), the development deck, the dice and the policies' choices, keyed by (seed,
+  play, counter).
+- Seats: seat 0 places first in the set-up and takes the first turn.
+- Score: victory points; 15 (four players) or 17 (three) on one's own turn wins; a turn limit stops stalls.
+- Rules: docs/games/mauerspechte.md (rule by rule, with provenance and the open questions settled).
+- Tables: games, seats (points by source), production, hotels, wall_pieces, love_parades; events with --events.
+
+Version history
+- 1: first implementation.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from ...core.jit import drop_stale_cache
+
+drop_stale_cache(Path(__file__).parent)
+
+from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
+from ...core.game import Game  # noqa: E402
+from ...core.tables import run_kernel  # noqa: E402
+from ..catan import constants as base  # noqa: E402
+from . import tables  # noqa: E402
+from .berlin import Berlin, load_berlin  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES, family_weights  # noqa: E402
+
+
+@lru_cache(maxsize=8)
+def _berlin(map_spec: str, components: str) -> Berlin:
+    """A map and components file, checked and derived once per process (the arrays are only read)."""
+    from .state import check_berlin
+
+    berlin = load_berlin(map_spec, components)
+    check_berlin(berlin)
+    return berlin
+
+
+class Mauerspechte(Game):
+    name = "mauerspechte"
+    title = "Die Mauerspechte (Catan + Seafarers scenario, Berlin)"
+    rules_version = 1
+    min_players = 3
+    max_players = 4
+    package = Path(__file__).parent
+    policy_catalogue = POLICIES
+    table_schemas = tables.SCHEMAS
+    event_tables = ("events",)
+
+    def validate(self, config: RunConfig) -> None:
+        _berlin(config.options["map"], config.options["components"])
+
+    @staticmethod
+    def win_points(config: RunConfig) -> int:
+        return config.options[f"victory_points_{config.players}"]
+
+    def run_kernel(self, config: RunConfig, start: int, stop: int):
+        """The kernel's named arrays for plays start..stop-1 (a MauerspechteOutputs; no events)."""
+        return self._run_kernel(config, start, stop, events=False)[0]
+
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        from ..catan.state import board_arrays, published_rules
+        from .kernel import MauerspechteOutputs, simulate_games
+        from .state import BerlinRules, berlin_arrays
+
+        berlin = _berlin(config.options["map"], config.options["components"])
+        shuffled = config.options["layout"] == "shuffled"
+        bd = board_arrays(berlin.board)
+        if shuffled:  # the producing non-hotel hexes' terrain is drawn per play from their own terrains
+            hexes = berlin.shuffled_hexes
+            bd = bd._replace(random_hexes=hexes, terrain_bag=berlin.board.hex_terrain[hexes].astype(np.int64))
+        rules = published_rules(self.win_points(config), base.BANK_PER_RESOURCE)
+        br = BerlinRules(self.win_points(config), config.options["vp_chips"], config.options["love_parade_min_bid"],
+                         config.options["hotel_points"], shuffled)
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        args = (config.seed, start, stop - start, config.players, config.options["max_turns"], codes, prm,
+                family_weights(), bd, rules, berlin_arrays(berlin), br)
+        return run_kernel(simulate_games, args, MauerspechteOutputs, events=events, events_per_play="n_events",
+                          event_columns=base.EV_COLS)
+
+    def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
+        berlin = _berlin(config.options["map"], config.options["components"])
+        out, ev = self._run_kernel(config, start, stop, events)
+        v = self.rules_version
+        result = {
+            "games": tables.games_table(v, start, out),
+            "seats": tables.seats_table(v, start, out, config.policies, config.options["hotel_points"]),
+            "production": base_production(v, start, out),
+            "hotels": tables.hotels_table(v, start, out, berlin),
+            "wall_pieces": tables.wall_pieces_table(v, start, out, berlin),
+            "love_parades": tables.love_parades_table(v, start, out),
+        }
+        if events:
+            result["events"] = tables.events_table(v, start, out.n_events, ev, berlin)
+        return result
+
+    def describe_play(self, config: RunConfig, play: int) -> str:
+        from .replay import describe
+
+        berlin = _berlin(config.options["map"], config.options["components"])
+        return describe(config, play, self.simulate(config, play, play + 1, events=True), berlin)
+
+
+def base_production(version, start, out) -> pa.Table:
+    """The engine's production table (settlements and cities; a hotel's cards are in the hotels table)."""
+    from ..catan.tables import production_table
+
+    return production_table(version, start, out.base)
+
+
+GAME = Mauerspechte()

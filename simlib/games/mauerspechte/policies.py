@@ -1,0 +1,61 @@
+"""Die Mauerspechte's scripted policies: names, kernel codes and parameters; the decisions are in decisions.py
+(the scenario's own choices) and the Catan engine's decisions.py (the base game's, by the base code)."""
+
+import numpy as np
+
+from ...core.game import PolicyInfo
+from ..catan import policies as base
+from .constants import FAMILIES
+
+RANDOM, WEIGHTED, BUILDER, SPECHT, HOTELIER = 0, 1, 2, 3, 4
+# The weighted policy's weight groups: the engine's, then the scenario's families; then its top bid.
+WEIGHT_GROUPS = base.WEIGHT_GROUPS + ("wall_piece", "hotel")
+WEIGHTED_MAX_BID = len(WEIGHT_GROUPS)  # prm column of the weighted policy's max_bid
+MAX_BID = 1  # prm column of max_bid for builder, specht and hotelier (column 0 is the opening's variety)
+MAX_PARAMS = len(WEIGHT_GROUPS) + 1
+
+
+def family_weights() -> np.ndarray:
+    """For each action family (constants.FAMILIES), the weight group that weighs it."""
+    own = {"wall_piece": "wall_piece", "hotel": "hotel"}
+    return np.array([WEIGHT_GROUPS.index(own.get(f) or base.WEIGHT_OF_FAMILY.get(f, "other")) for f in FAMILIES],
+                    np.int64)
+
+
+_BID = {"max_bid": "Love Parade: the most cards it bids for a chip (raising by one while the bid is below it)"}
+_VARIETY = {"variety": "opening placement: points per distinct resource, added to the pips"}
+_weighted = base.POLICIES["weighted"]
+
+POLICIES = {
+    "random": PolicyInfo("random", RANDOM,
+                         "Uniform over every legal action at every decision (wall pieces, hotels, bids and passes "
+                         "included): the reference bot."),
+    "weighted": PolicyInfo(
+        "weighted", WEIGHTED,
+        "Catan's weighted random policy taught the scenario: each legal action weighs its family's weight, wall "
+        "pieces and hotels with their own; bids up to max_bid.",
+        {**_weighted.params, "wall_piece": 1000.0, "hotel": 1000.0, "max_bid": 2.0},
+        {**_weighted.param_docs, "wall_piece": "weight of each wall-piece purchase",
+         "hotel": "weight of each hotel purchase (a hotel and a chip)", **_BID},
+        {**_weighted.bounds, "wall_piece": (0.0, 1e9), "hotel": (0.0, 1e9), "max_bid": (0.0, 100.0)}),
+    "builder": PolicyInfo(
+        "builder", BUILDER,
+        "Catan's builder taught the scenario: city > settlement > wall piece > hotel (the chip with the most pips) "
+        "> development card > road toward its best site, trades that complete one of the base builds; bids up to "
+        "max_bid.",
+        {"variety": 2.0, "max_bid": 2.0}, {**_VARIETY, **_BID}, {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0)}),
+    "specht": PolicyInfo(
+        "specht", SPECHT,
+        "Goes for the wall: buys a wall piece whenever it can, trades toward the cheapest released piece, puts "
+        "threshold chips under the section it can pay soonest; otherwise the builder; bids up to max_bid.",
+        {"variety": 2.0, "max_bid": 3.0}, {**_VARIETY, **_BID}, {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0)}),
+    "hotelier": PolicyInfo(
+        "hotelier", HOTELIER,
+        "Goes for hotels: opens in East Berlin beside hotel fields (hotel_site points per hotel field beside a "
+        "site), releases and buys the hotel on a field of its own with the chip of most pips it can pay, trades "
+        "toward it; otherwise the builder; bids up to max_bid.",
+        {"variety": 2.0, "max_bid": 2.0, "hotel_site": 4.0},
+        {**_VARIETY, **_BID, "hotel_site": "opening placement: points per hotel field beside a site"},
+        {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0), "hotel_site": (0.0, 100.0)}),
+}
+HOTEL_SITE = 2  # prm column of the hotelier's hotel_site

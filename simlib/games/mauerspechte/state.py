@@ -1,0 +1,173 @@
+"""The data the scenario's blocks share beside the Catan engine's (catan/state.py), as NamedTuples of arrays.
+
+- BerlinArrays: what the map and components files say, read-only (berlin.py derives it once).
+- BerlinRules: the scenario's numbers that are options.
+- Wall: one game's scenario state: the wall, the hotels, the chips, the two cards, and the rows of the
+  per-play tables (wall pieces, hotels, Love Parades) as they happen.
+Scalars that change are one-element arrays, as in the engine.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from ..catan.board import DESERT, SEA
+from ..catan.state import BoardArrays
+from .berlin import Berlin
+from .constants import CHIP_CLASS, MAX_CHIPS, MAX_PIECES, N_HOTELS, N_SECTIONS, THRESHOLDS, WEST
+
+
+class BerlinArrays(NamedTuple):
+    hex_side: np.ndarray         # [H] WEST, EAST, -1 frame
+    node_side: np.ndarray        # [N] side of the land at the node, -1 none or both
+    section_edges: np.ndarray    # [7, k] -1 padded; row 6 the water section
+    section_nodes: np.ndarray    # [7, k]
+    water_neighbours: np.ndarray  # land sections beside the water section
+    wall_costs: np.ndarray       # [12, 5] row 2s lower, 2s+1 upper piece of section s
+    hotel_hexes: np.ndarray      # [6] each hotel card's field
+    hotel_costs: np.ndarray      # [18, 5] row 3h + chip class
+    chip_class: np.ndarray       # [13] a chip's cost class (0: 4/10, 1: 5/9, 2: 6/8), -1 no chip
+    thresholds: np.ndarray       # [6] 4, 5, 6, 8, 9, 10
+    shuffled_hexes: np.ndarray   # producing non-hotel hexes (layout shuffled: their terrain is drawn)
+    harbour_nodes: np.ndarray    # [K, 2]
+    harbour_rate: np.ndarray     # [K]
+    harbour_resource: np.ndarray  # [K]
+    node_land: np.ndarray        # [N] the map's land flags, without any wall
+    edge_land: np.ndarray        # [E]
+    ship_sea: np.ndarray         # [E] a ship may go here (water on both sides), without any wall
+    west_land: np.ndarray        # land hexes of West Berlin (where the robber goes from the East while closed)
+    east_land: np.ndarray        # land hexes of East Berlin
+    robber_start: int            # the first desert in West Berlin
+
+
+class BerlinRules(NamedTuple):
+    win_points: int
+    vp_chips: int          # victory-point chips in the supply
+    min_bid: int           # a Love Parade's lowest opening bid
+    hotel_points: int      # points a hotel is worth to its owner
+    shuffled: bool         # layout shuffled: non-hotel terrain and harbour kinds drawn per play
+
+
+class Wall(NamedTuple):
+    level: np.ndarray          # [7] pieces still standing per section (2, 1, 0); the water section 1 or 0
+    chip: np.ndarray           # [6] the threshold chip under a land section, 0 none (not released)
+    passed: np.ndarray         # [6] threshold k has been reached
+    opened_turn: np.ndarray    # [1] turn the first lower piece was bought, -1 while the wall is closed
+    pieces: np.ndarray         # [P] wall pieces bought
+    chips: np.ndarray          # [P] victory-point chips won at Love Parades
+    holder: np.ndarray         # [2] seat holding Bester Mauerspecht, Bester Raver (-1 none)
+    offered: np.ndarray        # [6] chips on offer for hotels (0 none)
+    released: np.ndarray       # [6] hotel released
+    hotel_owner: np.ndarray    # [6] -1 not bought
+    hotel_chip: np.ndarray     # [6]
+    hotel_old: np.ndarray      # [6] the token the chip replaced
+    hotel_turn: np.ndarray     # [6] turn bought
+    hotel_paid: np.ndarray     # [6] cards paid
+    hotel_yield: np.ndarray    # [6] cards the hotel gave its owner
+    hotel_payback: np.ndarray  # [6] turn its yield reached its cost (-1 not yet)
+    hotel_rolls: np.ndarray    # [6] rolls after it was bought
+    hotel_robbed: np.ndarray   # [6] rolls of its number with the robber on its field
+    hotel_short: np.ndarray    # [6] cards the bank could not pay it
+    field_got: np.ndarray      # [6, 2] cards the field's buildings got after the swap: owner's, others'
+    field_old: np.ndarray      # [6, 2] what they would have got on the same rolls under the old token
+    bought_piece: np.ndarray   # [1] a wall piece was bought this turn
+    bought_hotel: np.ndarray   # [1] a hotel was bought this turn
+    tiergarten: np.ndarray     # [1] chips waiting for a Love Parade
+    supply: np.ndarray         # [1] chips left in the supply
+    active: np.ndarray         # [P] still bidding (a Love Parade's work space)
+    n_pieces: np.ndarray       # [1] rows of the wall-piece table
+    piece_row: np.ndarray      # [12, 5] section, level (2 upper, 1 lower), buyer, turn, cards
+    n_parades: np.ndarray      # [1]
+    parade_row: np.ndarray     # [MAX_CHIPS, 5] turn, winner, price, bidders, missing-number roll
+
+
+def berlin_arrays(b: Berlin) -> BerlinArrays:
+    i64 = np.int64
+    chip_class = np.full(13, -1, i64)
+    for chip, cls in CHIP_CLASS.items():
+        chip_class[chip] = cls
+    land = [b.board.land_hexes[b.hex_side[b.board.land_hexes] == s] for s in range(2)]
+    deserts = [h for h in land[WEST] if b.board.hex_terrain[h] == DESERT]
+    return BerlinArrays(
+        b.hex_side, b.node_side, b.section_edges, b.section_nodes, b.water_neighbours, b.wall_costs,
+        b.hotel_hexes, b.hotel_costs, chip_class, np.array(THRESHOLDS, i64), b.shuffled_hexes, b.harbour_nodes,
+        b.harbour_rate, b.harbour_resource, b.board.node_land.copy(), b.board.edge_land.copy(), b.ship_sea,
+        land[WEST].astype(i64), land[1 - WEST].astype(i64), int(deserts[0]) if deserts else int(b.board.land_hexes[0]))
+
+
+def check_berlin(b: Berlin) -> None:
+    """What the kernel relies on beyond berlin.py's checks: a desert in West Berlin for the robber."""
+    from ...core.errors import SimlibError
+
+    if not any(b.board.hex_terrain[h] == DESERT and b.hex_side[h] == WEST for h in b.board.land_hexes):
+        raise SimlibError(f"map {b.board.name}: the robber starts on a desert in West Berlin, and there is none")
+    assert (b.board.hex_terrain[b.board.land_hexes] != SEA).all()
+
+
+@nb.njit(cache=True)
+def play_board(bd, ba):
+    """A Catan board whose land, sea and harbour flags this kernel call owns (the wall and the shuffled
+    harbours change them per play); the topology arrays are shared."""
+    return BoardArrays(bd.map_terrain, bd.map_token, bd.land_hexes, bd.random_hexes, bd.terrain_bag, bd.spiral_hexes,
+                       bd.spiral_tokens, bd.hex_nodes, bd.node_hexes, bd.node_nodes, bd.node_edges,
+                       ba.node_land.copy(), bd.edge_nodes, ba.edge_land.copy(), ba.ship_sea.copy(),
+                       bd.harbour_rate.copy(), bd.harbour_resource.copy())
+
+
+@nb.njit(cache=True)
+def side_board(bd, land_hexes):
+    """The same board with only these land hexes offered to the robber (the closed wall's other side)."""
+    return BoardArrays(bd.map_terrain, bd.map_token, land_hexes, bd.random_hexes, bd.terrain_bag, bd.spiral_hexes,
+                       bd.spiral_tokens, bd.hex_nodes, bd.node_hexes, bd.node_nodes, bd.node_edges, bd.node_land,
+                       bd.edge_nodes, bd.edge_land, bd.edge_sea, bd.harbour_rate, bd.harbour_resource)
+
+
+@nb.njit(cache=True)
+def new_wall(n_players):
+    P, S, i64 = n_players, N_SECTIONS, np.int64
+    return Wall(
+        level=np.zeros(S + 1, i64), chip=np.zeros(S, i64), passed=np.zeros(S, i64), opened_turn=np.zeros(1, i64),
+        pieces=np.zeros(P, i64), chips=np.zeros(P, i64), holder=np.zeros(2, i64), offered=np.zeros(N_HOTELS, i64),
+        released=np.zeros(N_HOTELS, i64), hotel_owner=np.zeros(N_HOTELS, i64), hotel_chip=np.zeros(N_HOTELS, i64),
+        hotel_old=np.zeros(N_HOTELS, i64), hotel_turn=np.zeros(N_HOTELS, i64), hotel_paid=np.zeros(N_HOTELS, i64),
+        hotel_yield=np.zeros(N_HOTELS, i64), hotel_payback=np.zeros(N_HOTELS, i64),
+        hotel_rolls=np.zeros(N_HOTELS, i64), hotel_robbed=np.zeros(N_HOTELS, i64),
+        hotel_short=np.zeros(N_HOTELS, i64), field_got=np.zeros((N_HOTELS, 2), i64),
+        field_old=np.zeros((N_HOTELS, 2), i64), bought_piece=np.zeros(1, i64), bought_hotel=np.zeros(1, i64),
+        tiergarten=np.zeros(1, i64), supply=np.zeros(1, i64), active=np.zeros(P, np.bool_),
+        n_pieces=np.zeros(1, i64), piece_row=np.zeros((MAX_PIECES, 5), i64), n_parades=np.zeros(1, i64),
+        parade_row=np.zeros((MAX_CHIPS, 5), i64))
+
+
+@nb.njit(cache=True)
+def reset_wall(wl, vp_chips):
+    """A new game: every section standing and closed, nothing released, bought or won."""
+    wl.level[:-1] = 2
+    wl.level[-1] = 1
+    wl.chip[:] = 0
+    wl.passed[:] = 0
+    wl.opened_turn[0] = -1
+    wl.pieces[:] = 0
+    wl.chips[:] = 0
+    wl.holder[:] = -1
+    wl.offered[:] = 0
+    wl.released[:] = 0
+    wl.hotel_owner[:] = -1
+    wl.hotel_chip[:] = 0
+    wl.hotel_old[:] = 0
+    wl.hotel_turn[:] = -1
+    wl.hotel_paid[:] = 0
+    wl.hotel_yield[:] = 0
+    wl.hotel_payback[:] = -1
+    wl.hotel_rolls[:] = 0
+    wl.hotel_robbed[:] = 0
+    wl.hotel_short[:] = 0
+    wl.field_got[:] = 0
+    wl.field_old[:] = 0
+    wl.tiergarten[0] = 0
+    wl.supply[0] = vp_chips
+    wl.n_pieces[0] = 0
+    wl.n_parades[0] = 0

@@ -1,0 +1,197 @@
+"""Blocks: the wall. Closing its sections over the board, releasing them at the leader's thresholds, buying
+its pieces ("spechten") with what a lower piece sets off, opening a section, the two special cards, and
+the scenario's points."""
+
+import numba as nb
+
+from ..catan.legal import init_legal
+from ..catan.rules import pay
+from ..catan.scoring import points
+from ..catan.state import log
+from .constants import (
+    EV_CARD,
+    EV_HOTEL_RELEASE,
+    EV_TIERGARTEN,
+    EV_WALL_CHIP,
+    EV_WALL_OPEN,
+    EV_WALL_PIECE,
+    MAUERSPECHT,
+    N_SECTIONS,
+    PIECE_CARDS,
+    RAVER,
+    TIERGARTEN_LOWER,
+)
+from .decisions import choose_release, choose_section
+
+
+@nb.njit(cache=True, _nrt=False)
+def berlin_points(st, wl, br, p):
+    """Catan's points, plus a point per wall piece and chip, one per special card held, hotel_points a hotel."""
+    hotels = 0
+    for h in range(wl.hotel_owner.shape[0]):
+        hotels += wl.hotel_owner[h] == p
+    return points(st, p) + wl.pieces[p] + wl.chips[p] + int(wl.holder[MAUERSPECHT] == p) \
+        + int(wl.holder[RAVER] == p) + br.hotel_points * hotels
+
+
+@nb.njit(cache=True, _nrt=False)
+def ship_flags(st, bd):
+    """Ships need no connection here: a free edge with water on both sides (and no wall) takes anyone's ship.
+    The engine's blocks keep the flags by its own rule (joined to one's routes), so after they ran the ship
+    flags are set again by this one."""
+    for e in range(bd.edge_nodes.shape[0]):
+        ok = st.edge_owner[e] < 0 and bd.edge_sea[e]
+        for q in range(st.legal_edge.shape[0]):
+            st.n_legal_edge[q, 1] += int(ok) - int(st.legal_edge[q, 1, e])
+            st.legal_edge[q, 1, e] = ok
+
+
+@nb.njit(cache=True, _nrt=False)
+def lay_walls(bd, ba, wl):
+    """The board's land and sea flags with every standing section over its edges and intersections: no
+    settlement, road or ship there."""
+    for n in range(bd.node_land.shape[0]):
+        bd.node_land[n] = ba.node_land[n]
+    for e in range(bd.edge_land.shape[0]):
+        bd.edge_land[e] = ba.edge_land[e]
+        bd.edge_sea[e] = ba.ship_sea[e]
+    for s in range(wl.level.shape[0]):
+        if wl.level[s] == 0:
+            continue
+        for k in range(ba.section_edges.shape[1]):
+            e = ba.section_edges[s, k]
+            if e >= 0:
+                bd.edge_land[e] = False
+                bd.edge_sea[e] = False
+            n = ba.section_nodes[s, k]
+            if n >= 0:
+                bd.node_land[n] = False
+
+
+@nb.njit(cache=True, _nrt=False)
+def open_section(st, bd, ba, wl, lg, turn, p, s):
+    """Section s is gone: its edges and intersections are free (where no other section lies), legal sites
+    are decided again; the water section goes too once both land sections beside it are gone."""
+    wl.level[s] = 0
+    log(lg, turn, p, EV_WALL_OPEN, s, 0, 0)
+    water = wl.level.shape[0] - 1
+    if wl.level[water] > 0:
+        gone = True
+        for k in range(ba.water_neighbours.shape[0]):
+            gone = gone and wl.level[ba.water_neighbours[k]] == 0
+        if gone:
+            wl.level[water] = 0
+            log(lg, turn, p, EV_WALL_OPEN, water, 0, 0)
+    lay_walls(bd, ba, wl)
+    init_legal(st, bd)
+    ship_flags(st, bd)
+
+
+@nb.njit(cache=True, _nrt=False)
+def piece_cost_row(wl, s):
+    """The wall_costs row of section s's top piece."""
+    return 2 * s + wl.level[s] - 1
+
+
+@nb.njit(cache=True, _nrt=False)
+def can_buy_piece(st, ba, wl, p, s):
+    return wl.chip[s] > 0 and wl.level[s] > 0 and _affords(st.hands, p, ba.wall_costs, piece_cost_row(wl, s))
+
+
+@nb.njit(cache=True, inline="always")
+def _affords(hands, p, costs, row):
+    for r in range(hands.shape[1]):
+        if hands[p, r] < costs[row, r]:
+            return False
+    return True
+
+
+@nb.njit(cache=True, _nrt=False)
+def count_pieces(st, ba, wl, p):
+    """Wall pieces p may buy now: the top piece of each released section he can pay, none after one this turn."""
+    if wl.bought_piece[0]:
+        return 0
+    m = 0
+    for s in range(N_SECTIONS):
+        m += can_buy_piece(st, ba, wl, p, s)
+    return m
+
+
+@nb.njit(cache=True, _nrt=False)
+def nth_piece(st, ba, wl, p, k):
+    """The section of the k-th wall piece p may buy."""
+    for s in range(N_SECTIONS):
+        if can_buy_piece(st, ba, wl, p, s):
+            if k == 0:
+                return s
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True, _nrt=False)
+def buy_piece(st, bd, ba, wl, lg, turn, p, s, code):
+    """p buys section s's top piece (a point). A lower piece also puts a chip in the Tiergarten (while the
+    supply lasts), lets p release a hotel, offers the section's chip for hotels, opens the section (the
+    first one opens the wall for the robber); then Bester Mauerspecht is decided again."""
+    level = wl.level[s]
+    pay(st.hands, p, st.bank, ba.wall_costs, piece_cost_row(wl, s))
+    wl.level[s] = level - 1
+    wl.pieces[p] += 1
+    wl.bought_piece[0] = 1
+    row = wl.n_pieces[0]
+    wl.piece_row[row, 0], wl.piece_row[row, 1], wl.piece_row[row, 2] = s, level, p
+    wl.piece_row[row, 3], wl.piece_row[row, 4] = turn, PIECE_CARDS[level - 1]
+    wl.n_pieces[0] = row + 1
+    log(lg, turn, p, EV_WALL_PIECE, s, level, PIECE_CARDS[level - 1])
+    if level == 1:
+        if wl.supply[0] > 0:
+            wl.supply[0] -= 1
+            wl.tiergarten[0] += 1
+            log(lg, turn, p, EV_TIERGARTEN, wl.tiergarten[0], TIERGARTEN_LOWER, 0)
+        h = choose_release(st, bd, ba, wl, p, code)
+        wl.released[h] = 1
+        for k in range(wl.offered.shape[0]):
+            if wl.offered[k] == 0:
+                wl.offered[k] = wl.chip[s]
+                break
+        log(lg, turn, p, EV_HOTEL_RELEASE, h, wl.chip[s], 0)
+        if wl.opened_turn[0] < 0:
+            wl.opened_turn[0] = turn
+        open_section(st, bd, ba, wl, lg, turn, p, s)
+    decide_card(wl, wl.pieces, MAUERSPECHT, lg, turn)
+
+
+@nb.njit(cache=True, _nrt=False)
+def decide_card(wl, counts, card, lg, turn):
+    """The card goes to the single player with the most (at least one); on a tie for the most it is
+    neutralised, whoever held it."""
+    best, holder = 0, -1
+    for q in range(counts.shape[0]):
+        if counts[q] > best:
+            best, holder = counts[q], q
+        elif counts[q] == best and best > 0:
+            holder = -1
+    if holder != wl.holder[card]:
+        wl.holder[card] = holder
+        log(lg, turn, holder, EV_CARD, card, 0, 0)
+
+
+@nb.njit(cache=True, _nrt=False)
+def release_thresholds(st, bd, ba, wl, br, lg, turn, p_turn, codes, prm):
+    """The first time the leading player reaches a threshold (4, 5, 6, 8, 9, 10) he puts its chip under a
+    wall section of his choice, each threshold passed at once in turn. The leader: most points, on a tie
+    the first from the player on turn."""
+    P = st.hands.shape[0]
+    leader, best = -1, -1
+    for i in range(P):
+        q = (p_turn + i) % P
+        v = berlin_points(st, wl, br, q)
+        if v > best:
+            leader, best = q, v
+    for k in range(ba.thresholds.shape[0]):
+        if wl.passed[k] or best < ba.thresholds[k]:
+            continue
+        wl.passed[k] = 1
+        s = choose_section(st, ba, wl, leader, codes[leader])
+        wl.chip[s] = ba.thresholds[k]
+        log(lg, turn, leader, EV_WALL_CHIP, s, ba.thresholds[k], 0)
