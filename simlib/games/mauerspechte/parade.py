@@ -7,7 +7,7 @@ import numba as nb
 
 from ..catan.rules import hand_size, random_card
 from ..catan.state import log, take
-from .constants import EV_BID, EV_PARADE, EV_PASS, EV_TIERGARTEN, RAVER, TIERGARTEN_MISSING
+from .constants import EV_BID, EV_PARADE, EV_PASS, EV_PAY, EV_TIERGARTEN, RAVER, TIERGARTEN_MISSING
 from .decisions import choose_bid
 from .wall import decide_card
 
@@ -57,6 +57,7 @@ def love_parade(st, wl, br, lg, turn, p, codes, prm, missing):
         r = random_card(st.hands, leader, take(st))
         st.hands[leader, r] -= 1
         st.bank[r] += 1
+        log(lg, turn, leader, EV_PAY, r, 0, 0)
     wl.tiergarten[0] -= 1
     wl.chips[leader] += 1
     row = wl.n_parades[0]

@@ -37,6 +37,8 @@ def _line(e: dict) -> str:
         return "passes"
     if a == "parade":
         return f"wins the Love Parade chip for {e['bid']} cards ({e['bidders']} bidders)"
+    if a == "pay":
+        return f"pays 1 {e['resource']}"
     if a == "card":
         name = e["special_card"].replace("_", " ").title()
         return f"takes {name}" if e["seat"] is not None else f"{name} is neutralised"

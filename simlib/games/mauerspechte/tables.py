@@ -121,7 +121,8 @@ LOVE_PARADES = pa.schema(_KEYS + [
 EVENT_ACTIONS_DOC = (
     "Catan's actions (see the catan events table) and the scenario's: wall_chip (a threshold chip put under a "
     "section), wall_piece, wall_open (a section gone), hotel_release, hotel (bought), hotel_produce, tiergarten "
-    "(a chip placed there), bid, pass, parade (a chip sold), card (Bester Mauerspecht or Raver changed hands).")
+    "(a chip placed there), bid, pass, pay (one card paid for a Love Parade chip, in resource), parade (the chip "
+    "sold, after its pay rows), card (Bester Mauerspecht or Raver changed hands).")
 EVENTS = pa.schema(
     _KEYS + [f if f.name != "action" else described("action", _TEXT, EVENT_ACTIONS_DOC) for f in base.EVENTS][2:]
     + [
@@ -240,6 +241,7 @@ def events_table(version, first_play, counts, ev, berlin: Berlin) -> pa.Table:
     own = action >= len(C.base.EVENT_ACTIONS)
     as_base[own, 2] = C.base.EV_END_TURN  # no argument columns
     as_base[action == C.EV_HOTEL_PRODUCE, 2] = C.base.EV_PRODUCE
+    as_base[action == C.EV_PAY, 2] = C.base.EV_DISCARD  # one card, in the resource column
     table = base.events_table(version, first_play, counts, as_base)
 
     def used(values, *actions):
