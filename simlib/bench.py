@@ -111,7 +111,8 @@ def catanatron(games: int) -> tuple[float, float, float] | str:
     return rate, actions, turns
 
 
-def catan_versus_catanatron(games: int) -> None:
+def catan_versus_catanatron(games: int) -> float:
+    """Prints the comparison; returns simlib's end-to-end games/s (all cores, tables written)."""
     from .games.catan import GAME as CATAN
 
     r = end_to_end(games, events=False, game="catan")
@@ -125,7 +126,7 @@ def catan_versus_catanatron(games: int) -> None:
     theirs = catanatron(max(20, games // 100))  # about as many seconds as ours take
     if isinstance(theirs, str):
         print(f"Catanatron: {theirs}")
-        return
+        return ours
     rate, actions, their_turns = theirs
     print(f"Catanatron {', '.join(['RandomPlayer'] * 4)}: {rate:,.1f} games/s, {actions:,.0f} actions/s, "
           f"mean game length {their_turns:.0f} turns (one process)")
@@ -137,6 +138,21 @@ def catan_versus_catanatron(games: int) -> None:
     single = 2_000 / (time.process_time() - began)
     print(f"simlib catan kernel on one core (nothing written): {single:,.0f} games/s = {single / rate:,.1f}x "
           f"Catanatron's one process")
+    return ours
+
+
+def mauerspechte_versus_catan(games: int, catan_rate: float) -> None:
+    """The scenario beside its base game, same machine and run: 4 random players, every table written."""
+    from .games.mauerspechte import GAME as SPECHTE
+
+    r = end_to_end(games, events=False, game="mauerspechte")
+    ours = games / r["seconds"]
+    config = RunConfig.build(SPECHTE, players=4, policies=["random"], plays=200, seed=5)
+    sample = SPECHTE.run_kernel(config, 0, 200).base
+    print(f"simlib mauerspechte, 4 random players, {games:,} games with games+seats+production+hotels+wall_pieces+"
+          f"love_parades written, all cores: {r['seconds']:.1f} s = {ours:,.0f} games/s; mean game length "
+          f"{float(sample.turns.mean()):.0f} turns ({float(sample.actions.mean()):.0f} actions)")
+    print(f"ratio: {ours / catan_rate:.2f}x the base game's games/s above (target >= 0.3x)")
 
 
 def kernel_designs(plays: int) -> dict[str, float]:
@@ -224,7 +240,9 @@ def main(argv: list[str] | None = None) -> None:
 
     catan_games = 200 if args.quick else 20_000
     print(f"\n## Catan against Catanatron ({catan_games:,} games)")
-    catan_versus_catanatron(catan_games)
+    catan_rate = catan_versus_catanatron(catan_games)
+    print(f"\n## Die Mauerspechte beside the base game ({catan_games:,} games)")
+    mauerspechte_versus_catan(catan_games, catan_rate)
 
     lake_plays = 20_000 if args.quick else 2_500_000
     print(f"\n## Pipelines and ad-hoc SQL over {4 * lake_plays:,} seats rows")

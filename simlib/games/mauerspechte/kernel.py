@@ -135,9 +135,7 @@ def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, t
         release_thresholds(st, bd, ba, wl, br, lg, turn, p, codes, prm)
         if berlin_points(st, wl, br, p) >= br.win_points:
             return p
-        robber_board = bd
-        if wl.opened_turn[0] < 0:  # closed: the robber must change sides
-            robber_board = to_east if ba.hex_side[st.robber[0]] == WEST else to_west
+        robber_board = robber_goes(st, bd, to_west, to_east, ba, wl)
         if not rolled:
             if choose_knight_before_roll(st, playable(st, p, KNIGHT)):
                 knight_step(st, tally, robber_board, scratch, lg, turn, p, base_code(code), False)
@@ -163,6 +161,15 @@ def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, t
             log(lg, turn, p, EV_END_TURN, 0, 0, 0)
             return -1
         action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def robber_goes(st, bd, to_west, to_east, ba, wl):
+    """The board whose land hexes the robber may be moved to: while the wall is closed (no lower piece bought)
+    the other side's, then every land hex."""
+    if wl.opened_turn[0] >= 0:
+        return bd
+    return to_east if ba.hex_side[st.robber[0]] == WEST else to_west
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
