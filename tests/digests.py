@@ -2,7 +2,7 @@
 
 - `tables`: per game, the `games` and `seats` tables simulated at fixed seeds (every player count);
   for Catan, the engine other games build on, also `production` and `events`, per policy at 3 and 4
-  players (CATAN_CASES).
+  players (CATAN_CASES); for Die Mauerspechte every table (MAUERSPECHTE_CASES).
 - `marts`: every mart built by `simlib pipeline` over a small lake of every game.
 
 Recorded once, before a restructuring, into tests/digests.json (`python tests/digests.py --record`);
@@ -43,6 +43,10 @@ CATAN_CASES = [(players, policies, 10, 40 + k)
                for k, (players, policies) in enumerate(
                    [(n, [p]) for p in ("random", "weighted", "builder") for n in (3, 4)]
                    + [(3, ["builder", "weighted", "random"]), (4, ["weighted", "builder", "random", "builder"])])]
+# Die Mauerspechte (on Catan's engine): every table, each policy at least once, 3 and 4 players, both layouts.
+MAUERSPECHTE_CASES = [(3, ["random"], 8, 51, "fixed"),
+                      (4, ["builder", "weighted", "specht", "hotelier"], 8, 52, "fixed"),
+                      (4, ["random"], 8, 53, "shuffled")]
 # Columns added to a table after its digest was recorded (they are left out of the digest, so that a new
 # column does not hide whether the old ones kept their values).
 ADDED_SINCE_RECORDING = {"events": {"die_1", "die_2"}}
@@ -146,6 +150,12 @@ def table_digests() -> dict[str, str]:
         for table in ("games", "seats", "production", "events"):
             kept = [c for c in tables[table].column_names if c not in ADDED_SINCE_RECORDING.get(table, ())]
             out[f"catan/{players}p/{','.join(policies)}/{table}"] = table_digest(tables[table].select(kept))
+    game = get_game("mauerspechte")
+    for players, policies, plays, seed, layout in MAUERSPECHTE_CASES:
+        config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed,
+                                 options={"layout": layout})
+        for table, rows in game.simulate(config, 0, plays, events=True).items():
+            out[f"mauerspechte/{players}p/{','.join(policies)}/{layout}/{table}"] = table_digest(rows)
     return out
 
 

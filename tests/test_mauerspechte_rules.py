@@ -256,13 +256,13 @@ def test_a_love_parade_with_passes_the_last_bidder_pays_and_takes_the_chip():
 
     t = Table()
     t.wl.tiergarten[0] = 1
-    t.st.hands[:, :] = [[1, 1, 0, 0, 0], [2, 2, 1, 0, 0], [3, 0, 0, 0, 0], [2, 2, 0, 0, 0]]
+    t.st.hands[:, :] = [[2, 2, 0, 0, 0], [2, 2, 1, 0, 0], [3, 0, 0, 0, 0], [2, 2, 0, 0, 0]]  # seat 0 could pay 4
     t.st.bank[:] = 95 // 5 - t.st.hands.sum(axis=0)
     t.prm[:, MAX_BID] = [2, 2, 0, 3]  # how far each bids
     love_parade(t.st, t.wl, t.br, t.lg, 50, 0, t.codes, t.prm, False)
     said = [(int(r[1]), C.EVENT_ACTIONS[r[2]], int(r[3])) for r in t.lg.rows[:t.lg.pos[0]]
             if C.EVENT_ACTIONS[r[2]] in ("bid", "pass")]
-    # seat 0 opens at 0, 1 raises to 1, 2 passes, 3 raises to 2, 0 and 1 cannot go to 3: seat 3 takes it for 2
+    # seat 0 opens at 0, 1 raises to 1, 2 passes, 3 raises to 2, 0 and 1 would not go to 3: seat 3 takes it for 2
     assert said == [(0, "bid", 0), (1, "bid", 1), (2, "pass", 0), (3, "bid", 2), (0, "pass", 0), (1, "pass", 0)]
     assert t.wl.chips.tolist() == [0, 0, 0, 1] and t.wl.tiergarten[0] == 0
     assert t.st.hands[3].sum() == 2 and len(t.events("pay")) == 2

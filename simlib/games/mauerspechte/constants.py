@@ -30,9 +30,9 @@ CARDS = ("bester_mauerspecht", "bester_raver")
 
 # Events: Catan's, then the scenario's (kernel codes index this tuple).
 EVENT_ACTIONS = base.EVENT_ACTIONS + ("wall_chip", "wall_piece", "wall_open", "hotel_release", "hotel",
-                                      "hotel_produce", "tiergarten", "bid", "pass", "parade", "card", "pay")
+                                      "hotel_produce", "tiergarten", "bid", "pass", "parade", "card", "pay", "harbour")
 (EV_WALL_CHIP, EV_WALL_PIECE, EV_WALL_OPEN, EV_HOTEL_RELEASE, EV_HOTEL, EV_HOTEL_PRODUCE, EV_TIERGARTEN, EV_BID,
- EV_PASS, EV_PARADE, EV_CARD, EV_PAY) = range(len(base.EVENT_ACTIONS), len(EVENT_ACTIONS))
+ EV_PASS, EV_PARADE, EV_CARD, EV_PAY, EV_HARBOUR) = range(len(base.EVENT_ACTIONS), len(EVENT_ACTIONS))
 TIERGARTEN_LOWER, TIERGARTEN_MISSING = 0, 1  # why a chip went to the Tiergarten
 
 WON, TURN_LIMIT = base.WON, base.TURN_LIMIT

@@ -34,7 +34,7 @@ def love_parade(st, wl, br, lg, turn, p, codes, prm, missing):
             break  # the bid went round the table and everyone else passed
         if wl.active[q]:
             lo = max(bid + 1, br.min_bid)
-            amount = choose_bid(st, prm, q, codes[q], lo, hand_size(st.hands, q), q == p)
+            amount = choose_bid(st, prm, q, codes[q], lo, hand_size(st.hands, q), q == p and bid < 0)
             if amount < 0:
                 wl.active[q] = False
                 log(lg, turn, q, EV_PASS, 0, 0, 0)

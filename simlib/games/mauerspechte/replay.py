@@ -37,6 +37,9 @@ def _line(e: dict) -> str:
         return "passes"
     if a == "parade":
         return f"wins the Love Parade chip for {e['bid']} cards ({e['bidders']} bidders)"
+    if a == "harbour":
+        kind = "3:1" if e["rate"] == 3 else f"2:1 {e['resource']}"
+        return f"harbour place {e['harbour']}: {kind}"
     if a == "pay":
         return f"pays 1 {e['resource']}"
     if a == "card":
@@ -61,7 +64,8 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table], berlin: 
     for e in events:
         if e["action"] not in _BASE:
             who = f"seat {e['seat']}" if e["seat"] is not None else "      "
-            berlin_lines.append(f"turn {e['turn']:4d}  {who}  {_line(e)}")
+            when = "set-up   " if e["turn"] is None else f"turn {e['turn']:4d}"
+            berlin_lines.append(f"{when}  {who}  {_line(e)}")
     sources = [c for c in result["seats"].column_names if c.startswith("points_")]
     points = [f"seat {s['seat']}: {s['points']} points = " + ", ".join(
         f"{c.removeprefix('points_')} {s[c]}" for c in sources if s[c]) for s in seats]

@@ -12,6 +12,7 @@ from ..catan.legal import init_legal
 from ..catan.rules import can_settle
 from ..catan.setup import deal_board, place_settlement
 from ..catan.state import log, take
+from .constants import EV_HARBOUR
 from .decisions import base_code, hotelier_site
 from .policies import HOTELIER, RANDOM
 from .wall import ship_flags
@@ -20,22 +21,25 @@ from .wall import ship_flags
 @nb.njit(cache=True)
 def deal_berlin(st, bd, ba, br, scratch, lg):
     """The engine's board block (with the layout shuffled, the non-hotel producing hexes' terrain is drawn),
-    the robber on West Berlin's desert, then the harbour kinds shuffled over their places."""
+    the robber on West Berlin's desert, then (shuffled) the harbour kinds over their places; a `harbour`
+    event per place, in the map file's order, says which kind lies there."""
     deal_board(st, bd, scratch, lg)
     st.robber[0] = ba.robber_start
-    if not br.shuffled:
-        return
     K = ba.harbour_rate.shape[0]
     order = scratch.candidates
     for k in range(K):
         order[k] = k
-    for c in range(K - 1, 0, -1):
-        j = below(take(st), c + 1)
-        order[c], order[j] = order[j], order[c]
-    bd.harbour_rate[:] = 4
-    bd.harbour_resource[:] = -1
+    if br.shuffled:
+        for c in range(K - 1, 0, -1):
+            j = below(take(st), c + 1)
+            order[c], order[j] = order[j], order[c]
+        bd.harbour_rate[:] = 4
+        bd.harbour_resource[:] = -1
     for k in range(K):
         kind = order[k]
+        log(lg, -1, -1, EV_HARBOUR, k, ba.harbour_rate[kind], ba.harbour_resource[kind])
+        if not br.shuffled:
+            continue
         for side in range(2):
             n = ba.harbour_nodes[k, side]
             if ba.harbour_rate[kind] < bd.harbour_rate[n]:

@@ -122,7 +122,8 @@ EVENT_ACTIONS_DOC = (
     "Catan's actions (see the catan events table) and the scenario's: wall_chip (a threshold chip put under a "
     "section), wall_piece, wall_open (a section gone), hotel_release, hotel (bought), hotel_produce, tiergarten "
     "(a chip placed there), bid, pass, pay (one card paid for a Love Parade chip, in resource), parade (the chip "
-    "sold, after its pay rows), card (Bester Mauerspecht or Raver changed hands).")
+    "sold, after its pay rows), card (Bester Mauerspecht or Raver changed hands), harbour (the kind at each harbour "
+    "place, at set-up).")
 EVENTS = pa.schema(
     _KEYS + [f if f.name != "action" else described("action", _TEXT, EVENT_ACTIONS_DOC) for f in base.EVENTS][2:]
     + [
@@ -136,6 +137,10 @@ EVENTS = pa.schema(
         described("reason", _TEXT, "tiergarten: lower_piece or missing_number.", nullable=True),
         described("bid", pa.int8(), "bid: the cards bid; parade: the price paid.", nullable=True),
         described("bidders", pa.int8(), "parade: players who bid.", nullable=True),
+        described("harbour", pa.int8(), "harbour: the harbour's place (its entry in the map file, from 0); the "
+                  "board's set-up, before the settlements.", nullable=True),
+        described("rate", pa.int8(), "harbour: 3 (any resource, resource null) or 2 (resource) for one card.",
+                  nullable=True),
         described("special_card", _TEXT, "card: bester_mauerspecht or bester_raver (its new holder is the seat; null "
                   "seat: neutralised).", nullable=True),
     ])
@@ -242,6 +247,9 @@ def events_table(version, first_play, counts, ev, berlin: Berlin) -> pa.Table:
     as_base[own, 2] = C.base.EV_END_TURN  # no argument columns
     as_base[action == C.EV_HOTEL_PRODUCE, 2] = C.base.EV_PRODUCE
     as_base[action == C.EV_PAY, 2] = C.base.EV_DISCARD  # one card, in the resource column
+    harbour = action == C.EV_HARBOUR
+    as_base[harbour, 2] = C.base.EV_DISCARD  # a 2:1 harbour's resource in the resource column
+    as_base[harbour, 3] = c[harbour]
     table = base.events_table(version, first_play, counts, as_base)
 
     def used(values, *actions):
@@ -263,5 +271,6 @@ def events_table(version, first_play, counts, ev, berlin: Berlin) -> pa.Table:
         "reason": text(b, ["lower_piece", "missing_number"], C.EV_TIERGARTEN),
         "bid": used(a, C.EV_BID, C.EV_PARADE), "bidders": used(b, C.EV_PARADE),
         "special_card": text(a, C.CARDS, C.EV_CARD),
+        "harbour": used(a, C.EV_HARBOUR), "rate": used(b, C.EV_HARBOUR),
     })
     return shared.table(EVENTS, columns)
