@@ -6,18 +6,10 @@ import numba as nb
 
 from ..catan.board import DESERT
 from ..catan.constants import DIE_FACES, EV_PRODUCE, N_RES, ROBBER_ROLL
-from ..catan.rules import pay, pay_claims, production_claims
+from ..catan.rules import affordable, pay, pay_claims, production_claims
 from ..catan.setup import expose
 from ..catan.state import log
 from .constants import EV_HOTEL, EV_HOTEL_PRODUCE, HOTEL_YIELD
-
-
-@nb.njit(cache=True, inline="always")
-def _affords(hands, p, costs, row):
-    for r in range(hands.shape[1]):
-        if hands[p, r] < costs[row, r]:
-            return False
-    return True
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -25,7 +17,7 @@ def hotel_option(st, ba, wl, p, h, k):
     """Can p buy hotel h with the k-th chip slot on offer?"""
     chip = wl.offered[k]
     return wl.released[h] and wl.hotel_owner[h] < 0 and chip > 0 \
-        and _affords(st.hands, p, ba.hotel_costs, 3 * h + ba.chip_class[chip])
+        and affordable(st.hands, p, ba.hotel_costs, 3 * h + ba.chip_class[chip])
 
 
 @nb.njit(cache=True, _nrt=False)

@@ -5,7 +5,7 @@ the scenario's points."""
 import numba as nb
 
 from ..catan.legal import init_legal
-from ..catan.rules import pay
+from ..catan.rules import affordable, pay
 from ..catan.scoring import points
 from ..catan.state import log
 from .constants import (
@@ -95,15 +95,7 @@ def piece_cost_row(wl, s):
 
 @nb.njit(cache=True, _nrt=False)
 def can_buy_piece(st, ba, wl, p, s):
-    return wl.chip[s] > 0 and wl.level[s] > 0 and _affords(st.hands, p, ba.wall_costs, piece_cost_row(wl, s))
-
-
-@nb.njit(cache=True, inline="always")
-def _affords(hands, p, costs, row):
-    for r in range(hands.shape[1]):
-        if hands[p, r] < costs[row, r]:
-            return False
-    return True
+    return wl.chip[s] > 0 and wl.level[s] > 0 and affordable(st.hands, p, ba.wall_costs, piece_cost_row(wl, s))
 
 
 @nb.njit(cache=True, _nrt=False)
