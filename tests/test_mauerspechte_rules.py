@@ -57,10 +57,10 @@ class Table:
 
     def legal(self):
         from simlib.games.catan.legal import init_legal
-        from simlib.games.mauerspechte.wall import ship_flags
+        from simlib.games.mauerspechte.wall import route_flags
 
         init_legal(self.st, self.bd)
-        ship_flags(self.st, self.bd)
+        route_flags(self.st, self.bd, self.ba)
 
     def release(self, s, chip):
         self.wl.chip[s] = chip
@@ -88,6 +88,23 @@ def test_no_settlement_on_a_wall_intersection_and_no_road_on_a_wall_edge_until_t
     open_section(t.st, t.bd, t.ba, t.wl, t.lg, 5, 0, s)
     assert t.st.legal_node[0, wall_node] and t.st.legal_edge[0, 0, edge]
     assert t.events("wall_open")[:, 3].tolist() == [s]
+
+
+def test_a_road_does_not_go_round_the_walls_end_through_its_last_intersection():
+    from simlib.games.mauerspechte.wall import open_section
+
+    t = Table()
+    s = SECTION["Rudow"]
+    end = next(n for n in _free_nodes_of(t, s)
+               if sum(e >= 0 and t.bd.edge_land[e] for e in t.bd.node_edges[n]) == 2)  # wall edge + two coast edges
+    west, east = sorted((int(e) for e in t.bd.node_edges[end] if e >= 0 and t.bd.edge_land[e]),
+                        key=lambda e: min(BERLIN.hex_side[h] for h in BERLIN.board.edge_hexes[e] if h >= 0
+                                          and BERLIN.tile[h]))
+    t.st.edge_owner[west], t.st.edge_kind[west] = 0, 1  # his road in West Berlin up to the wall's end
+    t.legal()
+    assert not t.st.legal_edge[0, 0, east]  # leads nowhere while Rudow stands
+    open_section(t.st, t.bd, t.ba, t.wl, t.lg, 5, 0, s)
+    assert t.st.legal_edge[0, 0, east]
 
 
 def test_the_water_wall_goes_when_both_sections_beside_it_are_gone():

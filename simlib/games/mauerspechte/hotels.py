@@ -118,6 +118,7 @@ def produce_berlin(st, tally, bd, ba, wl, scratch, lg, turn, roll):
             claims[:, :, r] = 0
         st.hands[owner, r] += got
         st.bank[r] -= got
+        tally.received[owner, r] += got
         wl.hotel_yield[h] += got
         wl.hotel_short[h] += HOTEL_YIELD - got
         if wl.hotel_payback[h] < 0 and wl.hotel_yield[h] >= wl.hotel_paid[h]:

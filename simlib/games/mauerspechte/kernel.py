@@ -44,7 +44,7 @@ from .hotels import buy_hotel, count_hotels, field_books, nth_hotel, produce_ber
 from .parade import love_parade, missing_number
 from .setup import deal_berlin, place_opening_berlin
 from .state import new_wall, play_board, reset_wall, side_board
-from .wall import berlin_points, buy_piece, count_pieces, lay_walls, nth_piece, release_thresholds, ship_flags
+from .wall import berlin_points, buy_piece, count_pieces, lay_walls, nth_piece, release_thresholds, route_flags
 
 HOTEL_COLUMNS = ("owner", "chip", "old_token", "turn", "paid", "yield", "payback_turn", "rolls", "robbed",
                  "short", "field_owner", "field_others", "old_owner", "old_others")
@@ -227,7 +227,7 @@ def action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p
         a, b = scratch.movable[index // n_dest], nth_edge(st, p, SHIP, index % n_dest)
         apply_action(st, tally, rules, bd, lg, p, turn, F_MOVE_SHIP, a, b)
         update_routes(st, rules, bd, scratch, p, -1)
-        ship_flags(st, bd)
+        route_flags(st, bd, ba)
     elif family == F_ROAD_BUILDING:
         play_road_building(st, tally, lg, p, turn)
         for _ in range(2):
@@ -236,12 +236,12 @@ def action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p
                 break
             pick = choose_free_piece(st, m)
             place_route_piece(st, bd, lg, p, turn, scratch.candidates[pick], scratch.kinds[pick], True)
-            ship_flags(st, bd)
+            route_flags(st, bd, ba)
         update_routes(st, rules, bd, scratch, p, -1)
     else:
         base_action_step(st, tally, rules, bd, scratch, lg, turn, p, code, family, index)
         if family == F_ROAD or family == F_SHIP or family == F_SETTLEMENT:
-            ship_flags(st, bd)
+            route_flags(st, bd, ba)
 
 
 @nb.njit(cache=True)

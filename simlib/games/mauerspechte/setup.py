@@ -15,7 +15,7 @@ from ..catan.state import log, take
 from .constants import EV_HARBOUR
 from .decisions import base_code, hotelier_site
 from .policies import HOTELIER, RANDOM
-from .wall import ship_flags
+from .wall import route_flags
 
 
 @nb.njit(cache=True)
@@ -95,4 +95,4 @@ def place_opening_berlin(st, tally, bd, ba, scratch, lg, codes, prm):
             st.left[p, ROADS] -= 1
             log(lg, -1, p, EV_SETUP_ROAD, e, 0, 0)
     init_legal(st, bd)
-    ship_flags(st, bd)
+    route_flags(st, bd, ba)

@@ -4,6 +4,7 @@ the scenario's points."""
 
 import numba as nb
 
+from ..catan.constants import ROAD
 from ..catan.legal import init_legal
 from ..catan.rules import affordable, pay
 from ..catan.scoring import points
@@ -35,15 +36,44 @@ def berlin_points(st, wl, br, p):
 
 
 @nb.njit(cache=True, _nrt=False)
-def ship_flags(st, bd):
-    """Ships need no connection here: a free edge with water on both sides (and no wall) takes anyone's ship.
-    The engine's blocks keep the flags by its own rule (joined to one's routes), so after they ran the ship
-    flags are set again by this one."""
+def route_flags(st, bd, ba):
+    """The scenario's corrections to the legal road and ship flags the engine's blocks keep by its own rule,
+    called after they ran. Ships need no connection here: a free edge with water on both sides (and no
+    wall) takes anyone's ship. A road does not join its owner's network through an intersection under a
+    standing wall (it leads nowhere until the wall opens), so a road at such an intersection is legal only
+    through its other end."""
     for e in range(bd.edge_nodes.shape[0]):
         ok = st.edge_owner[e] < 0 and bd.edge_sea[e]
         for q in range(st.legal_edge.shape[0]):
             st.n_legal_edge[q, 1] += int(ok) - int(st.legal_edge[q, 1, e])
             st.legal_edge[q, 1, e] = ok
+    for n in range(bd.node_land.shape[0]):
+        if bd.node_land[n] or not ba.node_land[n]:
+            continue  # not under a standing wall
+        for k in range(3):
+            f = bd.node_edges[n, k]
+            if f < 0 or not bd.edge_land[f]:
+                continue
+            m = bd.edge_nodes[f, 0] if bd.edge_nodes[f, 1] == n else bd.edge_nodes[f, 1]
+            for q in range(st.legal_edge.shape[0]):
+                ok = st.edge_owner[f] < 0 and _joins_at(st, bd, m, f, q)
+                st.n_legal_edge[q, 0] += int(ok) - int(st.legal_edge[q, 0, f])
+                st.legal_edge[q, 0, f] = ok
+
+
+@nb.njit(cache=True, inline="always")
+def _joins_at(st, bd, m, f, q):
+    """A road on edge f joins q's network at node m: his building, or his road ending at a free intersection
+    that no standing wall covers."""
+    if st.node_owner[m] == q:
+        return True
+    if st.node_owner[m] >= 0 or not bd.node_land[m]:  # a road's nodes touch land: not land here means a wall
+        return False
+    for k in range(3):
+        g = bd.node_edges[m, k]
+        if g >= 0 and g != f and st.edge_owner[g] == q and st.edge_kind[g] == ROAD:
+            return True
+    return False
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -84,7 +114,7 @@ def open_section(st, bd, ba, wl, lg, turn, p, s):
             log(lg, turn, p, EV_WALL_OPEN, water, 0, 0)
     lay_walls(bd, ba, wl)
     init_legal(st, bd)
-    ship_flags(st, bd)
+    route_flags(st, bd, ba)
 
 
 @nb.njit(cache=True, _nrt=False)
