@@ -161,17 +161,17 @@ def test_the_leader_reaching_4_releases_a_section_and_a_jump_to_6_releases_5_and
 
     t = Table()
     t.st.building_points[:] = [3, 4, 2, 2]
-    release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 10, 0, t.codes, t.prm)
+    release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 10, 0, t.codes)
     chips = t.events("wall_chip")
     assert chips[:, 1].tolist() == [1] and chips[:, 4].tolist() == [4]  # seat 1 leads with 4
     t.st.building_points[:] = [3, 4, 6, 2]  # seat 2 jumps from 2 to 6 points
-    release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 11, 0, t.codes, t.prm)
+    release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 11, 0, t.codes)
     chips = t.events("wall_chip")
     assert chips[:, 1].tolist() == [1, 2, 2] and chips[:, 4].tolist() == [4, 5, 6]
     assert sorted(t.wl.chip[t.wl.chip > 0].tolist()) == [4, 5, 6] and len(set(chips[:, 3])) == 3
     # reaching 4 again (someone else) releases nothing: "und dies nicht schon einmal vorher geschah"
     t.st.building_points[:] = [4, 4, 6, 2]
-    release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 12, 0, t.codes, t.prm)
+    release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 12, 0, t.codes)
     assert len(t.events("wall_chip")) == 3
 
 
@@ -261,7 +261,7 @@ def test_a_missing_2_produces_nothing_and_puts_a_chip_in_the_tiergarten():
     assert not token_on_board(t.st, t.bd, 2) and token_on_board(t.st, t.bd, 12)
     before = t.st.hands.copy()
     produce_berlin(t.st, t.tally, t.bd, t.ba, t.wl, t.scratch, t.lg, 40, 2)
-    missing_number(t.st, t.wl, t.lg, 40, 0)
+    missing_number(t.wl, t.lg, 40, 0)
     assert (t.st.hands == before).all()
     assert t.wl.tiergarten[0] == 1 and t.wl.supply[0] == 7
     # ... and the old token is what the field's buildings would have produced on: the 2
@@ -336,3 +336,13 @@ def test_chips_are_conserved_and_games_end_at_the_threshold(batch):
     assert (w.points[won, batch.base.winner[won]] >= 15).all()
     owners = w.hotels[:, :, 0]
     assert ((owners >= -1) & (owners < 4)).all() and (owners >= 0).any()
+
+
+def test_a_play_gives_the_same_arrays_alone_and_in_a_batch():
+    """Every output row depends on (seed, play, configuration) only: no row of a play is left over from the one
+    before (the per-play tables' unused rows included)."""
+    config = RunConfig.build(GAME, players=4, policies=["random", "hotelier", "specht", "weighted"], plays=8, seed=9)
+    batch, alone = GAME.run_kernel(config, 0, 8), GAME.run_kernel(config, 7, 8)
+    for part in ("base", "berlin"):
+        for name, values in getattr(batch, part)._asdict().items():
+            assert np.array_equal(values[7:8], getattr(alone, part)._asdict()[name]), (part, name)

@@ -29,9 +29,11 @@ from ...core.jit import drop_stale_cache
 drop_stale_cache(Path(__file__).parent)
 
 from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
+from ...core.errors import SimlibError  # noqa: E402
 from ...core.game import Game  # noqa: E402
 from ...core.tables import run_kernel  # noqa: E402
 from ..catan import constants as base  # noqa: E402
+from . import constants as C  # noqa: E402
 from . import tables  # noqa: E402
 from .berlin import Berlin, load_berlin  # noqa: E402
 from .policies import MAX_PARAMS, POLICIES, family_weights  # noqa: E402
@@ -60,6 +62,8 @@ class Mauerspechte(Game):
 
     def validate(self, config: RunConfig) -> None:
         _berlin(config.options["map"], config.options["components"])
+        if config.options["vp_chips"] > C.MAX_CHIPS:  # the per-play rows of the love_parades table
+            raise SimlibError(f"option vp_chips: at most {C.MAX_CHIPS}, not {config.options['vp_chips']}")
 
     @staticmethod
     def win_points(config: RunConfig) -> int:

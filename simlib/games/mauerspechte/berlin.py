@@ -45,7 +45,7 @@ class Berlin:
     harbour_resource: np.ndarray  # [K] -1 for 3:1
 
 
-def _path(spec: str, folder: str, what: str) -> Path:
+def _path(spec: str, folder: str) -> Path:
     built_in = PACKAGE / folder / f"{spec}.toml"
     return built_in if built_in.exists() else Path(spec)
 
@@ -53,7 +53,7 @@ def _path(spec: str, folder: str, what: str) -> Path:
 def load_berlin(map_spec: str, components_spec: str) -> Berlin:
     """A built-in map (maps/<name>.toml) or a map file by path, with a components file (`berlin` is the
     package's components.toml), checked; every problem is one SimlibError naming the entry."""
-    map_path = _path(map_spec, "maps", "map")
+    map_path = _path(map_spec, "maps")
     spec = read_toml(map_path, "map")
     parts_path = PACKAGE / "components.toml" if components_spec == "berlin" else Path(components_spec)
     parts = read_toml(parts_path, "components file")

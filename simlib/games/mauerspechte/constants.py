@@ -39,6 +39,9 @@ WON, TURN_LIMIT = base.WON, base.TURN_LIMIT
 END_REASONS = base.END_REASONS
 
 # Bound on the rows of the per-play tables (a kernel output has fixed width): every wall piece, every hotel,
-# and a Love Parade per victory-point chip at most (each parade sells one chip; the opener must bid).
+# and a row per Love Parade that sold a chip (at most the chips in the supply).
 MAX_PIECES = 2 * N_SECTIONS
-MAX_CHIPS = 30
+MAX_CHIPS = 30  # the most chips a play can sell: vp_chips may not be set higher (Game.validate)
+# Columns of a kernel's per-hotel output rows.
+HOTEL_COLUMNS = ("owner", "chip", "old_token", "turn", "paid", "yield", "payback_turn", "rolls", "robbed",
+                 "short", "field_owner", "field_others", "old_owner", "old_others")

@@ -8,11 +8,14 @@ import numba as nb
 
 from ...core.rng import below
 from ..catan import policies as base
+from ..catan.board import DESERT
 from ..catan.constants import F_CITY, F_SETTLEMENT, F_TRADE, N_RES
 from ..catan.decisions import choose_action
 from ..catan.state import take
 from .constants import F_HOTEL, F_WALL_PIECE, N_SECTIONS
-from .policies import HOTEL_SITE, HOTELIER, MAX_BID, RANDOM, SPECHT, WEIGHTED, WEIGHTED_MAX_BID
+from .hotels import hotel_option
+from .policies import HOTEL_SITE, HOTELIER, MAX_BID, RANDOM, SPECHT, VARIETY, WEIGHTED, WEIGHTED_MAX_BID
+from .state import hotel_cost_row, piece_cost_row, pips
 
 
 @nb.njit(cache=True, inline="always")
@@ -36,22 +39,33 @@ def hotel_fields_at(ba, bd, n):
 
 @nb.njit(cache=True, _nrt=False)
 def hotelier_site(st, bd, ba, sites, m, prm, p):
-    """The hotelier's opening site: pips plus hotel_site per hotel field beside it."""
+    """The hotelier's opening site: the builder's value (pips plus variety per distinct resource) plus
+    hotel_site per hotel field beside it."""
     best, best_value = sites[0], -1.0
     for j in range(m):
-        value = st.node_pips[sites[j]] + prm[p, HOTEL_SITE] * hotel_fields_at(ba, bd, sites[j])
+        n = sites[j]
+        kinds = 0
+        for k in range(3):
+            h = bd.node_hexes[n, k]
+            if h >= 0 and st.hex_terrain[h] < DESERT:
+                seen = False
+                for k2 in range(k):
+                    h2 = bd.node_hexes[n, k2]
+                    seen = seen or (h2 >= 0 and st.hex_terrain[h2] == st.hex_terrain[h])
+                kinds += not seen
+        value = st.node_pips[n] + prm[p, VARIETY] * kinds + prm[p, HOTEL_SITE] * hotel_fields_at(ba, bd, n)
         if value > best_value:
-            best, best_value = sites[j], value
+            best, best_value = n, value
     return best
 
 
 @nb.njit(cache=True, _nrt=False)
 def own_levels(st, bd, field, p):
-    """p's settlements and cities beside a field, weighted by level."""
+    """p's settlements and cities beside a field, weighted by level (p = -1: everybody's)."""
     total = 0
     for i in range(6):
         n = bd.hex_nodes[field, i]
-        if st.node_owner[n] == p:
+        if st.node_owner[n] == p or (p < 0 and st.node_owner[n] >= 0):
             total += st.node_level[n]
     return total
 
@@ -149,23 +163,19 @@ def _trade_toward(st, scratch, p, costs, row):
 
 @nb.njit(cache=True, _nrt=False)
 def _best_hotel(st, bd, ba, wl, p, code):
-    """Index among p's hotel purchases (legal order: hotel, then chip slot) of the chip with most pips; the
-    hotelier weighs his own buildings on the field first."""
-    best, best_value, i = 0, -1, 0
+    """Index among p's hotel purchases (legal order: hotel, then chip slot) of the one he wants most, -1 for none.
+    A hotel's new token pays every building on its field, so the hotelier buys only where he has buildings,
+    most of them first, and builder and specht only where the opponents' buildings there do not outnumber
+    theirs, by that margin; then the chip with most pips."""
+    best, best_value, i = -1, -(1 << 30), 0
     for h in range(wl.released.shape[0]):
         for k in range(wl.offered.shape[0]):
-            if not (wl.released[h] and wl.hotel_owner[h] < 0 and wl.offered[k] > 0):
+            if not hotel_option(st, ba, wl, p, h, k):
                 continue
-            row = 3 * h + ba.chip_class[wl.offered[k]]
-            ok = True
-            for r in range(N_RES):
-                ok = ok and st.hands[p, r] >= ba.hotel_costs[row, r]
-            if not ok:
-                continue
-            value = 6 - abs(7 - wl.offered[k])
-            if code == HOTELIER:
-                value += 100 * own_levels(st, bd, ba.hotel_hexes[h], p)
-            if value > best_value:
+            own = own_levels(st, bd, ba.hotel_hexes[h], p)
+            margin = own if code == HOTELIER else 2 * own - own_levels(st, bd, ba.hotel_hexes[h], -1)
+            value = 100 * margin + pips(wl.offered[k])
+            if (own > 0 if code == HOTELIER else margin >= 0) and value > best_value:
                 best, best_value = i, value
             i += 1
     return best
@@ -180,7 +190,7 @@ def _scenario_target(st, bd, ba, wl, p, code):
             return -1
         for s in range(N_SECTIONS):
             if wl.chip[s] > 0 and wl.level[s] > 0:
-                row = 2 * s + wl.level[s] - 1
+                row = piece_cost_row(wl, s)
                 short = _missing(st.hands, p, ba.wall_costs, row)
                 if short < best_short:
                     best, best_short = row, short
@@ -191,7 +201,7 @@ def _scenario_target(st, bd, ba, wl, p, code):
         if wl.released[h] and wl.hotel_owner[h] < 0 and own_levels(st, bd, ba.hotel_hexes[h], p) > 0:
             for k in range(wl.offered.shape[0]):
                 if wl.offered[k] > 0:
-                    row = 3 * h + ba.chip_class[wl.offered[k]]
+                    row = hotel_cost_row(ba, h, wl.offered[k])
                     short = _missing(st.hands, p, ba.hotel_costs, row)
                     if short < best_short:
                         best, best_short = row, short
@@ -202,16 +212,18 @@ def _scenario_target(st, bd, ba, wl, p, code):
 def choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_weight, total):
     """An action after the roll as (family, index). random and weighted: the engine's choice over every family
     (the scenario's included). builder: city or settlement first (the engine's builder), then a wall piece,
-    then a hotel, then the engine's builder. specht: a wall piece first, else a trade toward one; hotelier:
-    a hotel first, else a trade toward one on his field; then as the builder. Two draws per decision."""
+    then a hotel (_best_hotel), then the engine's builder. specht: a wall piece first, else a trade toward one;
+    hotelier: a hotel on his field first, else a trade toward one; then as the builder. Two draws per
+    decision."""
     if code == RANDOM or code == WEIGHTED:
         return choose_action(st, rules, bd, scratch, p, code, prm, family_weight, total)
     counts = scratch.counts
     family, index = -1, 0
+    hotel = _best_hotel(st, bd, ba, wl, p, code) if counts[F_HOTEL] > 0 else -1
     if code == SPECHT and counts[F_WALL_PIECE] > 0:
         family = F_WALL_PIECE
-    elif code == HOTELIER and counts[F_HOTEL] > 0:
-        family, index = F_HOTEL, _best_hotel(st, bd, ba, wl, p, code)
+    elif code == HOTELIER and hotel >= 0:
+        family, index = F_HOTEL, hotel
     elif code == SPECHT or code == HOTELIER:
         row = _scenario_target(st, bd, ba, wl, p, code)
         if row >= 0:
@@ -221,8 +233,8 @@ def choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_we
     if family < 0 and counts[F_CITY] == 0 and counts[F_SETTLEMENT] == 0:
         if counts[F_WALL_PIECE] > 0:
             family = F_WALL_PIECE
-        elif counts[F_HOTEL] > 0:
-            family, index = F_HOTEL, _best_hotel(st, bd, ba, wl, p, code)
+        elif hotel >= 0:
+            family, index = F_HOTEL, hotel
     if family < 0:
         return choose_action(st, rules, bd, scratch, p, base.BUILDER, prm, family_weight, total)
     st.counter[0] += 2

@@ -5,11 +5,12 @@ rule for the rest, and what each hotel and its field earned (the lake's hotels t
 import numba as nb
 
 from ..catan.board import DESERT
-from ..catan.constants import DIE_FACES, EV_PRODUCE, N_RES, ROBBER_ROLL
+from ..catan.constants import EV_PRODUCE, N_RES
 from ..catan.rules import affordable, pay, pay_claims, production_claims
 from ..catan.setup import expose
 from ..catan.state import log
 from .constants import EV_HOTEL, EV_HOTEL_PRODUCE, HOTEL_YIELD
+from .state import hotel_cost_row, pips
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -17,7 +18,7 @@ def hotel_option(st, ba, wl, p, h, k):
     """Can p buy hotel h with the k-th chip slot on offer?"""
     chip = wl.offered[k]
     return wl.released[h] and wl.hotel_owner[h] < 0 and chip > 0 \
-        and affordable(st.hands, p, ba.hotel_costs, 3 * h + ba.chip_class[chip])
+        and affordable(st.hands, p, ba.hotel_costs, hotel_cost_row(ba, h, chip))
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -54,7 +55,7 @@ def set_token(st, tally, bd, h, token):
             expose(tally, st, bd, st.node_owner[n], n, st.node_level[n], -1)
     old_pips = st.hex_pips[h]
     st.hex_token[h] = token
-    st.hex_pips[h] = DIE_FACES - abs(ROBBER_ROLL - token)
+    st.hex_pips[h] = pips(token)
     for i in range(6):
         n = bd.hex_nodes[h, i]
         st.node_pips[n] += st.hex_pips[h] - old_pips
@@ -67,7 +68,7 @@ def buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k):
     """p buys hotel h with chip slot k: pays the card's price for that chip, and the chip replaces the
     field's token (the old 2, 3, 11 or 12 leaves the game)."""
     chip = wl.offered[k]
-    row = 3 * h + ba.chip_class[chip]
+    row = hotel_cost_row(ba, h, chip)
     paid = 0
     for r in range(N_RES):
         paid += ba.hotel_costs[row, r]

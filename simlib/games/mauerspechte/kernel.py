@@ -38,16 +38,24 @@ from ..catan.legal import count_actions, nth_edge, playable
 from ..catan.scoring import final_rows, new_outputs, update_routes
 from ..catan.setup import new_game, start_play
 from ..catan.state import EventLog, log, new_scratch, new_state, new_tally
-from .constants import F_HOTEL, F_WALL_PIECE, MAUERSPECHT, MAX_CHIPS, MAX_PIECES, N_FAMILIES, N_HOTELS, RAVER, WEST
+from .constants import (
+    F_HOTEL,
+    F_WALL_PIECE,
+    HOTEL_COLUMNS,
+    MAUERSPECHT,
+    MAX_CHIPS,
+    MAX_PIECES,
+    N_FAMILIES,
+    N_HOTELS,
+    RAVER,
+    WEST,
+)
 from .decisions import base_code, choose_berlin_action
 from .hotels import buy_hotel, count_hotels, field_books, nth_hotel, produce_berlin, token_on_board
 from .parade import love_parade, missing_number
 from .setup import deal_berlin, place_opening_berlin
 from .state import new_wall, play_board, reset_wall, side_board
 from .wall import berlin_points, buy_piece, count_pieces, lay_walls, nth_piece, release_thresholds, route_flags
-
-HOTEL_COLUMNS = ("owner", "chip", "old_token", "turn", "paid", "yield", "payback_turn", "rolls", "robbed",
-                 "short", "field_owner", "field_others", "old_owner", "old_others")
 
 
 class BerlinOutputs(NamedTuple):
@@ -132,7 +140,7 @@ def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, t
     wl.bought_hotel[0] = 0
     rolled = False
     while True:
-        release_thresholds(st, bd, ba, wl, br, lg, turn, p, codes, prm)
+        release_thresholds(st, bd, ba, wl, br, lg, turn, p, codes)
         if berlin_points(st, wl, br, p) >= br.win_points:
             return p
         robber_board = robber_goes(st, bd, to_west, to_east, ba, wl)
@@ -150,7 +158,7 @@ def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, t
             missing = die_1 == die_2 and not token_on_board(st, bd, roll)
             produce_berlin(st, tally, bd, ba, wl, scratch, lg, turn, roll)
             if missing:
-                missing_number(st, wl, lg, turn, p)
+                missing_number(wl, lg, turn, p)
             if die_1 == die_2 and wl.tiergarten[0] > 0:
                 love_parade(st, wl, br, lg, turn, p, codes, prm, missing)
             continue
@@ -176,7 +184,7 @@ def robber_goes(st, bd, to_west, to_east, ba, wl):
 def count_berlin(st, rules, bd, ba, wl, scratch, p, turn):
     """The engine's count of the base families (its ship moves left out: here they are listed by
     open_end_ships), then the scenario's: moving a ship, wall pieces, hotels. Returns the total."""
-    st.n_movable[0] = 0
+    st.n_movable[0] = 0  # tells the engine's count its list of ship moves is made (empty): ours differ
     total = count_actions(st, rules, bd, scratch, p, turn)
     counts = scratch.counts
     counts[F_MOVE_SHIP] = 0

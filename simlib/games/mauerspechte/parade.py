@@ -13,7 +13,7 @@ from .wall import decide_card
 
 
 @nb.njit(cache=True, _nrt=False)
-def missing_number(st, wl, lg, turn, p):
+def missing_number(wl, lg, turn, p):
     """A 2 or 12 rolled after its token left the board: nothing is produced; a chip goes to the Tiergarten
     (while the supply lasts) and is auctioned at once (the roll is a double)."""
     if wl.supply[0] > 0:

@@ -11,7 +11,7 @@ RANDOM, WEIGHTED, BUILDER, SPECHT, HOTELIER = 0, 1, 2, 3, 4
 # The weighted policy's weight groups: the engine's, then the scenario's families; then its top bid.
 WEIGHT_GROUPS = base.WEIGHT_GROUPS + ("wall_piece", "hotel")
 WEIGHTED_MAX_BID = len(WEIGHT_GROUPS)  # prm column of the weighted policy's max_bid
-MAX_BID = 1  # prm column of max_bid for builder, specht and hotelier (column 0 is the opening's variety)
+VARIETY, MAX_BID = 0, 1  # prm columns of builder, specht and hotelier: the opening's variety, the top bid
 MAX_PARAMS = len(WEIGHT_GROUPS) + 1
 
 
@@ -40,9 +40,9 @@ POLICIES = {
         {**_weighted.bounds, "wall_piece": (0.0, 1e9), "hotel": (0.0, 1e9), "max_bid": (0.0, 100.0)}),
     "builder": PolicyInfo(
         "builder", BUILDER,
-        "Catan's builder taught the scenario: city > settlement > wall piece > hotel (the chip with the most pips) "
-        "> development card > road toward its best site, trades that complete one of the base builds; bids up to "
-        "max_bid.",
+        "Catan's builder taught the scenario: city > settlement > wall piece > hotel (where the opponents' buildings "
+        "on the field do not outnumber its own; the chip with the most pips) > development card > road toward its "
+        "best site, trades that complete one of the base builds; bids up to max_bid.",
         {"variety": 2.0, "max_bid": 2.0}, {**_VARIETY, **_BID}, {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0)}),
     "specht": PolicyInfo(
         "specht", SPECHT,
@@ -51,9 +51,9 @@ POLICIES = {
         {"variety": 2.0, "max_bid": 3.0}, {**_VARIETY, **_BID}, {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0)}),
     "hotelier": PolicyInfo(
         "hotelier", HOTELIER,
-        "Goes for hotels: opens in East Berlin beside hotel fields (hotel_site points per hotel field beside a "
-        "site), releases and buys the hotel on a field of its own with the chip of most pips it can pay, trades "
-        "toward it; otherwise the builder; bids up to max_bid.",
+        "Goes for hotels: opens beside hotel fields (hotel_site points per hotel field beside a site, added to the "
+        "builder's value), releases and buys hotels only on fields of its own (most of its buildings first, then "
+        "the chip of most pips it can pay), trades toward one; otherwise the builder; bids up to max_bid.",
         {"variety": 2.0, "max_bid": 2.0, "hotel_site": 4.0},
         {**_VARIETY, **_BID, "hotel_site": "opening placement: points per hotel field beside a site"},
         {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0), "hotel_site": (0.0, 100.0)}),

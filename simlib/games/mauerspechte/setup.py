@@ -5,7 +5,7 @@ in West and one in East Berlin (either first), none under the wall."""
 import numba as nb
 
 from ...core.rng import below
-from ..catan.board import DESERT
+from ..catan.board import DESERT, NO_HARBOUR
 from ..catan.constants import EV_SETUP_ROAD, EV_SETUP_SETTLEMENT, ROAD, ROADS
 from ..catan.decisions import choose_opening_road, choose_opening_site
 from ..catan.legal import init_legal
@@ -33,7 +33,7 @@ def deal_berlin(st, bd, ba, br, scratch, lg):
         for c in range(K - 1, 0, -1):
             j = below(take(st), c + 1)
             order[c], order[j] = order[j], order[c]
-        bd.harbour_rate[:] = 4
+        bd.harbour_rate[:] = NO_HARBOUR
         bd.harbour_resource[:] = -1
     for k in range(K):
         kind = order[k]

@@ -14,10 +14,10 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..catan.board import DESERT, SEA
+from ..catan.board import DESERT
 from ..catan.state import BoardArrays
 from .berlin import Berlin
-from .constants import CHIP_CLASS, MAX_CHIPS, MAX_PIECES, N_HOTELS, N_SECTIONS, THRESHOLDS, WEST
+from .constants import CHIP_CLASS, LOWER, MAX_CHIPS, MAX_PIECES, N_HOTELS, N_SECTIONS, THRESHOLDS, UPPER, WEST
 
 
 class BerlinArrays(NamedTuple):
@@ -104,25 +104,29 @@ def check_berlin(b: Berlin) -> None:
 
     if not any(b.board.hex_terrain[h] == DESERT and b.hex_side[h] == WEST for h in b.board.land_hexes):
         raise SimlibError(f"map {b.board.name}: the robber starts on a desert in West Berlin, and there is none")
-    assert (b.board.hex_terrain[b.board.land_hexes] != SEA).all()
 
 
 @nb.njit(cache=True)
 def play_board(bd, ba):
     """A Catan board whose land, sea and harbour flags this kernel call owns (the wall and the shuffled
     harbours change them per play); the topology arrays are shared."""
-    return BoardArrays(bd.map_terrain, bd.map_token, bd.land_hexes, bd.random_hexes, bd.terrain_bag, bd.spiral_hexes,
-                       bd.spiral_tokens, bd.hex_nodes, bd.node_hexes, bd.node_nodes, bd.node_edges,
-                       ba.node_land.copy(), bd.edge_nodes, ba.edge_land.copy(), ba.ship_sea.copy(),
-                       bd.harbour_rate.copy(), bd.harbour_resource.copy())
+    return BoardArrays(
+        map_terrain=bd.map_terrain, map_token=bd.map_token, land_hexes=bd.land_hexes, random_hexes=bd.random_hexes,
+        terrain_bag=bd.terrain_bag, spiral_hexes=bd.spiral_hexes, spiral_tokens=bd.spiral_tokens,
+        hex_nodes=bd.hex_nodes, node_hexes=bd.node_hexes, node_nodes=bd.node_nodes, node_edges=bd.node_edges,
+        node_land=ba.node_land.copy(), edge_nodes=bd.edge_nodes, edge_land=ba.edge_land.copy(),
+        edge_sea=ba.ship_sea.copy(), harbour_rate=bd.harbour_rate.copy(), harbour_resource=bd.harbour_resource.copy())
 
 
 @nb.njit(cache=True)
 def side_board(bd, land_hexes):
     """The same board with only these land hexes offered to the robber (the closed wall's other side)."""
-    return BoardArrays(bd.map_terrain, bd.map_token, land_hexes, bd.random_hexes, bd.terrain_bag, bd.spiral_hexes,
-                       bd.spiral_tokens, bd.hex_nodes, bd.node_hexes, bd.node_nodes, bd.node_edges, bd.node_land,
-                       bd.edge_nodes, bd.edge_land, bd.edge_sea, bd.harbour_rate, bd.harbour_resource)
+    return BoardArrays(
+        map_terrain=bd.map_terrain, map_token=bd.map_token, land_hexes=land_hexes, random_hexes=bd.random_hexes,
+        terrain_bag=bd.terrain_bag, spiral_hexes=bd.spiral_hexes, spiral_tokens=bd.spiral_tokens,
+        hex_nodes=bd.hex_nodes, node_hexes=bd.node_hexes, node_nodes=bd.node_nodes, node_edges=bd.node_edges,
+        node_land=bd.node_land, edge_nodes=bd.edge_nodes, edge_land=bd.edge_land, edge_sea=bd.edge_sea,
+        harbour_rate=bd.harbour_rate, harbour_resource=bd.harbour_resource)
 
 
 @nb.njit(cache=True)
@@ -145,8 +149,8 @@ def new_wall(n_players):
 @nb.njit(cache=True)
 def reset_wall(wl, vp_chips):
     """A new game: every section standing and closed, nothing released, bought or won."""
-    wl.level[:-1] = 2
-    wl.level[-1] = 1
+    wl.level[:-1] = UPPER
+    wl.level[-1] = LOWER  # the water section: one layer, never bought
     wl.chip[:] = 0
     wl.passed[:] = 0
     wl.opened_turn[0] = -1
@@ -170,4 +174,24 @@ def reset_wall(wl, vp_chips):
     wl.tiergarten[0] = 0
     wl.supply[0] = vp_chips
     wl.n_pieces[0] = 0
+    wl.piece_row[:] = 0
     wl.n_parades[0] = 0
+    wl.parade_row[:] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def piece_cost_row(wl, s):
+    """The row of BerlinArrays.wall_costs for section s's top piece."""
+    return 2 * s + wl.level[s] - 1
+
+
+@nb.njit(cache=True, inline="always")
+def hotel_cost_row(ba, h, chip):
+    """The row of BerlinArrays.hotel_costs for hotel h bought with this chip."""
+    return 3 * h + ba.chip_class[chip]
+
+
+@nb.njit(cache=True, inline="always")
+def pips(token):
+    """Ways two dice make the token, of 36."""
+    return 6 - abs(7 - token)

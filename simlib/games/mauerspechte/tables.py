@@ -12,7 +12,7 @@ from ...core import tables as shared
 from ...core.lake import described
 from ..catan import tables as base
 from . import constants as C
-from .kernel import HOTEL_COLUMNS
+from .constants import HOTEL_COLUMNS
 
 if TYPE_CHECKING:
     from .berlin import Berlin
@@ -39,7 +39,8 @@ GAMES = pa.schema(_KEYS + [
               "(null: it stayed closed).", nullable=True),
     described("wall_pieces", pa.int8(), "Wall pieces bought in the game (of 12)."),
     described("hotels", pa.int8(), "Hotels bought (of 6)."),
-    described("love_parades", pa.int8(), "Love Parades held (chips auctioned)."),
+    described("love_parades", pa.int8(), "Love Parades that sold a chip (with love_parade_min_bid above 0 one "
+              "may end with no bid and sell none)."),
     described("tiergarten_left", pa.int8(), "Chips still waiting in the Tiergarten at the end."),
 ])
 
@@ -82,21 +83,21 @@ HOTELS = pa.schema(_KEYS + [
     described("turn", pa.int32(), "Turn it was bought."),
     described("game_turns", pa.int32(), "Turns the game lasted (turn + 1 .. game_turns is the hotel's life)."),
     described("cost", pa.int8(), "Cards paid (3 for a 4/10, 4 for a 5/9, 5 for a 6/8)."),
-    described("rolls", pa.int16(), "Dice rolls after it was bought (7s included), to the game's end."),
-    described("yield", pa.int16(), "Cards the hotel gave its owner."),
+    described("rolls", pa.int32(), "Dice rolls after it was bought (7s included), to the game's end."),
+    described("yield", pa.int32(), "Cards the hotel gave its owner."),
     described("expected_yield", pa.float64(), "What the dice promised it: 2 x pips(chip)/36 per roll after it "
               "was bought; yield - expected_yield is the robber's and the bank's toll and luck."),
-    described("robbed", pa.int16(), "Rolls of its chip with the robber on its field (it produced nothing)."),
-    described("short", pa.int16(), "Cards the bank could not pay it."),
+    described("robbed", pa.int32(), "Rolls of its chip with the robber on its field (it produced nothing)."),
+    described("short", pa.int32(), "Cards the bank could not pay it."),
     described("payback_turn", pa.int32(), "Turn its yield reached its cost (null: it never paid back).",
               nullable=True),
-    described("field_owner", pa.int16(), "Cards the owner's settlements and cities on the field got after "
+    described("field_owner", pa.int32(), "Cards the owner's settlements and cities on the field got after "
               "the swap."),
-    described("field_others", pa.int16(), "Cards the opponents' settlements and cities on the field got after the "
+    described("field_others", pa.int32(), "Cards the opponents' settlements and cities on the field got after the "
               "swap."),
-    described("old_owner", pa.int16(), "What the owner's buildings there would have got on the same rolls under "
+    described("old_owner", pa.int32(), "What the owner's buildings there would have got on the same rolls under "
               "the old token (the robber counted, the bank not)."),
-    described("old_others", pa.int16(), "The same for the opponents' buildings."),
+    described("old_others", pa.int32(), "The same for the opponents' buildings."),
     described("won", pa.bool_(), "The buyer won the game."),
 ])
 
@@ -124,8 +125,18 @@ EVENT_ACTIONS_DOC = (
     "(a chip placed there), bid, pass, pay (one card paid for a Love Parade chip, in resource), parade (the chip "
     "sold, after its pay rows), card (Bester Mauerspecht or Raver changed hands), harbour (the kind at each harbour "
     "place, at set-up).")
+_EVENT_DOCS = {
+    "action": EVENT_ACTIONS_DOC,
+    "seat": "Seat that acted; for discard, produce and hotel_produce the seat discarding or receiving; card: the "
+            "new holder (null: the card is neutralised); null for hex and harbour.",
+    "resource": "discard, steal, produce, hotel_produce, pay: the card; year_of_plenty: the first card; monopoly: "
+                "the resource named; trade: the resource given; harbour: a 2:1 harbour's resource (null: 3:1).",
+    "amount": "monopoly: cards taken; trade: cards given for one (4, 3 or 2); produce, hotel_produce: cards "
+              "received (hotel_produce: 0 when the bank had none left).",
+}
 EVENTS = pa.schema(
-    _KEYS + [f if f.name != "action" else described("action", _TEXT, EVENT_ACTIONS_DOC) for f in base.EVENTS][2:]
+    _KEYS + [described(f.name, f.type, _EVENT_DOCS[f.name], nullable=f.nullable) if f.name in _EVENT_DOCS else f
+             for f in base.EVENTS][2:]
     + [
         described("section", _TEXT, "wall_chip, wall_piece, wall_open: the section.", nullable=True),
         described("chip", pa.int8(), "wall_chip: the threshold; hotel_release: the chip now on offer; hotel: the chip "

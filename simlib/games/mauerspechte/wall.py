@@ -16,6 +16,7 @@ from .constants import (
     EV_WALL_CHIP,
     EV_WALL_OPEN,
     EV_WALL_PIECE,
+    LOWER,
     MAUERSPECHT,
     N_SECTIONS,
     PIECE_CARDS,
@@ -23,6 +24,7 @@ from .constants import (
     TIERGARTEN_LOWER,
 )
 from .decisions import choose_release, choose_section
+from .state import piece_cost_row
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -118,12 +120,6 @@ def open_section(st, bd, ba, wl, lg, turn, p, s):
 
 
 @nb.njit(cache=True, _nrt=False)
-def piece_cost_row(wl, s):
-    """The wall_costs row of section s's top piece."""
-    return 2 * s + wl.level[s] - 1
-
-
-@nb.njit(cache=True, _nrt=False)
 def can_buy_piece(st, ba, wl, p, s):
     return wl.chip[s] > 0 and wl.level[s] > 0 and affordable(st.hands, p, ba.wall_costs, piece_cost_row(wl, s))
 
@@ -165,7 +161,7 @@ def buy_piece(st, bd, ba, wl, lg, turn, p, s, code):
     wl.piece_row[row, 3], wl.piece_row[row, 4] = turn, PIECE_CARDS[level - 1]
     wl.n_pieces[0] = row + 1
     log(lg, turn, p, EV_WALL_PIECE, s, level, PIECE_CARDS[level - 1])
-    if level == 1:
+    if level == LOWER:
         if wl.supply[0] > 0:
             wl.supply[0] -= 1
             wl.tiergarten[0] += 1
@@ -199,7 +195,7 @@ def decide_card(wl, counts, card, lg, turn):
 
 
 @nb.njit(cache=True, _nrt=False)
-def release_thresholds(st, bd, ba, wl, br, lg, turn, p_turn, codes, prm):
+def release_thresholds(st, bd, ba, wl, br, lg, turn, p_turn, codes):
     """The first time the leading player reaches a threshold (4, 5, 6, 8, 9, 10) he puts its chip under a
     wall section of his choice, each threshold passed at once in turn. The leader: most points, on a tie
     the first from the player on turn."""
