@@ -208,34 +208,40 @@ def _scenario_target(st, bd, ba, wl, p, code):
     return best
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False)
 def choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_weight, total):
     """An action after the roll as (family, index). random and weighted: the engine's choice over every family
-    (the scenario's included). builder: city or settlement first (the engine's builder), then a wall piece,
-    then a hotel (_best_hotel), then the engine's builder. specht: a wall piece first, else a trade toward one;
-    hotelier: a hotel on his field first, else a trade toward one; then as the builder. Two draws per
-    decision."""
-    if code == RANDOM or code == WEIGHTED:
-        return choose_action(st, rules, bd, scratch, p, code, prm, family_weight, total)
+    (the scenario's included). builder, specht and hotelier: _own_pick, else the engine's builder. Two draws
+    per decision."""
+    if code != RANDOM and code != WEIGHTED:
+        family, index = _own_pick(st, bd, ba, wl, scratch, p, code)
+        if family >= 0:
+            st.counter[0] += 2
+            return family, index
+    return choose_action(st, rules, bd, scratch, p, base_code(code), prm, family_weight, total)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _own_pick(st, bd, ba, wl, scratch, p, code):
+    """The scenario's part of the builder-like policies' choice, or (-1, 0) to leave it to the engine's
+    builder. builder: after city and settlement (the engine's), a wall piece, then a hotel (_best_hotel).
+    specht: a wall piece first, else a trade toward one; hotelier: a hotel on his field first, else a trade
+    toward one; then as the builder."""
     counts = scratch.counts
-    family, index = -1, 0
     hotel = _best_hotel(st, bd, ba, wl, p, code) if counts[F_HOTEL] > 0 else -1
     if code == SPECHT and counts[F_WALL_PIECE] > 0:
-        family = F_WALL_PIECE
-    elif code == HOTELIER and hotel >= 0:
-        family, index = F_HOTEL, hotel
-    elif code == SPECHT or code == HOTELIER:
+        return F_WALL_PIECE, 0
+    if code == HOTELIER and hotel >= 0:
+        return F_HOTEL, hotel
+    if code == SPECHT or code == HOTELIER:
         row = _scenario_target(st, bd, ba, wl, p, code)
         if row >= 0:
             x = _trade_toward(st, scratch, p, ba.wall_costs if code == SPECHT else ba.hotel_costs, row)
             if x >= 0:
-                family, index = F_TRADE, x
-    if family < 0 and counts[F_CITY] == 0 and counts[F_SETTLEMENT] == 0:
+                return F_TRADE, x
+    if counts[F_CITY] == 0 and counts[F_SETTLEMENT] == 0:
         if counts[F_WALL_PIECE] > 0:
-            family = F_WALL_PIECE
-        elif hotel >= 0:
-            family, index = F_HOTEL, hotel
-    if family < 0:
-        return choose_action(st, rules, bd, scratch, p, base.BUILDER, prm, family_weight, total)
-    st.counter[0] += 2
-    return family, index
+            return F_WALL_PIECE, 0
+        if hotel >= 0:
+            return F_HOTEL, hotel
+    return -1, 0

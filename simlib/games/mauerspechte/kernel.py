@@ -22,10 +22,8 @@ from ..catan.constants import (
     F_END_TURN,
     F_KNIGHT,
     F_MOVE_SHIP,
-    F_ROAD,
     F_ROAD_BUILDING,
     F_SETTLEMENT,
-    F_SHIP,
     KNIGHT,
     ROBBER_ROLL,
     SHIP,
@@ -33,8 +31,8 @@ from ..catan.constants import (
 )
 from ..catan.decisions import choose_free_piece, choose_knight_before_roll
 from ..catan.dice import roll_dice
-from ..catan.kernel import base_action_step, knight_step, seven_step, start_turn
-from ..catan.legal import count_actions, nth_edge, playable
+from ..catan.kernel import knight_step, seven_step, start_turn
+from ..catan.legal import arguments, count_actions, nth_edge, playable
 from ..catan.scoring import final_rows, new_outputs, update_routes
 from ..catan.setup import new_game, start_play
 from ..catan.state import EventLog, log, new_scratch, new_state, new_tally
@@ -120,7 +118,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
         new_game(st, rules)
         place_opening_berlin(st, tally, bd, ba, scratch, lg, codes, prm)
         winner = -1
-        turn = 0
+        turn = np.int64(0)  # not the literal 0: play_turn would be compiled for Literal[int](0) too
         while turn < max_turns and winner < 0:
             winner = play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, codes, prm,
                                family_weight)
@@ -222,7 +220,9 @@ def open_end_ships(st, bd, scratch, p, turn):
 def action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index):
     """The index-th action of a family: the scenario's (wall piece, hotel), the ones it plays its own way (a
     knight across the closed wall, road building and ship moves with unconnected ships), or the engine's
-    base_action_step; ship flags are set again after any piece landed."""
+    (legal.arguments, apply.apply_action, scoring.update_routes, as its base_action_step does); the legal
+    road and ship flags are corrected (wall.route_flags) after any route changed. (Calling base_action_step
+    as well would inline a second copy of apply_action: a longer first compile.)"""
     if family == F_WALL_PIECE:
         buy_piece(st, bd, ba, wl, lg, turn, p, nth_piece(st, ba, wl, p, index), code)
     elif family == F_HOTEL:
@@ -230,12 +230,6 @@ def action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p
         buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k)
     elif family == F_KNIGHT:
         knight_step(st, tally, robber_board, scratch, lg, turn, p, base_code(code), True)
-    elif family == F_MOVE_SHIP:
-        n_dest = st.n_legal_edge[p, SHIP - 1]
-        a, b = scratch.movable[index // n_dest], nth_edge(st, p, SHIP, index % n_dest)
-        apply_action(st, tally, rules, bd, lg, p, turn, F_MOVE_SHIP, a, b)
-        update_routes(st, rules, bd, scratch, p, -1)
-        route_flags(st, bd, ba)
     elif family == F_ROAD_BUILDING:
         play_road_building(st, tally, lg, p, turn)
         for _ in range(2):
@@ -246,9 +240,14 @@ def action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p
             place_route_piece(st, bd, lg, p, turn, scratch.candidates[pick], scratch.kinds[pick], True)
             route_flags(st, bd, ba)
         update_routes(st, rules, bd, scratch, p, -1)
-    else:
-        base_action_step(st, tally, rules, bd, scratch, lg, turn, p, code, family, index)
-        if family == F_ROAD or family == F_SHIP or family == F_SETTLEMENT:
+    else:  # as the engine's base_action_step, with the scenario's ship moves and flags
+        if family == F_MOVE_SHIP:
+            n_dest = st.n_legal_edge[p, SHIP - 1]
+            a, b = scratch.movable[index // n_dest], nth_edge(st, p, SHIP, index % n_dest)
+        else:
+            a, b = arguments(st, bd, scratch, p, family, index)
+        if apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
+            update_routes(st, rules, bd, scratch, p, a if family == F_SETTLEMENT else -1)
             route_flags(st, bd, ba)
 
 
