@@ -74,7 +74,7 @@ def _cmd_simulate(args) -> None:
 
 def _cmd_batch(args) -> None:
     from .core.batch import load_batch
-    from .core.runner import run
+    from .core.runner import compile_kernels, run
 
     names = [args.game] if args.game else list(games())
     todo = []
@@ -84,6 +84,7 @@ def _cmd_batch(args) -> None:
         if path is not None:
             todo += load_batch(game, path, args.scale)
     began = time.perf_counter()
+    compile_kernels(todo, args.workers)
     for i, config in enumerate(todo, 1):
         result = run(config, Path(args.lake), workers=args.workers, progress=not args.quiet)
         state = "already complete" if result.already_complete else "written"

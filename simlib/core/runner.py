@@ -50,6 +50,27 @@ def _write_shard(config: RunConfig, lake: Path, run_id: str, part: int, start: i
     return stop - start
 
 
+def _load_kernel(config: RunConfig) -> str:
+    game = get_game(config.game)
+    game.simulate(config, 0, game.block_size(config), events=False)
+    return game.name
+
+
+def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> None:
+    """Compile (or load from the on-disk cache) the kernel of every game among `configs`, one process per
+    game and core at a time, before a batch runs them one after the other. A first compile takes minutes
+    for a large kernel; games compiled side by side cost the slowest one, not the sum. Nothing to do for
+    one game, or one worker."""
+    first = {}
+    for config in configs:
+        first.setdefault(config.game, config)
+    workers = min(len(first), workers or os.cpu_count() or 1)
+    if workers < 2:
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        list(pool.map(_load_kernel, first.values()))
+
+
 def _runs_row(game: Game, config: RunConfig, run_id: str, shard_size: int, started: datetime,
               status: str) -> pa.Table:
     ended = None if status == "running" else datetime.now(timezone.utc)
