@@ -59,10 +59,8 @@ final as (
         s.buyers,
         s.buyers / s.seat_plays as buyer_share,
         s.owned_sum / s.seat_plays as mean_owned,
-        s.owned_sum / s.seat_plays
-            - mean_ci_half(sd_from_int_sums(s.seat_plays, s.owned_sum, s.owned_sq_sum), s.seat_plays) as mean_owned_lo,
-        s.owned_sum / s.seat_plays
-            + mean_ci_half(sd_from_int_sums(s.seat_plays, s.owned_sum, s.owned_sq_sum), s.seat_plays) as mean_owned_hi,
+        mean_lo_int(s.seat_plays, s.owned_sum, s.owned_sq_sum) as mean_owned_lo,
+        mean_hi_int(s.seat_plays, s.owned_sum, s.owned_sq_sum) as mean_owned_hi,
         s.lower_sum / s.seat_plays as mean_lower,
         s.owned_sum / nullif(t.run_owned, 0) as item_share,
         s.buyer_wins,

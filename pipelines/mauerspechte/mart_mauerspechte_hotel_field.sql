@@ -42,28 +42,16 @@ final as (
         s.field_owner_sum / s.n_hotels as mean_field_owner,
         s.old_owner_sum / s.n_hotels as mean_old_owner,
         s.owner_uplift_sum / s.n_hotels as owner_uplift,
-        s.owner_uplift_sum / s.n_hotels
-            - mean_ci_half(sd_from_int_sums(s.n_hotels, s.owner_uplift_sum, s.owner_uplift_sq_sum), s.n_hotels)
-            as owner_uplift_lo,
-        s.owner_uplift_sum / s.n_hotels
-            + mean_ci_half(sd_from_int_sums(s.n_hotels, s.owner_uplift_sum, s.owner_uplift_sq_sum), s.n_hotels)
-            as owner_uplift_hi,
+        mean_lo_int(s.n_hotels, s.owner_uplift_sum, s.owner_uplift_sq_sum) as owner_uplift_lo,
+        mean_hi_int(s.n_hotels, s.owner_uplift_sum, s.owner_uplift_sq_sum) as owner_uplift_hi,
         s.field_others_sum / s.n_hotels as mean_field_others,
         s.old_others_sum / s.n_hotels as mean_old_others,
         s.others_uplift_sum / s.n_hotels as others_uplift,
-        s.others_uplift_sum / s.n_hotels
-            - mean_ci_half(sd_from_int_sums(s.n_hotels, s.others_uplift_sum, s.others_uplift_sq_sum), s.n_hotels)
-            as others_uplift_lo,
-        s.others_uplift_sum / s.n_hotels
-            + mean_ci_half(sd_from_int_sums(s.n_hotels, s.others_uplift_sum, s.others_uplift_sq_sum), s.n_hotels)
-            as others_uplift_hi,
+        mean_lo_int(s.n_hotels, s.others_uplift_sum, s.others_uplift_sq_sum) as others_uplift_lo,
+        mean_hi_int(s.n_hotels, s.others_uplift_sum, s.others_uplift_sq_sum) as others_uplift_hi,
         s.owner_gain_sum / s.n_hotels as owner_gain,
-        s.owner_gain_sum / s.n_hotels
-            - mean_ci_half(sd_from_int_sums(s.n_hotels, s.owner_gain_sum, s.owner_gain_sq_sum), s.n_hotels)
-            as owner_gain_lo,
-        s.owner_gain_sum / s.n_hotels
-            + mean_ci_half(sd_from_int_sums(s.n_hotels, s.owner_gain_sum, s.owner_gain_sq_sum), s.n_hotels)
-            as owner_gain_hi,
+        mean_lo_int(s.n_hotels, s.owner_gain_sum, s.owner_gain_sq_sum) as owner_gain_lo,
+        mean_hi_int(s.n_hotels, s.owner_gain_sum, s.owner_gain_sq_sum) as owner_gain_hi,
         s.others_uplift_sum / nullif(s.owner_gain_sum + s.others_uplift_sum, 0) as others_share
     from sums as s
     join plays as p using (run_id)

@@ -133,16 +133,12 @@ final as (
             as break_even_rolls_hi,
         r.cost / r.analytic_per_roll as analytic_break_even_rolls,
         r.yield_sum / r.n_hotels as mean_yield,
-        r.yield_sum / r.n_hotels - mean_ci_half(sd_from_int_sums(r.n_hotels, r.yield_sum, r.yield_sq_sum), r.n_hotels)
-            as mean_yield_lo,
-        r.yield_sum / r.n_hotels + mean_ci_half(sd_from_int_sums(r.n_hotels, r.yield_sum, r.yield_sq_sum), r.n_hotels)
-            as mean_yield_hi,
+        mean_lo_int(r.n_hotels, r.yield_sum, r.yield_sq_sum) as mean_yield_lo,
+        mean_hi_int(r.n_hotels, r.yield_sum, r.yield_sq_sum) as mean_yield_hi,
         r.expected_sum / r.n_hotels as mean_expected_yield,
         r.net_sum / r.n_hotels as mean_net,
-        r.net_sum / r.n_hotels - mean_ci_half(sd_from_int_sums(r.n_hotels, r.net_sum, r.net_sq_sum), r.n_hotels)
-            as mean_net_lo,
-        r.net_sum / r.n_hotels + mean_ci_half(sd_from_int_sums(r.n_hotels, r.net_sum, r.net_sq_sum), r.n_hotels)
-            as mean_net_hi,
+        mean_lo_int(r.n_hotels, r.net_sum, r.net_sq_sum) as mean_net_lo,
+        mean_hi_int(r.n_hotels, r.net_sum, r.net_sq_sum) as mean_net_hi,
         r.n_paid,
         r.n_paid / r.n_hotels as paid_back_share,
         wilson_lo(r.n_paid, r.n_hotels) as paid_back_share_lo,

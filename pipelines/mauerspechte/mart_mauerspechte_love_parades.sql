@@ -60,15 +60,11 @@ final as (
         p.n_plays,
         coalesce(s.n_parades, 0) as n_parades,
         p.parades_sum / p.n_plays as parades_per_play,
-        p.parades_sum / p.n_plays
-            - mean_ci_half(sd_from_int_sums(p.n_plays, p.parades_sum, p.parades_sq_sum), p.n_plays) as parades_per_play_lo,
-        p.parades_sum / p.n_plays
-            + mean_ci_half(sd_from_int_sums(p.n_plays, p.parades_sum, p.parades_sq_sum), p.n_plays) as parades_per_play_hi,
+        mean_lo_int(p.n_plays, p.parades_sum, p.parades_sq_sum) as parades_per_play_lo,
+        mean_hi_int(p.n_plays, p.parades_sum, p.parades_sq_sum) as parades_per_play_hi,
         s.price_sum / s.n_parades as mean_price,
-        s.price_sum / s.n_parades
-            - mean_ci_half(sd_from_int_sums(s.n_parades, s.price_sum, s.price_sq_sum), s.n_parades) as mean_price_lo,
-        s.price_sum / s.n_parades
-            + mean_ci_half(sd_from_int_sums(s.n_parades, s.price_sum, s.price_sq_sum), s.n_parades) as mean_price_hi,
+        mean_lo_int(s.n_parades, s.price_sum, s.price_sq_sum) as mean_price_lo,
+        mean_hi_int(s.n_parades, s.price_sum, s.price_sq_sum) as mean_price_hi,
         sd_from_int_sums(s.n_parades, s.price_sum, s.price_sq_sum) as sd_price,
         m.median_price,
         m.max_price,

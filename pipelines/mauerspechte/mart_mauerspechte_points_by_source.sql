@@ -55,10 +55,8 @@ final as (
         p.n_plays,
         b.seat_plays,
         b.points_sum / b.seat_plays as mean_points,
-        b.points_sum / b.seat_plays
-            - mean_ci_half(sd_from_int_sums(b.seat_plays, b.points_sum, b.points_sq_sum), b.seat_plays) as mean_points_lo,
-        b.points_sum / b.seat_plays
-            + mean_ci_half(sd_from_int_sums(b.seat_plays, b.points_sum, b.points_sq_sum), b.seat_plays) as mean_points_hi,
+        mean_lo_int(b.seat_plays, b.points_sum, b.points_sq_sum) as mean_points_lo,
+        mean_hi_int(b.seat_plays, b.points_sum, b.points_sq_sum) as mean_points_hi,
         b.points_sum / nullif(b.total_sum, 0) as points_share,
         b.total_sum / b.seat_plays as mean_total_points
     from by_source as b

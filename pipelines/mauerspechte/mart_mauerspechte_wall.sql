@@ -76,10 +76,8 @@ final as (
         wilson_lo(coalesce(o.n_opened, 0), p.n_plays) as opened_share_lo,
         wilson_hi(coalesce(o.n_opened, 0), p.n_plays) as opened_share_hi,
         o.turn_sum / o.n_opened as mean_opened_turn,
-        o.turn_sum / o.n_opened - mean_ci_half(sd_from_int_sums(o.n_opened, o.turn_sum, o.turn_sq_sum), o.n_opened)
-            as mean_opened_turn_lo,
-        o.turn_sum / o.n_opened + mean_ci_half(sd_from_int_sums(o.n_opened, o.turn_sum, o.turn_sq_sum), o.n_opened)
-            as mean_opened_turn_hi,
+        mean_lo_int(o.n_opened, o.turn_sum, o.turn_sq_sum) as mean_opened_turn_lo,
+        mean_hi_int(o.n_opened, o.turn_sum, o.turn_sq_sum) as mean_opened_turn_hi,
         q.p25_opened_turn,
         q.median_opened_turn,
         q.p75_opened_turn,
@@ -91,10 +89,8 @@ final as (
             + mean_ci_half(sd_from_sums(o.n_opened, o.fraction_sum, o.fraction_sq_sum), o.n_opened)
             as mean_opened_fraction_hi,
         p.pieces_sum / p.n_plays as mean_pieces,
-        p.pieces_sum / p.n_plays - mean_ci_half(sd_from_int_sums(p.n_plays, p.pieces_sum, p.pieces_sq_sum), p.n_plays)
-            as mean_pieces_lo,
-        p.pieces_sum / p.n_plays + mean_ci_half(sd_from_int_sums(p.n_plays, p.pieces_sum, p.pieces_sq_sum), p.n_plays)
-            as mean_pieces_hi,
+        mean_lo_int(p.n_plays, p.pieces_sum, p.pieces_sq_sum) as mean_pieces_lo,
+        mean_hi_int(p.n_plays, p.pieces_sum, p.pieces_sq_sum) as mean_pieces_hi,
         p.n_all_pieces / p.n_plays as all_pieces_share,
         h.holder_plays,
         h.holder_plays / p.n_plays as holder_share,

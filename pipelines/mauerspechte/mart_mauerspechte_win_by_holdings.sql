@@ -51,10 +51,8 @@ final as (
         wilson_hi(coalesce(s.wins, 0), s.seat_plays) as win_rate_hi,
         1.0 / p.players as fair_share,
         s.points_sum / s.seat_plays as mean_points,
-        s.points_sum / s.seat_plays
-            - mean_ci_half(sd_from_int_sums(s.seat_plays, s.points_sum, s.points_sq_sum), s.seat_plays) as mean_points_lo,
-        s.points_sum / s.seat_plays
-            + mean_ci_half(sd_from_int_sums(s.seat_plays, s.points_sum, s.points_sq_sum), s.seat_plays) as mean_points_hi
+        mean_lo_int(s.seat_plays, s.points_sum, s.points_sq_sum) as mean_points_lo,
+        mean_hi_int(s.seat_plays, s.points_sum, s.points_sq_sum) as mean_points_hi
     from sums as s
     join plays as p using (run_id)
 )

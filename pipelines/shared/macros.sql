@@ -24,3 +24,7 @@ create or replace macro sd_from_sums(n, s, ss) as
 -- worked out in HUGEINT, so nothing cancels however many plays there are.
 create or replace macro sd_from_int_sums(n, s, ss) as
     case when n > 1 then sqrt((n::hugeint * ss - s::hugeint * s)::double / (n * (n - 1.0))) else null end;
+
+-- The 95% interval of a mean, from a count, a sum and a sum of squares of integers.
+create or replace macro mean_lo_int(n, s, ss) as s / n - mean_ci_half(sd_from_int_sums(n, s, ss), n);
+create or replace macro mean_hi_int(n, s, ss) as s / n + mean_ci_half(sd_from_int_sums(n, s, ss), n);
