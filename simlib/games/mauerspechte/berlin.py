@@ -38,7 +38,6 @@ class Berlin:
     hotel_names: tuple          # the six hotel cards in the components file's order
     hotel_hexes: np.ndarray     # [6] each card's field
     hotel_costs: np.ndarray     # [18, 5]: row 3h + CHIP_CLASS[chip]
-    hotel_provenance: tuple
     shuffled_hexes: np.ndarray  # producing hexes that are not hotel fields (their terrain may be shuffled)
     harbour_nodes: np.ndarray   # [K, 2] the two intersections of each harbour
     harbour_rate: np.ndarray    # [K]
@@ -72,8 +71,8 @@ def load_berlin(map_spec: str, components_spec: str) -> Berlin:
     hotel_fields = {board.named[name]: name for name in board.named
                     if any(h.get("hotel") and h.get("name") == name for h in spec.get("hex", []))}
     wall_costs = _wall_costs(parts, [names[s] for s in order[:N_SECTIONS]], f"components file {components_spec}")
-    hotel_names, hotel_hexes, hotel_costs, provenance = _hotels(parts, hotel_fields, hex_side, board,
-                                                                f"components file {components_spec}", where)
+    hotel_names, hotel_hexes, hotel_costs = _hotels(parts, hotel_fields, hex_side, board,
+                                                    f"components file {components_spec}", where)
     producing = [h for h in land_hexes if board.hex_terrain[h] != DESERT and h not in hotel_fields]
     h_nodes, h_rate, h_res = _harbours(spec, board)
     return Berlin(
@@ -82,7 +81,7 @@ def load_berlin(map_spec: str, components_spec: str) -> Berlin:
         section_edges=_padded([edges[s] for s in order], width),
         section_nodes=_padded([nodes[s] for s in order], width),
         water_neighbours=np.array([order.index(s) for s in neighbours], np.int64), wall_costs=wall_costs,
-        hotel_names=hotel_names, hotel_hexes=hotel_hexes, hotel_costs=hotel_costs, hotel_provenance=provenance,
+        hotel_names=hotel_names, hotel_hexes=hotel_hexes, hotel_costs=hotel_costs,
         shuffled_hexes=np.array(producing, np.int64), harbour_nodes=h_nodes, harbour_rate=h_rate,
         harbour_resource=h_res)
 
@@ -206,8 +205,7 @@ def _hotels(parts, fields, hex_side, board, where, map_where):
         hexes.append(field)
     if len(fields) != N_HOTELS:
         raise SimlibError(f"{map_where}: needs {N_HOTELS} hotel fields (found {len(fields)})")
-    provenance = tuple(str(c.get("provenance", "assumed")) for c in cards)
-    return tuple(names), np.array(hexes, np.int64), costs, provenance
+    return tuple(names), np.array(hexes, np.int64), costs
 
 
 def _harbours(spec, board: Board):

@@ -92,7 +92,7 @@ def choose_section(st, ba, wl, p, code):
         if wl.chip[s] != 0:
             continue
         if code == SPECHT:
-            short = _missing(st.hands, p, ba.wall_costs, 2 * s + 1)
+            short = _missing(st.hands, p, ba.wall_costs, piece_cost_row(wl, s))  # the upper piece
             if short < best_short:
                 best, best_short = s, short
         elif k == 0:
