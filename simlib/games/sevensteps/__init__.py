@@ -1,0 +1,107 @@
+"""7 Steps (Michael Kiesling and Reinhard Staupe, Kosmos 2014), 2-4 players: discs stacked in chains on a
+49-field board of seven hexagonal tiles.
+
+Spec card
+- Play: one game: each player holds 7 discs drawn from a bag of 140 (20 in each of 7 colours); a turn
+  places a chain of up to 7 (each disc adjacent to the one before, same level or one higher), scores the
+  levels, may take a tile after a low turn, throws back and refills; a player who cannot refill ends the
+  game after the round.
+- Chance: the bag, the tile piles and the policies' choices, keyed by (seed, play, the play's draw counter).
+- Seats: seat 0 starts; turns go in seat order.
+- Score: the levels of the discs placed, victory-point bonuses, 2 per unused tile; ties share the win.
+- Rules: shared/seeds/003_18fad9fc6592207b.txt, settled in issue 12 (docs/games/sevensteps.md).
+- Data: the tiles (tiles/fano.toml, back sides assumed), the layout (layouts/standard.toml) and the special
+  tiles (specials.toml, effects assumed) are files a designer can replace.
+
+Version history
+- 1: first implementation.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pyarrow as pa
+
+from ...core.jit import drop_stale_cache
+
+drop_stale_cache(Path(__file__).parent)
+
+from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
+from ...core.game import Game  # noqa: E402
+from ...core.tables import run_kernel  # noqa: E402
+from . import tables  # noqa: E402
+from .board import Board, load_board  # noqa: E402
+from .constants import EV_COLS  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES  # noqa: E402
+from .specials import Specials, load_specials  # noqa: E402
+
+
+@lru_cache(maxsize=16)
+def _board(tiles: str, layout: str, side: str) -> Board:
+    return load_board(tiles, layout, side)
+
+
+@lru_cache(maxsize=16)
+def _specials(spec: str) -> Specials:
+    return load_specials(spec)
+
+
+class SevenSteps(Game):
+    name = "sevensteps"
+    title = "7 Steps"
+    rules_version = 1
+    min_players = 2
+    max_players = 4
+    event_tables = ("events", "turns")
+    package = Path(__file__).parent
+    policy_catalogue = POLICIES
+    table_schemas = tables.SCHEMAS
+
+    @staticmethod
+    def board(config: RunConfig) -> Board:
+        o = config.options
+        return _board(o["tiles"], o["layout"], o["side"])
+
+    @staticmethod
+    def specials(config: RunConfig) -> Specials:
+        return _specials(config.options["specials"])
+
+    def validate(self, config: RunConfig) -> None:
+        self.board(config)
+        self.specials(config)
+
+    def run_kernel(self, config: RunConfig, start: int, stop: int):
+        """The kernel's named arrays for plays start..stop-1 (a SevenStepsOutputs; no events)."""
+        return self._run_kernel(config, start, stop, events=False)[0]
+
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        from .kernel import SevenStepsOutputs, simulate_plays  # loads Numba: only when simulating
+        from .state import Rules, board_arrays, tile_arrays
+
+        o = config.options
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        rules = Rules(o["tile_threshold"], o["unused_tile_points"], o["max_turns"])
+        args = (config.seed, start, stop - start, config.players, codes, prm,
+                board_arrays(self.board(config), o["first_disc"]), tile_arrays(self.specials(config)), rules)
+        return run_kernel(simulate_plays, args, SevenStepsOutputs, events=events, events_per_play="n_events",
+                          event_columns=EV_COLS)
+
+    def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
+        out, ev = self._run_kernel(config, start, stop, events)
+        v = self.rules_version
+        result = {"games": tables.games_table(v, start, out, config.options["side"]),
+                  "seats": tables.seats_table(v, start, out, config.policies)}
+        if events:
+            result["events"] = tables.events_table(v, ev, self.board(config))
+            result["turns"] = tables.turns_table(v, ev, self.specials(config))
+        return result
+
+    def describe_play(self, config: RunConfig, play: int) -> str:
+        from .replay import describe
+
+        return describe(config, play, self.simulate(config, play, play + 1, events=True), self.board(config))
+
+
+GAME = SevenSteps()

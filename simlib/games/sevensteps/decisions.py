@@ -1,0 +1,158 @@
+"""What the policies choose, apart from the rules: whether and how to play a build-aid tile, which disc
+next, whether to play a victory-point tile, which pile to take from, which discs to throw back.
+Every random choice is a keyed draw of the play (`ctr` counts the play's draws)."""
+
+import numba as nb
+import numpy as np
+
+from ...core.rng import below, draw
+from .constants import AID, BONUS, HAND, MOVE_TOWER, N_COLOURS, N_FIELDS, TAKE_DOWN
+from .policies import AID_MARGIN, AID_OPTIONS, CLIMBER, MAX_NODES, RANDOM, REACH, SACRIFICE, TAKE_FIRST
+from .rules import first_placements, move_tower_targets, take_down_targets
+from .search import best_chain
+
+
+@nb.njit(cache=True)
+def pick(key, ctr, n):
+    """A uniform choice among n, one draw."""
+    j = below(draw(key, ctr[0]), n)
+    ctr[0] += 1
+    return j
+
+
+@nb.njit(cache=True)
+def aid_targets(effect, height, bd, out_a, out_b):
+    """The legal targets of a build-aid tile: (field, field) pairs; one pair (-1, -1) for the tiles that
+    change only the placing rules; none when the tile has nothing to act on."""
+    if effect == TAKE_DOWN:
+        n = take_down_targets(height, out_a)
+        out_b[:n] = -1
+        return n
+    if effect == MOVE_TOWER:
+        return move_tower_targets(height, bd.colour, bd.colour_fields, out_a, out_b)
+    out_a[0], out_b[0] = -1, -1
+    return 1
+
+
+@nb.njit(cache=True)
+def apply_aid(effect, a, b, height, bag, colour):
+    """A build-aid tile's board edit: take_down returns tower a's top disc to the bag; move_tower moves
+    tower a onto the empty field b."""
+    if effect == TAKE_DOWN:
+        height[a] -= 1
+        bag[colour[a]] += 1
+    elif effect == MOVE_TOWER:
+        height[b] = height[a]
+        height[a] = 0
+
+
+@nb.njit(cache=True)
+def _search(code, prm, height, bd, hand, max_discs, effect, bonus_tile, ta, threshold, key, ctr):
+    return best_chain(height, bd.colour, bd.neighbours, bd.colour_fields, bd.group, hand, max_discs, effect,
+                      bonus_tile, ta.bonus_measure, ta.bonus_at_least, ta.bonus_points, code == CLIMBER, threshold,
+                      np.int64(prm[MAX_NODES]), key, ctr)
+
+
+@nb.njit(cache=True)
+def plan_turn(code, prm, aid_tile, bonus_tile, height, bag, bd, ta, hand, threshold, key, ctr):
+    """A search policy's turn: whether to play its build-aid tile (and on what), and the chain to place.
+
+    Returns (play the aid?, target a, target b, chain fields, chain length, the most nodes one search visited,
+    capped searches)."""
+    found = _search(code, prm, height, bd, hand, HAND, -1, bonus_tile, ta, 0, key, ctr)
+    plan, plan_n, value = found[0], found[1], found[2]
+    nodes, capped = found[7], np.int64(found[8])
+    play, play_a, play_b = False, -1, -1
+    if aid_tile >= 0:
+        effect = ta.aid_effect[aid_tile]
+        ta_a = np.empty(N_FIELDS * 7, np.int64)
+        ta_b = np.empty(N_FIELDS * 7, np.int64)
+        n = aid_targets(effect, height, bd, ta_a, ta_b)
+        tries = min(n, np.int64(prm[AID_OPTIONS]))
+        for t in range(tries):  # a uniform sample of the targets: a partial Fisher-Yates
+            j = t + pick(key, ctr, n - t)
+            ta_a[t], ta_a[j] = ta_a[j], ta_a[t]
+            ta_b[t], ta_b[j] = ta_b[j], ta_b[t]
+            a, b = ta_a[t], ta_b[t]
+            trial = height.copy()
+            apply_aid(effect, a, b, trial, bag.copy(), bd.colour)
+            found = _search(code, prm, trial, bd, hand, ta.aid_max_discs[aid_tile], effect, bonus_tile, ta, 0,
+                            key, ctr)
+            nodes = max(nodes, found[7])
+            capped += found[8]
+            if found[2] > value + prm[AID_MARGIN] and found[1] > 0:
+                play, play_a, play_b = True, a, b
+                plan, plan_n, value = found[0], found[1], found[2]
+    elif code == CLIMBER and bonus_tile < 0 and threshold > 0:
+        # Holding no tile: a chain below the threshold, if it costs at most `sacrifice` of the climb's score.
+        found = _search(code, prm, height, bd, hand, HAND, -1, -1, ta, threshold, key, ctr)
+        nodes = max(nodes, found[7])
+        capped += found[8]
+        if found[3] >= threshold and found[5] > 0 and found[6] >= found[3] - prm[SACRIFICE]:
+            plan, plan_n = found[4], found[5]
+    return play, play_a, play_b, plan, plan_n, nodes, capped
+
+
+@nb.njit(cache=True)
+def random_aid(aid_tile, height, bd, ta, key, ctr):
+    """The random policy: plays a playable build-aid tile with probability 1/2, on a uniform target."""
+    ta_a = np.empty(N_FIELDS * 7, np.int64)
+    ta_b = np.empty(N_FIELDS * 7, np.int64)
+    n = aid_targets(ta.aid_effect[aid_tile], height, bd, ta_a, ta_b)
+    if n == 0 or pick(key, ctr, 2) == 0:
+        return False, -1, -1
+    j = pick(key, ctr, n)
+    return True, ta_a[j], ta_b[j]
+
+
+@nb.njit(cache=True)
+def random_step(n_legal, placed, key, ctr):
+    """The random policy's next disc: uniform over the legal placements, and stopping once one disc is
+    down (returns n_legal to stop)."""
+    return pick(key, ctr, n_legal + (placed > 0))
+
+
+@nb.njit(cache=True)
+def play_bonus(code, key, ctr):
+    """Play a victory-point tile whose condition is met? Search policies always (it pays more than the 2
+    points it keeps unused); random uniformly."""
+    return code != RANDOM or pick(key, ctr, 2) == 1
+
+
+@nb.njit(cache=True)
+def choose_pile(code, prm, can_aid, can_bonus, key, ctr):
+    """Which pile to take a tile from (AID, BONUS; -1: none can be taken)."""
+    if can_aid and can_bonus:
+        if code == RANDOM:
+            return pick(key, ctr, 2)
+        return BONUS if prm[TAKE_FIRST] >= 0.5 else AID
+    if can_aid:
+        return AID
+    if can_bonus:
+        return BONUS
+    return -1
+
+
+@nb.njit(cache=True)
+def throw_back(code, prm, hand, height, bd, thrown):
+    """The discs to throw back before refilling (into `thrown`, per colour): with reach r > 0, every disc of a
+    colour with no field within r steps of a lowest field of the hand's most numerous colour."""
+    thrown[:] = 0
+    if code == RANDOM or prm[REACH] <= 0:
+        return
+    main = np.argmax(hand)
+    if hand[main] == 0:
+        return
+    only = np.zeros(N_COLOURS, np.int64)
+    only[main] = hand[main]
+    starts = np.empty(N_FIELDS, np.int64)
+    n = first_placements(height, bd.colour, bd.group, only, -1, starts)
+    for c in range(N_COLOURS):
+        if c == main or hand[c] == 0:
+            continue
+        near = False
+        for g in bd.colour_fields[c]:
+            for i in range(n):
+                near |= bd.distance[starts[i], g] <= prm[REACH]
+        if not near:
+            thrown[c] = hand[c]

@@ -1,0 +1,43 @@
+"""7 Steps' scripted policies: names, kernel codes and parameters; what they decide is in decisions.py
+(the greedy and climber policies' chain search in search.py)."""
+
+from ...core.game import PolicyInfo
+
+RANDOM, GREEDY, CLIMBER = 0, 1, 2
+# prm columns (PolicyInfo parameter order matters: greedy's five come first in climber's too).
+AID_MARGIN, AID_OPTIONS, MAX_NODES, TAKE_FIRST, REACH, SACRIFICE = range(6)
+MAX_PARAMS = 6
+
+_SEARCH = {"aid_margin": 2.0, "aid_options": 8.0, "max_nodes": 10_000.0, "take_first": 0.0, "reach": 0.0}
+_SEARCH_DOCS = {
+    "aid_margin": "plays its build-aid tile only if the best chain with it beats the best without by more than "
+                  "this (the tile is worth 2 points unused)",
+    "aid_options": "take_down and move_tower: how many of the legal targets (drawn uniformly) it tries",
+    "max_nodes": "chains searched at most per search (the standard board needs at most 7,664)",
+    "take_first": "the pile it takes from when it holds no tile: 0 build-aid, 1 victory-point",
+    "reach": "throw-back: 0 keeps every disc; r > 0 throws back the discs of each colour with no field within r "
+             "steps of a lowest field of its most numerous colour",
+}
+_SEARCH_BOUNDS = {"aid_margin": (-100.0, 100.0), "aid_options": (1.0, 100.0), "max_nodes": (1.0, 1e7),
+                  "take_first": (0.0, 1.0), "reach": (0.0, 12.0)}
+
+POLICIES = {
+    p.name: p
+    for p in (
+        PolicyInfo("random", RANDOM,
+                   "Uniform over the legal next placements at every disc, stopping included once one disc is down; "
+                   "plays a held tile (and picks its target) uniformly, takes a tile from a uniform pile, throws "
+                   "nothing back (the reference)."),
+        PolicyInfo("greedy", GREEDY,
+                   "Plays this turn's highest-scoring chain (its victory-point tile's points included where met), "
+                   "found by an exact search over every legal chain (max_nodes caps it); ties drawn uniformly.",
+                   _SEARCH, _SEARCH_DOCS, _SEARCH_BOUNDS),
+        PolicyInfo("climber", CLIMBER,
+                   "Builds towers toward 7: plays the chain with the highest sum of squared levels; holding no tile, "
+                   "plays the best chain scoring below the tile threshold instead when it scores at least the "
+                   "climb's score minus sacrifice, and takes a tile.",
+                   {**_SEARCH, "sacrifice": 3.0},
+                   {**_SEARCH_DOCS, "sacrifice": "points it gives up this turn to collect a tile"},
+                   {**_SEARCH_BOUNDS, "sacrifice": (0.0, 49.0)}),
+    )
+}

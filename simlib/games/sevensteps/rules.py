@@ -1,0 +1,179 @@
+"""The rules of 7 Steps as pure compiled functions over the board's arrays (named blocks the kernel,
+the policies' search and the tests share).
+
+The board state is `height` [49]: discs on each field (every disc of a tower has its field's colour).
+A hand or the bag is 7 counts, one per colour.
+"""
+
+import numba as nb
+import numpy as np
+
+from ...core.rng import below, draw
+from .constants import DOWNHILL, HIGH_START, LEVEL, LINE, N_COLOURS, N_FIELDS, ONE_COLOUR, STEP_UP_2, STEPS_UP, TOP_LEVEL
+
+
+@nb.njit(cache=True)
+def first_placements(height, colour, group, hand, effect, out):
+    """Fields where a turn's first disc may go, into `out`; returns how many.
+
+    A held colour's disc goes on a field of its colour at the lowest height of the field's group (the
+    colour over the board, or the colour on one tile: option first_disc); under high_start, on any field of
+    a held colour."""
+    lowest = np.full(N_FIELDS, 1 << 30, np.int64)
+    for f in range(N_FIELDS):
+        if height[f] < lowest[group[f]]:
+            lowest[group[f]] = height[f]
+    n = 0
+    for f in range(N_FIELDS):
+        if hand[colour[f]] > 0 and (effect == HIGH_START or height[f] == lowest[group[f]]):
+            out[n] = f
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def step_allowed(level, last_level, effect):
+    """May a disc at `level` follow one at `last_level`? Same or one higher; step_up_2 also two higher;
+    downhill also lower."""
+    if effect == DOWNHILL:
+        return level <= last_level + 1
+    if effect == STEP_UP_2:
+        return last_level <= level <= last_level + 2
+    return last_level <= level <= last_level + 1
+
+
+@nb.njit(cache=True)
+def next_placements(height, colour, neighbours, hand, used, last_field, last_level, effect, out, out_dir):
+    """Fields where the next disc may go (adjacent to the last, of a held colour, not used this turn, at
+    an allowed level), with the direction stepped in; returns how many."""
+    n = 0
+    for d in range(6):
+        g = neighbours[last_field, d]
+        if g >= 0 and not used[g] and hand[colour[g]] > 0 and step_allowed(height[g] + 1, last_level, effect):
+            out[n] = g
+            out_dir[n] = d
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def place_disc(height, colour, colour_fields, f):
+    """Put a disc on field f; returns (its level, towers collapsed). A tower reaching 7 is removed and its
+    discs go one onto each field of its colour; towers reaching 7 together go together (k discs each), and
+    this repeats while any reaches 7."""
+    height[f] += 1
+    level = height[f]
+    collapses = 0
+    if level < TOP_LEVEL:
+        return level, collapses
+    fields = colour_fields[colour[f]]
+    while True:
+        k = 0
+        for g in fields:
+            if height[g] >= TOP_LEVEL:
+                k += 1
+                height[g] = 0
+        if k == 0:
+            return level, collapses
+        collapses += k
+        for g in fields:
+            height[g] += k
+
+
+@nb.njit(cache=True)
+def measure(kind, n, fields, levels, dirs, colour):
+    """A victory-point measure of the n discs placed this turn (fields, levels, the direction of each step)."""
+    if kind == LEVEL:
+        best = 0
+        for i in range(n):
+            best = max(best, levels[i])
+        return best
+    if kind == LINE:
+        best = min(n, 2)  # two adjacent discs are a line of two
+        run = 1
+        for i in range(2, n):
+            run = run + 1 if dirs[i] == dirs[i - 1] else 1
+            best = max(best, run + 1)
+        return best
+    if kind == STEPS_UP:
+        ups = 0
+        for i in range(1, n):
+            ups += levels[i] > levels[i - 1]
+        return ups
+    counts = np.zeros(N_COLOURS, np.int64)
+    for i in range(n):
+        counts[colour[fields[i]]] += 1
+    if kind == ONE_COLOUR:
+        return counts.max()
+    used = 0
+    for c in range(N_COLOURS):
+        used += counts[c] > 0
+    return used
+
+
+@nb.njit(cache=True)
+def bonus_earned(tile, bonus_measure, bonus_at_least, bonus_points, n, fields, levels, dirs, colour):
+    """The points victory-point tile `tile` (-1: none) pays for this turn's discs (0 if its condition fails)."""
+    if tile < 0:
+        return 0
+    if measure(bonus_measure[tile], n, fields, levels, dirs, colour) >= bonus_at_least[tile]:
+        return bonus_points[tile]
+    return 0
+
+
+@nb.njit(cache=True)
+def take_down_targets(height, out):
+    """take_down: the towers whose top disc may go back to the bag (every non-empty field)."""
+    n = 0
+    for f in range(N_FIELDS):
+        if height[f] > 0:
+            out[n] = f
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def move_tower_targets(height, colour, colour_fields, out_from, out_to):
+    """move_tower: every (tower, empty field of its colour) pair."""
+    n = 0
+    for f in range(N_FIELDS):
+        if height[f] > 0:
+            for g in colour_fields[colour[f]]:
+                if height[g] == 0:
+                    out_from[n] = f
+                    out_to[n] = g
+                    n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def draw_disc(bag, key, index):
+    """Draw one disc from the bag (counts per colour), uniformly over the discs; returns its colour."""
+    total = 0
+    for c in range(N_COLOURS):
+        total += bag[c]
+    u = below(draw(key, index), total)
+    for c in range(N_COLOURS):
+        if u < bag[c]:
+            bag[c] -= 1
+            return c
+        u -= bag[c]
+    return -1
+
+
+@nb.njit(cache=True)
+def draw_tile(piles, n_piles, discards, n_discards, kind, key, index):
+    """A random tile of pile `kind` (its face-down tiles are shuffled: any is equally likely); an empty pile
+    is refilled from its discards first. Returns the tile, or -1 if pile and discards are empty."""
+    if n_piles[kind] == 0:
+        for i in range(n_discards[kind]):
+            piles[kind, i] = discards[kind, i]
+        n_piles[kind] = n_discards[kind]
+        n_discards[kind] = 0
+    if n_piles[kind] == 0:
+        return -1
+    j = below(draw(key, index), n_piles[kind])
+    tile = piles[kind, j]
+    n_piles[kind] -= 1
+    piles[kind, j] = piles[kind, n_piles[kind]]
+    return tile

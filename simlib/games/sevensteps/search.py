@@ -1,0 +1,139 @@
+"""The chain search of the greedy and climber policies: every chain this turn can place, depth first,
+the placement applied and undone in place.
+
+A chain is fixed by its fields (discs of one colour are alike), so the search visits each legal chain
+once: at most the simple paths of up to 7 fields whose colours the hand can pay for (7,664 on the
+standard board's back, 3,861 on its front, for the worst hand on an empty board; docs/games/sevensteps.md).
+`max_nodes` caps other layouts. A branch is cut when even discs climbing one level a step (two under
+step_up_2), capped at 7, and the held victory-point tile could not reach the best value found.
+"""
+
+import numba as nb
+import numpy as np
+
+from ...core.rng import below, draw
+from .constants import HAND, N_COLOURS, N_FIELDS, STEP_UP_2, TOP_LEVEL
+from .rules import bonus_earned, first_placements, next_placements, place_disc
+
+
+@nb.njit(cache=True)
+def _gain(level, squares):
+    return level * level if squares else level
+
+
+@nb.njit(cache=True)
+def _upper_bound(last_level, discs, step, squares):
+    add = 0
+    for j in range(1, discs + 1):
+        add += _gain(min(TOP_LEVEL, last_level + j * step), squares)
+    return add
+
+
+@nb.njit(cache=True)
+def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
+               bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, ctr):
+    """The chain of highest value (sum of levels, or of squared levels with `squares`, plus the held
+    victory-point tile's points where the chain meets it), ties drawn uniformly; with `threshold` > 0 also
+    the highest-scoring chain that scores below it (then nothing is cut). `height` and `hand` are restored.
+
+    Returns (fields, length, value, score, low_fields, low_length, low_score, nodes, capped)."""
+    cand = np.empty((HAND + 1, N_FIELDS), np.int64)
+    cdir = np.empty((HAND + 1, N_FIELDS), np.int64)
+    ncand = np.zeros(HAND + 1, np.int64)
+    pos = np.zeros(HAND + 1, np.int64)
+    fields = np.empty(HAND, np.int64)
+    levels = np.empty(HAND, np.int64)
+    dirs = np.zeros(HAND, np.int64)
+    saved = np.empty((HAND, 7), np.int64)
+    collapsed = np.zeros(HAND, np.bool_)
+    used = np.zeros(N_FIELDS, np.bool_)
+    best = np.empty(HAND, np.int64)
+    low = np.empty(HAND, np.int64)
+    best_n, best_value, best_score, ties = 0, -1, 0, 0
+    low_n, low_score, low_ties = 0, -1, 0
+    nodes, capped = 0, False
+    step = 2 if effect == STEP_UP_2 else 1
+    possible_bonus = bonus_points[bonus_tile] if bonus_tile >= 0 else 0
+    in_hand = 0
+    for c in range(N_COLOURS):
+        in_hand += hand[c]
+    ncand[0] = first_placements(height, colour, group, hand, effect, cand[0])
+    for i in range(ncand[0]):
+        cdir[0, i] = -1
+    d = 0
+    gained = 0  # sum of the placed discs' gains (levels or squares)
+    total = 0   # sum of their levels
+    while d >= 0:
+        if pos[d] >= ncand[d] or capped:
+            d -= 1
+            if d >= 0:  # undo the disc placed at depth d
+                f = fields[d]
+                if collapsed[d]:
+                    for i in range(7):
+                        height[colour_fields[colour[f], i]] = saved[d, i]
+                else:
+                    height[f] -= 1
+                used[f] = False
+                hand[colour[f]] += 1
+                gained -= _gain(levels[d], squares)
+                total -= levels[d]
+            continue
+        f = cand[d, pos[d]]
+        dirs[d] = cdir[d, pos[d]]
+        pos[d] += 1
+        c = colour[f]
+        for i in range(7):
+            saved[d, i] = height[colour_fields[c, i]]
+        level, collapses = place_disc(height, colour, colour_fields, f)
+        collapsed[d] = collapses > 0
+        fields[d] = f
+        levels[d] = level
+        used[f] = True
+        hand[c] -= 1
+        gained += _gain(level, squares)
+        total += level
+        nodes += 1
+        n = d + 1
+        bonus = bonus_earned(bonus_tile, bonus_measure, bonus_at_least, bonus_points, n, fields, levels, dirs, colour)
+        value = gained + bonus
+        if value > best_value:
+            best_value, best_score, best_n, ties = value, total + bonus, n, 1
+            best[:n] = fields[:n]
+        elif value == best_value:
+            ties += 1
+            if below(draw(key, ctr[0]), ties) == 0:
+                best_score, best_n = total + bonus, n
+                best[:n] = fields[:n]
+            ctr[0] += 1
+        score = total + bonus
+        if threshold > 0 and score < threshold:
+            if score > low_score:
+                low_score, low_n, low_ties = score, n, 1
+                low[:n] = fields[:n]
+            elif score == low_score:
+                low_ties += 1
+                if below(draw(key, ctr[0]), low_ties) == 0:
+                    low_n = n
+                    low[:n] = fields[:n]
+                ctr[0] += 1
+        if nodes >= max_nodes:
+            capped = True
+        left = min(max_discs - n, in_hand - n)
+        deeper = left > 0 and not capped
+        if deeper and threshold <= 0:
+            deeper = gained + _upper_bound(level, left, step, squares) + possible_bonus >= best_value
+        if deeper:
+            ncand[n] = next_placements(height, colour, neighbours, hand, used, f, level, effect, cand[n], cdir[n])
+            pos[n] = 0
+            d = n
+        else:
+            if collapsed[d]:
+                for i in range(7):
+                    height[colour_fields[c, i]] = saved[d, i]
+            else:
+                height[f] -= 1
+            used[f] = False
+            hand[c] += 1
+            gained -= _gain(level, squares)
+            total -= level
+    return best, best_n, best_value, best_score, low, low_n, low_score, nodes, capped
