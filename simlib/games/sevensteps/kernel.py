@@ -47,7 +47,7 @@ from .constants import (
 )
 from .decisions import apply_aid, choose_pile, plan_turn, play_bonus, random_aid, random_step, throw_back
 from .policies import RANDOM
-from .rules import bonus_earned, draw_disc, draw_tile, first_placements, next_placements, place_disc
+from .rules import bonus_earned, draw_disc, draw_tile, first_placements, may_take_tile, next_placements, place_disc
 
 
 class SevenStepsOutputs(NamedTuple):
@@ -91,12 +91,12 @@ def _index_of(f, cand, n):
 
 
 @nb.njit(cache=True)
-def place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, ctr, fields, levels, dirs, colls):
+def place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, ctr, fields, levels, dirs, colls,
+                used, cand, cdir):
     """Place the turn's discs: the planned chain (search policies) or random steps; each placement legal by
-    the rules' lists. Returns how many discs were placed (fields, levels, directions, collapses filled)."""
-    used = np.zeros(N_FIELDS, np.bool_)
-    cand = np.empty(N_FIELDS, np.int64)
-    cdir = np.full(N_FIELDS, -1, np.int64)
+    the rules' lists. Returns how many discs were placed (fields, levels, directions, collapses filled);
+    `used`, `cand`, `cdir` are work space."""
+    used[:] = False
     n = 0
     while n < max_discs:
         if n == 0:
@@ -150,6 +150,9 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, ta, rules
     thrown = np.empty(N_COLOURS, np.int64)
     drawn = np.empty(N_COLOURS, np.int64)
     ctr = np.zeros(1, np.int64)
+    used = np.empty(N_FIELDS, np.bool_)
+    cand = np.empty(N_FIELDS, np.int64)
+    cdir = np.empty(N_FIELDS, np.int64)
     record = ev_offsets.shape[0] > 0
 
     for i in range(n_plays):
@@ -205,7 +208,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, ta, rules
                     held[s, AID] = -1
                     seat_out[AIDS_PLAYED, i, s] += 1
                 n = place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, ctr, fields, levels,
-                                dirs, colls)
+                                dirs, colls, used, cand, cdir)
             else:
                 seat_out[PASSES, i, s] += 1
             points = _sum(levels[:n])
@@ -226,7 +229,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, ta, rules
             for k in range(n):
                 collapses[i] += colls[k]
             taken, taken_tile = -1, -1
-            if n > 0 and points < rules.tile_threshold:
+            if may_take_tile(n, points, rules.tile_threshold):
                 can_aid = held[s, AID] < 0 and n_piles[AID] + n_discards[AID] > 0
                 can_bonus = held[s, BONUS] < 0 and n_piles[BONUS] + n_discards[BONUS] > 0
                 taken = choose_pile(code, prm[s], can_aid, can_bonus, key, ctr)

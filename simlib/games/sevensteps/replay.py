@@ -32,7 +32,8 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table], board: B
             where = "".join(f" {x}" for x in (t["aid_field"], t["aid_target"]) if x is not None)
             aid = f"plays {t['aid']}{where}; "
         chain = ", ".join(f"{d['colour']} {d['field']} ({d['q']},{d['r']}) at {d['level']}"
-                          + (f" collapses {d['collapses']}" if d["collapses"] else "") for d in discs.get(t["turn"], []))
+                          + (f" collapses {d['collapses']}" if d["collapses"] else "")
+                          for d in discs.get(t["turn"], []))
         bonus = f" + {t['bonus']} {t['bonus_points']}" if t["bonus"] is not None else ""
         taken = f"; takes {t['taken_tile']}" if t["taken"] is not None else ""
         thrown = f"; throws back {_hand(t['thrown'])}" if any(t["thrown"]) else ""

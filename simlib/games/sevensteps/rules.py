@@ -9,7 +9,18 @@ import numba as nb
 import numpy as np
 
 from ...core.rng import below, draw
-from .constants import DOWNHILL, HIGH_START, LEVEL, LINE, N_COLOURS, N_FIELDS, ONE_COLOUR, STEP_UP_2, STEPS_UP, TOP_LEVEL
+from .constants import (
+    DOWNHILL,
+    HIGH_START,
+    LEVEL,
+    LINE,
+    N_COLOURS,
+    N_FIELDS,
+    ONE_COLOUR,
+    STEP_UP_2,
+    STEPS_UP,
+    TOP_LEVEL,
+)
 
 
 @nb.njit(cache=True)
@@ -19,7 +30,8 @@ def first_placements(height, colour, group, hand, effect, out):
     A held colour's disc goes on a field of its colour at the lowest height of the field's group (the
     colour over the board, or the colour on one tile: option first_disc); under high_start, on any field of
     a held colour."""
-    lowest = np.full(N_FIELDS, 1 << 30, np.int64)
+    lowest = np.empty(N_FIELDS, np.int64)  # per group (at most 49 groups)
+    lowest[:] = 1 << 30
     for f in range(N_FIELDS):
         if height[f] < lowest[group[f]]:
             lowest[group[f]] = height[f]
@@ -29,6 +41,12 @@ def first_placements(height, colour, group, hand, effect, out):
             out[n] = f
             n += 1
     return n
+
+
+@nb.njit(cache=True)
+def may_take_tile(placed, points, threshold):
+    """A turn that placed a disc and scored fewer than `threshold` points (bonus included) earns a tile."""
+    return placed > 0 and points < threshold
 
 
 @nb.njit(cache=True)

@@ -67,6 +67,7 @@ def load_specials(spec: str) -> Specials:
         if not rows:
             raise SimlibError(f"{where}: needs at least one [[{section}]] tile")
     return Specials(
-        spec, tuple(a[0] for a in aid), np.array([a[1] for a in aid], np.int64), np.array([a[2] for a in aid], np.int64),
+        spec, tuple(a[0] for a in aid), np.array([a[1] for a in aid], np.int64),
+        np.array([a[2] for a in aid], np.int64),
         tuple(b[0] for b in bonus), np.array([b[1] for b in bonus], np.int64),
         np.array([b[2] for b in bonus], np.int64), np.array([b[3] for b in bonus], np.int64))
