@@ -27,7 +27,7 @@ from simlib.core.registry import get_game
 from simlib.core.runner import run
 game = get_game(sys.argv[4])
 plays, lake, events = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "1"
-config = RunConfig.build(game, players=4, policies=["random"], plays=plays, seed=2026, events=events)
+config = RunConfig.build(game, players=4, policies=[sys.argv[5]], plays=plays, seed=2026, events=events)
 game.simulate(config, 0, 5, events=events)  # load the compiled kernel (cached on disk after the first build)
 t = time.perf_counter()
 run(config, lake, progress=False)
@@ -37,9 +37,9 @@ print(json.dumps({"seconds": took, "parent_mb": me.ru_maxrss / 1024, "worker_mb"
 """
 
 
-def end_to_end(plays: int, events: bool, game: str = "mauer") -> dict:
+def end_to_end(plays: int, events: bool, game: str = "mauer", policy: str = "random") -> dict:
     with tempfile.TemporaryDirectory() as lake:
-        out = subprocess.run([sys.executable, "-c", _E2E, str(plays), lake, "1" if events else "0", game],
+        out = subprocess.run([sys.executable, "-c", _E2E, str(plays), lake, "1" if events else "0", game, policy],
                              check=True, capture_output=True, text=True).stdout
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(lake) for f in fs)
     result = json.loads(out)
@@ -243,6 +243,13 @@ def main(argv: list[str] | None = None) -> None:
     catan_rate = catan_versus_catanatron(catan_games)
     print(f"\n## Die Mauerspechte beside the base game ({catan_games:,} games)")
     mauerspechte_versus_catan(catan_games, catan_rate)
+
+    print("\n## 7 Steps end to end: four-player plays (front side), runs+games+seats written, all cores")
+    for policy, n, target in (("random", plays, 20_000), ("greedy", plays // 20, 1_000)):
+        r = end_to_end(n, events=False, game="sevensteps", policy=policy)
+        print(f"{policy:>6}, {n:,} plays: {r['seconds']:.2f} s = {n / r['seconds']:,.0f} plays/s "
+              f"(target >= {target:,}); peak memory: parent {r['parent_mb']:.0f} MB, largest worker "
+              f"{r['worker_mb']:.0f} MB; lake {r['lake_mb']:.0f} MB")
 
     lake_plays = 20_000 if args.quick else 2_500_000
     print(f"\n## Pipelines and ad-hoc SQL over {4 * lake_plays:,} seats rows")
