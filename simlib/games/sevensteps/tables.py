@@ -57,7 +57,8 @@ _KEYS = [
 GAMES = pa.schema(_KEYS + [
     described("players", pa.int8(), "Number of players."),
     described("turns", pa.int32(), "Turns played, every seat's (passes with an empty hand included)."),
-    described("rounds", pa.int32(), "Rounds played (every seat has the same number of turns)."),
+    described("rounds", pa.int32(), "Rounds completed (turns // players): every seat has the same number of turns, "
+                                    "unless the turn limit cut the play."),
     described("side", _TEXT, "front (one colour per tile) or back (three colours per tile)."),
     described("collapses", pa.int32(), "Towers that reached level 7 and collapsed (chain collapses included)."),
     described("end_reason", _TEXT, "bag_empty (a player could not refill to 7, the round was completed) or "
@@ -81,7 +82,8 @@ SEATS = pa.schema(_KEYS + [
     described("tile_points", pa.int16(), "Points for tiles held at the end (unused_tile_points each)."),
     described("discs", pa.int16(), "Discs placed."),
     described("turns", pa.int16(), "Turns the seat had (passes included)."),
-    described("passes", pa.int16(), "Turns with an empty hand (only in the last round)."),
+    described("passes", pa.int16(), "Turns with an empty hand: always 0 under these rules (every seat enters the "
+                                    "last round with a full hand); a check."),
     described("aids_taken", pa.int8(), "Build-aid tiles taken."),
     described("bonuses_taken", pa.int8(), "Victory-point tiles taken."),
     described("tiles_taken", pa.int8(), "Tiles taken (both kinds)."),
