@@ -1,0 +1,42 @@
+-- 7 Steps, per run, policy, kind of tile (aid = build-aid B1-B5, bonus = victory-point S1-S10, any = both)
+-- and number taken, whether the seat won: seat-plays, with the sums of the tiles played and left at the end
+-- and of the score. Counts per value, so the tile marts' means and win rates do not grow with the plays.
+with seats as (
+    select * from stg_sevensteps_seats
+),
+
+by_kind as (
+    select run_id, policy_spec, policy, 'aid' as kind, aids_taken as taken, aids_played as played,
+           aid_left::int as left_over, winner, score
+    from seats
+    union all
+    select run_id, policy_spec, policy, 'bonus' as kind, bonuses_taken as taken, bonuses_played as played,
+           bonus_left::int as left_over, winner, score
+    from seats
+    union all
+    select run_id, policy_spec, policy, 'any' as kind, tiles_taken as taken, tiles_played as played,
+           tiles_left as left_over, winner, score
+    from seats
+),
+
+final as (
+    select
+        run_id,
+        policy_spec,
+        kind,
+        taken,
+        winner,
+        any_value(policy) as policy,
+        count(*) as n_seat_plays,
+        sum(played)::bigint as played_sum,
+        sum(played::bigint * played) as played_sq_sum,
+        sum(left_over)::bigint as left_sum,
+        sum(left_over::bigint * left_over) as left_sq_sum,
+        count(*) filter (where left_over > 0) as holders,
+        sum(score)::bigint as score_sum,
+        sum(score::bigint * score) as score_sq_sum
+    from by_kind
+    group by run_id, policy_spec, kind, taken, winner
+)
+
+select * from final
