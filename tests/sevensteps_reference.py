@@ -31,7 +31,7 @@ DEFAULTS = {"side": "front", "layout": "standard", "tiles": "fano", "specials": 
 NO_SEARCH_POLICIES = ("random",)                                           # policies that never search chains
 
 DATA = Path(__file__).resolve().parents[1] / "simlib" / "games" / "sevensteps"
-NAMED_FILES = {"layout": ("layouts", "standard"), "tiles": ("tiles", "fano"), "specials": ("", "assumed")}
+NAMED_FILES = {"layout": ("layouts", "standard"), "tiles": ("tiles", "fano"), "specials": ("specials", "assumed")}
 
 
 class Illegal(AssertionError):
@@ -44,8 +44,6 @@ class Illegal(AssertionError):
 
 def _data_file(kind: str, value: str) -> Path:
     folder, default = NAMED_FILES[kind]
-    if kind == "specials" and value == default:
-        return DATA / "specials.toml"
     if value == default or (DATA / folder / f"{value}.toml").exists():
         return DATA / folder / f"{value}.toml"
     return Path(value)

@@ -14,17 +14,22 @@ from simlib.core.errors import SimlibError
 from simlib.games.sevensteps import GAME
 from simlib.games.sevensteps.board import load_board
 from simlib.games.sevensteps.constants import (
+    BAG_EMPTY,
     COLOURS,
     DOWNHILL,
     HIGH_START,
     LEVEL,
     LINE,
+    MOVE_TOWER,
     N_COLOURS_USED,
     ONE_COLOUR,
     STEP_UP_2,
     STEPS_UP,
+    TAKE_DOWN,
 )
-from simlib.games.sevensteps.decisions import apply_aid
+from simlib.games.sevensteps.decisions import MAX_TARGETS, aid_targets, apply_aid, plan_turn
+from simlib.games.sevensteps.kernel import place_chain
+from simlib.games.sevensteps.policies import AID_MARGIN, AID_OPTIONS, CLIMBER, GREEDY, MAX_NODES, MAX_PARAMS, SACRIFICE
 from simlib.games.sevensteps.rules import (
     bonus_earned,
     draw_tile,
@@ -38,7 +43,7 @@ from simlib.games.sevensteps.rules import (
 )
 from simlib.games.sevensteps.search import best_chain
 from simlib.games.sevensteps.specials import load_specials
-from simlib.games.sevensteps.state import board_arrays
+from simlib.games.sevensteps.state import board_arrays, tile_arrays
 
 FRONT = load_board("fano", "standard", "front")
 BACK = load_board("fano", "standard", "back")
@@ -243,6 +248,19 @@ def test_B1_and_B2_limit_the_turn_to_five_discs_the_others_to_seven():
     assert limits == {"B1": 5, "B2": 5, "B3": 7, "B4": 7, "B5": 7}
 
 
+def test_a_max_five_tile_stops_the_chain_at_five_discs():
+    # seven blue discs on an empty front board: the whole blue flower is one chain of 7, but not under B1/B2
+    for max_discs, placed in ((7, 7), (5, 5)):
+        t = Turn({}, {"blue": 7})
+        plan = np.array([t.at(q, r) for q, r in ((-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0), (0, 1), (0, 0))])
+        work = [np.zeros(7, np.int64) for _ in range(4)] + [np.zeros(49, np.bool_), np.zeros(49, np.int64),
+                                                              np.zeros(49, np.int64)]
+        n = place_chain(GREEDY, plan, 7, max_discs, NONE, t.height, t.hand, t.bd, np.uint64(1), np.zeros(1, np.int64),
+                        *work)
+        assert n == placed and t.height.sum() == placed
+        assert _search(Turn({}, {"blue": 7}), max_discs=max_discs).length == placed
+
+
 def test_B2_double_step_allows_two_levels_up():
     towers = {(1, 0): 2}
     t = Turn(towers, {"blue": 2})
@@ -269,7 +287,7 @@ def test_B4_take_down_returns_a_top_disc_to_the_bag():
     bag = np.zeros(7, np.int64)
     out = np.empty(49, np.int64)
     assert t.coords(out[:take_down_targets(t.height, out)]) == {(0, 0)}
-    apply_aid(3, t.at(0, 0), -1, t.height, bag, t.bd.colour)
+    apply_aid(TAKE_DOWN, t.at(0, 0), -1, t.height, bag, t.bd.colour)
     assert t.height[t.at(0, 0)] == 1 and bag[COLOURS.index("blue")] == 1
     assert sum(t.place((1, 0), (0, 0))) == 3
     assert take_down_targets(np.zeros(49, np.int64), out) == 0  # not playable on an empty board
@@ -280,7 +298,7 @@ def test_B5_move_tower_moves_a_whole_tower_onto_an_empty_field_of_its_colour():
     a, b = np.empty(400, np.int64), np.empty(400, np.int64)
     n = move_tower_targets(t.height, t.bd.colour, t.bd.colour_fields, a, b)
     assert n == 6 and set(a[:n]) == {t.at(-1, 1)}  # onto each of the six empty blue fields
-    apply_aid(4, t.at(-1, 1), t.at(1, 0), t.height, np.zeros(7, np.int64), t.bd.colour)
+    apply_aid(MOVE_TOWER, t.at(-1, 1), t.at(1, 0), t.height, np.zeros(7, np.int64), t.bd.colour)
     assert t.height[t.at(-1, 1)] == 0 and t.height[t.at(1, 0)] == 1
     assert sum(t.place((1, -1), (1, 0))) == 3  # 1 + 1 without the move
     assert move_tower_targets(np.zeros(49, np.int64), t.bd.colour, t.bd.colour_fields, a, b) == 0
@@ -352,11 +370,11 @@ def test_S9_S10_steps_up():
 # --- the greedy search and its stated bound --------------------------------------------------------------
 
 
-def _search(t, threshold=0, squares=False, max_nodes=10**7, bonus_tile=-1):
+def _search(t, threshold=0, squares=False, max_nodes=10**7, bonus_tile=-1, max_discs=7):
     s = load_specials("assumed")
-    return best_chain(t.height, t.bd.colour, t.bd.neighbours, t.bd.colour_fields, t.bd.group, t.hand, 7, t.effect,
-                      bonus_tile, s.bonus_measure, s.bonus_at_least, s.bonus_points, squares, threshold, max_nodes,
-                      np.uint64(3), np.zeros(1, np.int64))
+    return best_chain(t.height, t.bd.colour, t.bd.neighbours, t.bd.colour_fields, t.bd.group, t.hand, max_discs,
+                      t.effect, bonus_tile, s.bonus_measure, s.bonus_at_least, s.bonus_points, squares, threshold,
+                      max_nodes, np.uint64(3), np.zeros(1, np.int64))
 
 
 @pytest.mark.parametrize("board, hand, chains", [
@@ -391,6 +409,87 @@ def test_the_search_below_the_threshold_finds_the_best_low_chain():
     assert low_score == 6 and low_n == 6  # six blue at level 1; seven would score 7
 
 
+def _random_position(t, rng, top=7):
+    """Random towers (below `top`) and a random 7-disc hand, with no colour over its 20 discs."""
+    t.hand[:] = np.bincount(rng.integers(0, 7, 7), minlength=7)
+    t.height[:] = rng.integers(0, top, 49)
+    for c, fields in enumerate(t.board.colour_fields):
+        while t.height[fields].sum() + t.hand[c] > 20:
+            f = rng.choice(fields[t.height[fields] > 0])
+            t.height[f] -= 1
+
+
+def test_the_cut_never_loses_the_best_value():
+    # random boards and hands, every effect that changes the levels, with and without a bonus tile, levels and
+    # squares: the best value with the cut equals the best over every chain (threshold > 0 switches the cut off)
+    rng = np.random.default_rng(12)
+    for trial in range(300):
+        board = (FRONT, BACK)[trial % 2]
+        effect = (NONE, HIGH_START, STEP_UP_2, DOWNHILL)[trial % 4]
+        t = Turn({}, {}, board, effect=effect)
+        _random_position(t, rng)
+        bonus, squares = int(rng.integers(-1, 10)), bool(trial % 3 == 0)
+        cut = _search(t, squares=squares, bonus_tile=bonus)
+        full = _search(t, threshold=1000, squares=squares, bonus_tile=bonus)
+        assert cut.value == full.value and cut.nodes <= full.nodes
+
+
+def _policy(code):
+    """A search policy's parameters: margin 2, every target tried (aid_options 100), sacrifice 3."""
+    prm = np.zeros(MAX_PARAMS)
+    prm[[AID_MARGIN, AID_OPTIONS, MAX_NODES, SACRIFICE]] = 2, 100, 10**6, 3
+    return code, prm
+
+
+def test_greedy_plays_its_build_aid_tile_on_the_best_target_when_it_gains_more_than_the_margin():
+    specials = load_specials("assumed")
+    ta = tile_arrays(specials)
+    b4 = specials.aid_ids.index("B4")
+    rng = np.random.default_rng(4)
+    played = 0
+    for _ in range(60):
+        t = Turn({}, {})
+        _random_position(t, rng, top=4)
+        without = _search(t).value
+        a, b = np.empty(MAX_TARGETS, np.int64), np.empty(MAX_TARGETS, np.int64)
+        values = []
+        for j in range(aid_targets(TAKE_DOWN, t.height, t.bd, a, b)):
+            trial = t.height.copy()
+            apply_aid(TAKE_DOWN, a[j], -1, trial, np.zeros(7, np.int64), t.bd.colour)
+            values.append((best_with(trial, t), a[j]))
+        code, prm = _policy(GREEDY)
+        play, aid_a, _, plan, plan_n, *_ = plan_turn(code, prm, b4, -1, t.height, t.bd, ta, t.hand, 7, np.uint64(9),
+                                                     np.zeros(1, np.int64))
+        best = max(v for v, _ in values)
+        assert play == (best > without + 2)
+        if play:
+            played += 1
+            assert dict((f, v) for v, f in values)[aid_a] == best
+    assert played > 5
+
+
+def best_with(height, t):
+    """Greedy's best value on `height` with t's hand."""
+    u = Turn({}, {})
+    u.height[:] = height
+    u.hand[:] = t.hand
+    return _search(u).value
+
+
+def test_the_climber_gives_up_a_point_for_a_tile_only_when_it_holds_none():
+    # seven blue discs on an empty front board: the climb is all seven at level 1 (7 points, no tile); six
+    # score 6, below the threshold, for a tile: worth it with sacrifice 3, not with sacrifice 0 or a tile held
+    specials = load_specials("assumed")
+    ta = tile_arrays(specials)
+    for sacrifice, bonus_held, placed in ((3, -1, 6), (0, -1, 7), (3, 0, 7)):
+        t = Turn({}, {"blue": 7})
+        code, prm = _policy(CLIMBER)
+        prm[SACRIFICE] = sacrifice
+        *_, plan, plan_n, _, _ = plan_turn(code, prm, -1, bonus_held, t.height, t.bd, ta, t.hand, 7, np.uint64(3),
+                                           np.zeros(1, np.int64))
+        assert plan_n == placed, (sacrifice, bonus_held)
+
+
 # --- whole plays -------------------------------------------------------------------------------------------
 
 
@@ -412,18 +511,7 @@ def test_a_play_gives_the_same_tables_alone_and_in_a_batch(policies, options):
 def test_rounds_are_completed_and_the_bag_is_empty_at_the_end():
     for players in (2, 3, 4):
         out = GAME.run_kernel(_config(["random"], players), 0, 60)
-        assert (out.turns % players == 0).all() and (out.end_reason == 0).all() and (out.bag_left == 0).all()
-
-
-def test_a_player_with_discs_always_places_one_and_unused_tiles_score_two():
-    config = _config(["random", "greedy", "climber", "greedy"])
-    t = GAME.simulate(config, 0, 30, events=True)
-    turns = t["turns"].to_pandas()
-    held = turns["hand"].map(sum)
-    assert ((turns["placed"] > 0) == (held > 0)).all()
-    seats = t["seats"].to_pandas()
-    assert (seats["tile_points"] == 2 * seats["tiles_left"]).all()
-    assert (seats["score"] == seats["turn_points"] + seats["tile_points"]).all()
+        assert (out.turns % players == 0).all() and (out.end_reason == BAG_EMPTY).all() and (out.bag_left == 0).all()
 
 
 def test_the_threshold_option_changes_which_turns_earn_a_tile():
@@ -467,10 +555,40 @@ def test_a_bad_layout_file_fails_with_one_line_naming_the_place(tmp_path, edit, 
 
 
 def test_a_bad_specials_file_fails_with_one_line_naming_the_entry(tmp_path):
-    text = (GAME.package / "specials.toml").read_text()
+    text = (GAME.package / "specials" / "assumed.toml").read_text()
     with pytest.raises(SimlibError, match='aid 2: effect must be one of'):
         load_specials(_write(tmp_path, "s.toml", text.replace('"step_up_2"', '"fly"')))
     with pytest.raises(SimlibError, match="bonus 1: at_least must be an integer from 1 to 7"):
         load_specials(_write(tmp_path, "s2.toml", text.replace("at_least = 3", "at_least = 9", 1)))
     with pytest.raises(SimlibError, match="specials file"):
         load_specials(str(tmp_path / "missing.toml"))
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("tiles", 'colours = 5\n', "colours must be blue"),
+    ("tiles", 'tile = 5\n', "tile must be a list of \\[\\[tile\\]\\] tables"),
+    ("layout", 'place = 3\n', "place must be a list of \\[\\[place\\]\\] tables"),
+    ("specials", 'aid = 3\n', "aid must be a list of \\[\\[aid\\]\\] tables"),
+    ("specials", None, "bonus 1: points must be an integer from 1 to 50"),
+])
+def test_a_data_file_of_the_wrong_shape_fails_with_one_line(tmp_path, name, text, message):
+    if text is None:
+        text = (GAME.package / "specials" / "assumed.toml").read_text().replace("points = 3", "points = 0", 1)
+    path = _write(tmp_path, f"{name}.toml", text)
+    with pytest.raises(SimlibError, match=message):
+        RunConfig.build(GAME, players=4, policies=["random"], plays=1, seed=1, options={name: path})
+
+
+def test_the_run_id_follows_the_data_files_text(tmp_path):
+    text = (GAME.package / "specials" / "assumed.toml").read_text()
+    path = tmp_path / "specials.toml"
+    path.write_text(text)
+    first = RunConfig.build(GAME, players=4, policies=["random"], plays=10, seed=1, options={"specials": str(path)})
+    path.write_text(text.replace("points = 6", "points = 40", 1))
+    edited = RunConfig.build(GAME, players=4, policies=["random"], plays=10, seed=1, options={"specials": str(path)})
+    assert first.run_id(1) != edited.run_id(1) and first.options["data_id"] != edited.options["data_id"]
+    assert GAME.specials(first).bonus_points.max() == 6 and GAME.specials(edited).bonus_points.max() == 40
+    # a run configured once carries its files: it replays the same without them
+    path.unlink()
+    again = RunConfig.build(GAME, players=4, policies=["random"], plays=10, seed=1, options=edited.options)
+    assert again.run_id(1) == edited.run_id(1)

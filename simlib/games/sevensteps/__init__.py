@@ -11,7 +11,7 @@ Spec card
 - Score: the levels of the discs placed, victory-point bonuses, 2 per unused tile; ties share the win.
 - Rules: shared/seeds/003_18fad9fc6592207b.txt, settled in issue 12 (docs/games/sevensteps.md).
 - Data: the tiles (tiles/fano.toml, back sides assumed), the layout (layouts/standard.toml) and the special
-  tiles (specials.toml, effects assumed) are files a designer can replace.
+  tiles (specials/assumed.toml, effects assumed) are files a designer can replace.
 
 Version history
 - 1: first implementation.
@@ -19,6 +19,7 @@ Version history
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,23 +30,26 @@ from ...core.jit import drop_stale_cache
 drop_stale_cache(Path(__file__).parent)
 
 from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
+from ...core.errors import SimlibError  # noqa: E402
 from ...core.game import Game  # noqa: E402
 from ...core.tables import run_kernel  # noqa: E402
 from . import tables  # noqa: E402
-from .board import Board, load_board  # noqa: E402
+from .board import Board, board_from_text, layout_text, tiles_text  # noqa: E402
 from .constants import EV_COLS  # noqa: E402
 from .policies import MAX_PARAMS, POLICIES  # noqa: E402
-from .specials import Specials, load_specials  # noqa: E402
+from .specials import Specials, specials_from_text, specials_text  # noqa: E402
+
+_DATA_FILES = {"tiles": tiles_text, "layout": layout_text, "specials": specials_text}
 
 
 @lru_cache(maxsize=16)
-def _board(tiles: str, layout: str, side: str) -> Board:
-    return load_board(tiles, layout, side)
+def _board(tiles: str, tiles_data: str, layout: str, layout_data: str, side: str) -> Board:
+    return board_from_text(tiles, tiles_data, layout, layout_data, side)
 
 
 @lru_cache(maxsize=16)
-def _specials(spec: str) -> Specials:
-    return load_specials(spec)
+def _specials(spec: str, text: str) -> Specials:
+    return specials_from_text(spec, text)
 
 
 class SevenSteps(Game):
@@ -59,14 +63,22 @@ class SevenSteps(Game):
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 
+    def resolve_options(self, options: dict) -> dict:
+        """Each data file (a name or a path) is read once into the run's options, with a hash of all three."""
+        texts = {f"{kind}_text": options[f"{kind}_text"] or read(options[kind]) for kind, read in _DATA_FILES.items()}
+        data_id = hashlib.sha256("\0".join(texts.values()).encode()).hexdigest()[:16]
+        if options["data_id"] and options["data_id"] != data_id:
+            raise SimlibError(f"data_id {options['data_id']}: the data files' text does not match it")
+        return options | texts | {"data_id": data_id}
+
     @staticmethod
     def board(config: RunConfig) -> Board:
         o = config.options
-        return _board(o["tiles"], o["layout"], o["side"])
+        return _board(o["tiles"], o["tiles_text"], o["layout"], o["layout_text"], o["side"])
 
     @staticmethod
     def specials(config: RunConfig) -> Specials:
-        return _specials(config.options["specials"])
+        return _specials(config.options["specials"], config.options["specials_text"])
 
     def validate(self, config: RunConfig) -> None:
         self.board(config)
@@ -77,14 +89,16 @@ class SevenSteps(Game):
         return self._run_kernel(config, start, stop, events=False)[0]
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        from .kernel import SevenStepsOutputs, simulate_plays  # loads Numba: only when simulating
+        from .kernel import simulate_plays  # loads Numba: only when simulating
+        from .outputs import SevenStepsOutputs
         from .state import Rules, board_arrays, tile_arrays
 
         o = config.options
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         rules = Rules(o["tile_threshold"], o["unused_tile_points"], o["max_turns"])
+        tiles = tile_arrays(self.specials(config))
         args = (config.seed, start, stop - start, config.players, codes, prm,
-                board_arrays(self.board(config), o["first_disc"]), tile_arrays(self.specials(config)), rules)
+                board_arrays(self.board(config), o["first_disc"]), tiles, rules)
         return run_kernel(simulate_plays, args, SevenStepsOutputs, events=events, events_per_play="n_events",
                           event_columns=EV_COLS)
 

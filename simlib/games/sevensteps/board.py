@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from ...core.errors import SimlibError
-from ...core.params import read_toml
 from .constants import COLOURS, DIRECTIONS, N_COLOURS, N_FIELDS, N_TILES, SIDES
-
-PACKAGE = Path(__file__).parent
+from .datafile import PACKAGE, file_text, integer, parse, tables
 
 
 @dataclass(frozen=True)
@@ -30,28 +27,27 @@ class Board:
     distance: np.ndarray    # [49, 49] steps between fields over the board
 
 
-def _path(spec: str, folder: str) -> Path:
-    built_in = PACKAGE / folder / f"{spec}.toml"
-    return built_in if built_in.exists() else Path(spec)
+def tiles_text(spec: str) -> str:
+    """A tiles file's text: a built-in name (tiles/<name>.toml) or a path."""
+    return file_text(spec, PACKAGE / "tiles" / f"{spec}.toml", "tiles file")
 
 
-def _int(entry: dict, key: str, where: str) -> int:
-    value = entry.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise SimlibError(f"{where}: {key} must be an integer (found {value!r})")
-    return value
+def layout_text(spec: str) -> str:
+    """A layout file's text: a built-in name (layouts/<name>.toml) or a path."""
+    return file_text(spec, PACKAGE / "layouts" / f"{spec}.toml", "layout file")
 
 
-def _tiles(spec: str) -> dict[int, dict[str, list[int]]]:
+def _tiles(text: str, spec: str) -> dict[int, dict[str, list[int]]]:
     """Tile id → {'front': 7 colour indices, 'back': 7 colour indices}."""
-    raw = read_toml(_path(spec, "tiles"), "tiles file")
     where = f"tiles file {spec}"
-    if tuple(raw.get("colours", COLOURS)) != COLOURS:
+    raw = parse(text, where)
+    colours = raw.get("colours", list(COLOURS))
+    if not isinstance(colours, list) or tuple(colours) != COLOURS:
         raise SimlibError(f"{where}: colours must be {', '.join(COLOURS)} in this order")
     tiles = {}
-    for n, entry in enumerate(raw.get("tile", []), 1):
+    for n, entry in enumerate(tables(raw, "tile", where), 1):
         w = f"{where}, tile {n}"
-        tid = _int(entry, "id", w)
+        tid = integer(entry, "id", w)
         if tid in tiles:
             raise SimlibError(f"{w}: tile id {tid} repeated")
         sides = {}
@@ -60,7 +56,7 @@ def _tiles(spec: str) -> dict[int, dict[str, list[int]]]:
             fields = [value] * 7 if isinstance(value, str) else value
             if not isinstance(fields, list) or len(fields) != 7:
                 raise SimlibError(f"{w}: {side} must be one colour or a list of 7 (centre, then E, NE, NW, W, SW, SE)")
-            unknown = [c for c in fields if c not in COLOURS]
+            unknown = [c for c in fields if not isinstance(c, str) or c not in COLOURS]
             if unknown:
                 raise SimlibError(f"{w}: {side} colour {unknown[0]!r} is not one of {', '.join(COLOURS)}")
             sides[side] = [COLOURS.index(c) for c in fields]
@@ -80,14 +76,14 @@ def _hex_distance(a, b) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-def _layout(spec: str) -> list[tuple[int, int, int, int]]:
+def _layout(text: str, spec: str) -> list[tuple[int, int, int, int]]:
     """The places (tile, q, r, rotation), checked: every tile once, no overlap, connected."""
-    raw = read_toml(_path(spec, "layouts"), "layout file")
     where = f"layout file {spec}"
+    raw = parse(text, where)
     places = []
-    for n, entry in enumerate(raw.get("place", []), 1):
+    for n, entry in enumerate(tables(raw, "place", where), 1):
         w = f"{where}, place {n}"
-        tile, q, r, rot = (_int(entry, k, w) for k in ("tile", "q", "r", "rotation"))
+        tile, q, r, rot = (integer(entry, k, w) for k in ("tile", "q", "r", "rotation"))
         if not 0 <= rot <= 5:
             raise SimlibError(f"{w}: rotation must be 0..5 (found {rot})")
         if tile in [p[0] for p in places]:
@@ -115,8 +111,13 @@ def _layout(spec: str) -> list[tuple[int, int, int, int]]:
 
 def load_board(tiles_spec: str, layout_spec: str, side: str) -> Board:
     """A built-in tiles/layout name or a file path each; every problem is one SimlibError naming the entry."""
-    tiles = _tiles(tiles_spec)
-    places = _layout(layout_spec)
+    return board_from_text(tiles_spec, tiles_text(tiles_spec), layout_spec, layout_text(layout_spec), side)
+
+
+def board_from_text(tiles_spec: str, tiles: str, layout_spec: str, layout: str, side: str) -> Board:
+    """The board of a tiles file's and a layout file's text (the specs name them in errors)."""
+    tiles = _tiles(tiles, tiles_spec)
+    places = _layout(layout, layout_spec)
     coords, colour, tile = [], [], []
     for p, (tid, q, r, rot) in enumerate(places):
         for i in range(7):

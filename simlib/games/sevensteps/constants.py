@@ -13,7 +13,7 @@ DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 SIDES = ("front", "back")
 FIRST_DISC = ("colour", "tile")
 
-# Build-aid effects and victory-point measures (specials.toml names them; codes are the kernel's).
+# Build-aid effects and victory-point measures (specials/assumed.toml names them; codes are the kernel's).
 HIGH_START, STEP_UP_2, DOWNHILL, TAKE_DOWN, MOVE_TOWER = range(5)
 AID_EFFECTS = ("high_start", "step_up_2", "downhill", "take_down", "move_tower")
 ONE_COLOUR, N_COLOURS_USED, LEVEL, LINE, STEPS_UP = range(5)

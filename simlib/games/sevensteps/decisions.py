@@ -20,6 +20,10 @@ def pick(key, ctr, n):
     return j
 
 
+# A bound on a build-aid tile's targets: move_tower pairs a tower with each empty field of its colour.
+MAX_TARGETS = N_FIELDS * 7
+
+
 @nb.njit(cache=True)
 def aid_targets(effect, height, bd, out_a, out_b):
     """The legal targets of a build-aid tile: (field, field) pairs; one pair (-1, -1) for the tiles that
@@ -54,55 +58,55 @@ def _search(code, prm, height, bd, hand, max_discs, effect, bonus_tile, ta, thre
 
 
 @nb.njit(cache=True)
-def plan_turn(code, prm, aid_tile, bonus_tile, height, bag, bd, ta, hand, threshold, key, ctr):
+def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, key, ctr):
     """A search policy's turn: whether to play its build-aid tile (and on what), and the chain to place.
 
-    Returns (play the aid?, target a, target b, chain fields, chain length, the most nodes one search visited,
-    capped searches)."""
-    found = _search(code, prm, height, bd, hand, HAND, -1, bonus_tile, ta, 0, key, ctr)
-    plan, plan_n, value = found[0], found[1], found[2]
-    nodes, capped = found[7], np.int64(found[8])
+    The aid is played on the best of the targets tried when that beats the best chain without it by more
+    than aid_margin. A climber holding no tile (`threshold` > 0) plays the best chain scoring below the
+    threshold instead of its best chain when that costs at most `sacrifice` points.
+    Returns (play the aid?, target a, target b, chain fields, chain length, the most nodes one search
+    visited, capped searches)."""
+    climber_low = code == CLIMBER and aid_tile < 0 and bonus_tile < 0 and threshold > 0
+    found = _search(code, prm, height, bd, hand, HAND, -1, bonus_tile, ta, threshold if climber_low else 0, key, ctr)
+    plan, plan_n = found.fields, found.length
+    nodes, capped = found.nodes, np.int64(found.capped)
+    if climber_low and found.score >= threshold and found.low_length > 0 \
+            and found.low_score >= found.score - prm[SACRIFICE]:
+        plan, plan_n = found.low_fields, found.low_length
     play, play_a, play_b = False, -1, -1
     if aid_tile >= 0:
         effect = ta.aid_effect[aid_tile]
-        ta_a = np.empty(N_FIELDS * 7, np.int64)
-        ta_b = np.empty(N_FIELDS * 7, np.int64)
-        n = aid_targets(effect, height, bd, ta_a, ta_b)
-        tries = min(n, np.int64(prm[AID_OPTIONS]))
-        for t in range(tries):  # a uniform sample of the targets: a partial Fisher-Yates
+        targets_a = np.empty(MAX_TARGETS, np.int64)
+        targets_b = np.empty(MAX_TARGETS, np.int64)
+        n = aid_targets(effect, height, bd, targets_a, targets_b)
+        best = found.value + prm[AID_MARGIN]  # what the aid must beat
+        for t in range(min(n, np.int64(prm[AID_OPTIONS]))):  # a uniform sample: a partial Fisher-Yates
             j = t + pick(key, ctr, n - t)
-            ta_a[t], ta_a[j] = ta_a[j], ta_a[t]
-            ta_b[t], ta_b[j] = ta_b[j], ta_b[t]
-            a, b = ta_a[t], ta_b[t]
+            targets_a[t], targets_a[j] = targets_a[j], targets_a[t]
+            targets_b[t], targets_b[j] = targets_b[j], targets_b[t]
+            a, b = targets_a[t], targets_b[t]
             trial = height.copy()
-            apply_aid(effect, a, b, trial, bag.copy(), bd.colour)
-            found = _search(code, prm, trial, bd, hand, ta.aid_max_discs[aid_tile], effect, bonus_tile, ta, 0,
-                            key, ctr)
-            nodes = max(nodes, found[7])
-            capped += found[8]
-            if found[2] > value + prm[AID_MARGIN] and found[1] > 0:
+            apply_aid(effect, a, b, trial, np.zeros(N_COLOURS, np.int64), bd.colour)
+            with_aid = _search(code, prm, trial, bd, hand, ta.aid_max_discs[aid_tile], effect, bonus_tile, ta, 0,
+                               key, ctr)
+            nodes = max(nodes, with_aid.nodes)
+            capped += with_aid.capped
+            if with_aid.value > best and with_aid.length > 0:
                 play, play_a, play_b = True, a, b
-                plan, plan_n, value = found[0], found[1], found[2]
-    elif code == CLIMBER and bonus_tile < 0 and threshold > 0:
-        # Holding no tile: a chain below the threshold, if it costs at most `sacrifice` of the climb's score.
-        found = _search(code, prm, height, bd, hand, HAND, -1, -1, ta, threshold, key, ctr)
-        nodes = max(nodes, found[7])
-        capped += found[8]
-        if found[3] >= threshold and found[5] > 0 and found[6] >= found[3] - prm[SACRIFICE]:
-            plan, plan_n = found[4], found[5]
+                plan, plan_n, best = with_aid.fields, with_aid.length, with_aid.value
     return play, play_a, play_b, plan, plan_n, nodes, capped
 
 
 @nb.njit(cache=True)
 def random_aid(aid_tile, height, bd, ta, key, ctr):
     """The random policy: plays a playable build-aid tile with probability 1/2, on a uniform target."""
-    ta_a = np.empty(N_FIELDS * 7, np.int64)
-    ta_b = np.empty(N_FIELDS * 7, np.int64)
-    n = aid_targets(ta.aid_effect[aid_tile], height, bd, ta_a, ta_b)
+    targets_a = np.empty(MAX_TARGETS, np.int64)
+    targets_b = np.empty(MAX_TARGETS, np.int64)
+    n = aid_targets(ta.aid_effect[aid_tile], height, bd, targets_a, targets_b)
     if n == 0 or pick(key, ctr, 2) == 0:
         return False, -1, -1
     j = pick(key, ctr, n)
-    return True, ta_a[j], ta_b[j]
+    return True, targets_a[j], targets_b[j]
 
 
 @nb.njit(cache=True)

@@ -8,12 +8,28 @@ standard board's back, 3,861 on its front, for the worst hand on an empty board;
 step_up_2), capped at 7, and the held victory-point tile could not reach the best value found.
 """
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
 from ...core.rng import below, draw
 from .constants import HAND, N_COLOURS, N_FIELDS, STEP_UP_2, TOP_LEVEL
 from .rules import bonus_earned, first_placements, next_placements, place_disc
+
+
+class Chain(NamedTuple):
+    """What best_chain found."""
+
+    fields: np.ndarray      # the best chain's fields, in order (its first `length` entries)
+    length: int
+    value: int              # its value: levels (or squared levels) plus the bonus it earns
+    score: int              # its points: levels plus the bonus
+    low_fields: np.ndarray  # with a threshold: the highest-scoring chain scoring below it
+    low_length: int         # (0: none)
+    low_score: int
+    nodes: int              # chains visited
+    capped: bool            # stopped by max_nodes
 
 
 @nb.njit(cache=True)
@@ -30,13 +46,36 @@ def _upper_bound(last_level, discs, step, squares):
 
 
 @nb.njit(cache=True)
+def _undo(f, was_collapse, saved, height, colour, colour_fields, used, hand):
+    """Take back the disc placed on f: one disc off, or (after a collapse) the colour's saved heights."""
+    if was_collapse:
+        for i in range(7):
+            height[colour_fields[colour[f], i]] = saved[i]
+    else:
+        height[f] -= 1
+    used[f] = False
+    hand[colour[f]] += 1
+
+
+@nb.njit(cache=True)
+def _keep(best, ties, value, key, ctr):
+    """Reservoir choice among equal values: is this one kept? (ties counts those seen, this one included)."""
+    if value > best:
+        return True, 1
+    if value < best:
+        return False, ties
+    ties += 1
+    kept = below(draw(key, ctr[0]), ties) == 0
+    ctr[0] += 1
+    return kept, ties
+
+
+@nb.njit(cache=True)
 def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
                bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, ctr):
     """The chain of highest value (sum of levels, or of squared levels with `squares`, plus the held
     victory-point tile's points where the chain meets it), ties drawn uniformly; with `threshold` > 0 also
-    the highest-scoring chain that scores below it (then nothing is cut). `height` and `hand` are restored.
-
-    Returns (fields, length, value, score, low_fields, low_length, low_score, nodes, capped)."""
+    the highest-scoring chain that scores below it (then nothing is cut). `height` and `hand` are restored."""
     cand = np.empty((HAND + 1, N_FIELDS), np.int64)
     cdir = np.empty((HAND + 1, N_FIELDS), np.int64)
     ncand = np.zeros(HAND + 1, np.int64)
@@ -58,82 +97,54 @@ def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs
     for c in range(N_COLOURS):
         in_hand += hand[c]
     ncand[0] = first_placements(height, colour, group, hand, effect, cand[0])
-    for i in range(ncand[0]):
-        cdir[0, i] = -1
     d = 0
     gained = 0  # sum of the placed discs' gains (levels or squares)
     total = 0   # sum of their levels
     while d >= 0:
+        if pos[d] < ncand[d] and nodes >= max_nodes:
+            capped = True
         if pos[d] >= ncand[d] or capped:
             d -= 1
-            if d >= 0:  # undo the disc placed at depth d
-                f = fields[d]
-                if collapsed[d]:
-                    for i in range(7):
-                        height[colour_fields[colour[f], i]] = saved[d, i]
-                else:
-                    height[f] -= 1
-                used[f] = False
-                hand[colour[f]] += 1
+            if d >= 0:  # back to depth d: take its disc back
+                _undo(fields[d], collapsed[d], saved[d], height, colour, colour_fields, used, hand)
                 gained -= _gain(levels[d], squares)
                 total -= levels[d]
             continue
         f = cand[d, pos[d]]
-        dirs[d] = cdir[d, pos[d]]
+        dirs[d] = cdir[d, pos[d]] if d > 0 else -1
         pos[d] += 1
-        c = colour[f]
         for i in range(7):
-            saved[d, i] = height[colour_fields[c, i]]
+            saved[d, i] = height[colour_fields[colour[f], i]]
         level, collapses = place_disc(height, colour, colour_fields, f)
         collapsed[d] = collapses > 0
         fields[d] = f
         levels[d] = level
         used[f] = True
-        hand[c] -= 1
+        hand[colour[f]] -= 1
         gained += _gain(level, squares)
         total += level
         nodes += 1
         n = d + 1
         bonus = bonus_earned(bonus_tile, bonus_measure, bonus_at_least, bonus_points, n, fields, levels, dirs, colour)
-        value = gained + bonus
-        if value > best_value:
-            best_value, best_score, best_n, ties = value, total + bonus, n, 1
+        kept, ties = _keep(best_value, ties, gained + bonus, key, ctr)
+        if kept:
+            best_value, best_score, best_n = gained + bonus, total + bonus, n
             best[:n] = fields[:n]
-        elif value == best_value:
-            ties += 1
-            if below(draw(key, ctr[0]), ties) == 0:
-                best_score, best_n = total + bonus, n
-                best[:n] = fields[:n]
-            ctr[0] += 1
-        score = total + bonus
-        if threshold > 0 and score < threshold:
-            if score > low_score:
-                low_score, low_n, low_ties = score, n, 1
+        if threshold > 0 and total + bonus < threshold:
+            kept, low_ties = _keep(low_score, low_ties, total + bonus, key, ctr)
+            if kept:
+                low_score, low_n = total + bonus, n
                 low[:n] = fields[:n]
-            elif score == low_score:
-                low_ties += 1
-                if below(draw(key, ctr[0]), low_ties) == 0:
-                    low_n = n
-                    low[:n] = fields[:n]
-                ctr[0] += 1
-        if nodes >= max_nodes:
-            capped = True
         left = min(max_discs - n, in_hand - n)
-        deeper = left > 0 and not capped
+        deeper = left > 0
         if deeper and threshold <= 0:
             deeper = gained + _upper_bound(level, left, step, squares) + possible_bonus >= best_value
         if deeper:
             ncand[n] = next_placements(height, colour, neighbours, hand, used, f, level, effect, cand[n], cdir[n])
             pos[n] = 0
             d = n
-        else:
-            if collapsed[d]:
-                for i in range(7):
-                    height[colour_fields[c, i]] = saved[d, i]
-            else:
-                height[f] -= 1
-            used[f] = False
-            hand[c] += 1
+        else:  # stay at depth d: take this disc back, then try its next sibling
+            _undo(f, collapsed[d], saved[d], height, colour, colour_fields, used, hand)
             gained -= _gain(level, squares)
             total -= level
-    return best, best_n, best_value, best_score, low, low_n, low_score, nodes, capped
+    return Chain(best, best_n, best_value, best_score, low, low_n, low_score, nodes, capped)

@@ -4,15 +4,12 @@ expanded to one entry per physical tile (the kernel's arrays)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from ...core.errors import SimlibError
-from ...core.params import read_toml
 from .constants import AID_EFFECTS, BONUS_MEASURES, HAND
-
-PACKAGE = Path(__file__).parent
+from .datafile import PACKAGE, file_text, integer, parse, tables
 
 
 @dataclass(frozen=True)
@@ -29,40 +26,41 @@ class Specials:
     bonus_points: np.ndarray
 
 
-def _int(entry, key, where, low, high) -> int:
-    value = entry.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise SimlibError(f"{where}: {key} must be an integer from {low} to {high} (found {value!r})")
-    return value
-
-
 def _choice(entry, key, where, choices) -> int:
     if entry.get(key) not in choices:
         raise SimlibError(f"{where}: {key} must be one of {', '.join(choices)} (found {entry.get(key)!r})")
     return choices.index(entry[key])
 
 
+def specials_text(spec: str) -> str:
+    """A built-in name (specials/<name>.toml; `assumed`) or a file path: the file's text."""
+    return file_text(spec, PACKAGE / "specials" / f"{spec}.toml", "specials file")
+
+
 def load_specials(spec: str) -> Specials:
-    """`assumed` (the package's specials.toml) or a file path; every problem is one SimlibError naming the entry."""
-    path = PACKAGE / "specials.toml" if spec == "assumed" else Path(spec)
-    raw = read_toml(path, "specials file")
+    """a built-in name or a file path; every problem is one SimlibError naming the entry."""
+    return specials_from_text(spec, specials_text(spec))
+
+
+def specials_from_text(spec: str, text: str) -> Specials:
     where = f"specials file {spec}"
+    raw = parse(text, where)
     seen: set[str] = set()
     aid: list[tuple[str, int, int]] = []
     bonus: list[tuple[str, int, int, int]] = []
     for section, rows in (("aid", aid), ("bonus", bonus)):
-        for n, entry in enumerate(raw.get(section, []), 1):
+        for n, entry in enumerate(tables(raw, section, where), 1):
             w = f"{where}, {section} {n}"
             tid = entry.get("id")
             if not isinstance(tid, str) or not tid or tid in seen:
                 raise SimlibError(f"{w}: needs an id of its own (found {tid!r})")
             seen.add(tid)
-            copies = _int(entry, "copies", w, 1, 10)
+            copies = integer(entry, "copies", w, 1, 10)
             if section == "aid":
-                row = (tid, _choice(entry, "effect", w, AID_EFFECTS), _int(entry, "max_discs", w, 1, HAND))
-            else:
-                row = (tid, _choice(entry, "measure", w, BONUS_MEASURES), _int(entry, "at_least", w, 1, HAND),
-                       _int(entry, "points", w, 0, 50))
+                row = (tid, _choice(entry, "effect", w, AID_EFFECTS), integer(entry, "max_discs", w, 1, HAND))
+            else:  # a bonus of 0 could never be played (a tile is played only when it pays)
+                row = (tid, _choice(entry, "measure", w, BONUS_MEASURES), integer(entry, "at_least", w, 1, HAND),
+                       integer(entry, "points", w, 1, 50))
             rows.extend([row] * copies)
         if not rows:
             raise SimlibError(f"{where}: needs at least one [[{section}]] tile")

@@ -5,6 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .board import Board
+from .constants import FIRST_DISC
 from .specials import Specials
 
 
@@ -31,7 +32,7 @@ class Rules(NamedTuple):
 
 
 def board_arrays(board: Board, first_disc: str) -> BoardArrays:
-    group = board.colour if first_disc == "colour" else board.colour * 7 + board.tile
+    group = board.colour if first_disc == FIRST_DISC[0] else board.colour * 7 + board.tile
     return BoardArrays(board.colour, board.neighbours, board.colour_fields, group.astype(np.int64), board.distance)
 
 

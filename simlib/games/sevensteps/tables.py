@@ -11,6 +11,7 @@ import pyarrow as pa
 from ...core import tables as shared
 from ...core.lake import described
 from .constants import (
+    AID,
     BAG_EMPTY,
     COLOURS,
     END_REASONS,
@@ -41,10 +42,11 @@ from .constants import (
     ROW_TURN,
     TILE_KINDS,
 )
+from .outputs import SEAT_COLUMNS
 
 if TYPE_CHECKING:
     from .board import Board
-    from .kernel import SevenStepsOutputs
+    from .outputs import SevenStepsOutputs
     from .specials import Specials
 
 _TEXT = pa.dictionary(pa.int16(), pa.string())
@@ -138,24 +140,24 @@ SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "turns": TURNS}
 
 
 def games_table(rules_version, first_play, out: SevenStepsOutputs, side: str) -> pa.Table:
-    n, players = out.score.shape
+    n, players = out.seat("score").shape
     return shared.table(GAMES, {
         **shared.keys(rules_version, shared.play_indices(first_play, n)), "players": shared.constant(players, n),
         "turns": out.turns, "rounds": out.turns // players, "side": shared.constant(side, n),
         "collapses": out.collapses, "end_reason": shared.Text(out.end_reason, END_REASONS),
         "completed": out.end_reason == BAG_EMPTY, "bag_left": out.bag_left, "max_nodes": out.max_nodes,
-        "winners": shared.winners(shared.top_scorers(out.score)),
+        "winners": shared.winners(shared.top_scorers(out.seat("score"))),
     })
 
 
 def seats_table(rules_version, first_play, out: SevenStepsOutputs, policies) -> pa.Table:
-    n, players = out.score.shape
+    n, players = out.seat("score").shape
     seat = shared.seat_numbers(n, players)
-    flat = {name: getattr(out, name).ravel() for name in out._fields if getattr(out, name).ndim == 2}
+    flat = {name: out.seat(name).ravel() for name in SEAT_COLUMNS}
     turns = out.turns[:, None] // players + (np.arange(players) < out.turns[:, None] % players)
     return shared.table(SEATS, {
         **shared.keys(rules_version, shared.play_indices(first_play, n, players)), "seat": seat,
-        **shared.policy_columns(policies, seat), "score": flat["score"], **shared.rank_and_winner(out.score),
+        **shared.policy_columns(policies, seat), "score": flat["score"], **shared.rank_and_winner(out.seat("score")),
         "turn_points": flat["score"] - flat["tile_points"], "bonus_points": flat["bonus_points"],
         "tile_points": flat["tile_points"], "discs": flat["discs"], "turns": turns.ravel(), "passes": flat["passes"],
         "aids_taken": flat["aids_taken"], "bonuses_taken": flat["bonuses_taken"],
@@ -192,7 +194,7 @@ def events_table(rules_version, ev: np.ndarray, board: Board) -> pa.Table:
 def turns_table(rules_version, ev: np.ndarray, specials: Specials) -> pa.Table:
     t = ev[ev[:, EV_KIND] == ROW_TURN]
     taken = t[:, EV_TAKEN]
-    taken_tile = np.where(taken < 0, -1, np.where(taken == 0, 0, len(specials.aid_ids)) + t[:, EV_TAKEN_TILE])
+    taken_tile = np.where(taken < 0, -1, np.where(taken == AID, 0, len(specials.aid_ids)) + t[:, EV_TAKEN_TILE])
     return shared.table(TURNS, {
         **shared.keys(rules_version, t[:, EV_PLAY].astype(np.int64)), "turn": t[:, EV_TURN], "seat": t[:, EV_SEAT],
         "hand": _counts(t[:, EV_HAND:EV_HAND + N_COLOURS]), "aid": _tile_ids(t[:, EV_AID], specials.aid_ids),
