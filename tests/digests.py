@@ -2,7 +2,8 @@
 
 - `tables`: per game, the `games` and `seats` tables simulated at fixed seeds (every player count);
   for Catan, the engine other games build on, also `production` and `events`, per policy at 3 and 4
-  players (CATAN_CASES); for Die Mauerspechte every table (MAUERSPECHTE_CASES).
+  players (CATAN_CASES); for Die Mauerspechte and 7 Steps every table (MAUERSPECHTE_CASES,
+  SEVENSTEPS_CASES).
 - `marts`: every mart built by `simlib pipeline` over a small lake of every game.
 
 Recorded once, before a restructuring, into tests/digests.json (`python tests/digests.py --record`);
@@ -47,6 +48,10 @@ CATAN_CASES = [(players, policies, 10, 40 + k)
 MAUERSPECHTE_CASES = [(3, ["random"], 8, 51, "fixed"),
                       (4, ["builder", "weighted", "specht", "hotelier"], 8, 52, "fixed"),
                       (4, ["random"], 8, 53, "shuffled")]
+# 7 Steps: every table, each policy, 2 to 4 players, both sides and both first-disc readings.
+SEVENSTEPS_CASES = [(2, ["random"], 20, 61, {}), (3, ["greedy", "climber", "random"], 10, 62, {"side": "back"}),
+                    (4, ["random", "greedy", "climber", "greedy:reach=2"], 10, 63, {"first_disc": "tile"}),
+                    (4, ["random"], 20, 64, {"side": "back", "tile_threshold": 8})]
 # Columns added to a table after its digest was recorded (they are left out of the digest, so that a new
 # column does not hide whether the old ones kept their values).
 ADDED_SINCE_RECORDING = {"events": {"die_1", "die_2"}}
@@ -98,6 +103,23 @@ events = true
 players = 3
 policies = ["random", "builder"]
 plays = 6
+""",
+    "sevensteps": """
+[[run]]
+players = [2, 4]
+policies = ["random"]
+plays = 60
+[[run]]
+players = [4]
+policies = ["greedy,random,random,random", "random,climber,random,random"]
+plays = 20
+options = { side = "back" }
+[[run]]
+players = [4]
+policies = ["greedy"]
+plays = 10
+events = true
+options = { tile_threshold = 8 }
 """,
 }
 
@@ -156,6 +178,12 @@ def table_digests() -> dict[str, str]:
                                  options={"layout": layout})
         for table, rows in game.simulate(config, 0, plays, events=True).items():
             out[f"mauerspechte/{players}p/{','.join(policies)}/{layout}/{table}"] = table_digest(rows)
+    game = get_game("sevensteps")
+    for players, policies, plays, seed, options in SEVENSTEPS_CASES:
+        config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed, options=options)
+        label = ",".join(f"{k}={v}" for k, v in options.items())
+        for table, rows in game.simulate(config, 0, plays, events=True).items():
+            out[f"sevensteps/{players}p/{','.join(policies)}/{label}/{table}"] = table_digest(rows)
     return out
 
 
