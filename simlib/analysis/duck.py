@@ -112,11 +112,12 @@ def _empty(columns: dict[str, str]) -> str:
 
 
 def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tuple[str, str]] | None = None,
-                      prefix: str = "lake_", part: int | None = None,
-                      tables: set[str] | None = None) -> dict[tuple[str, str], list[str]]:
+                      prefix: str = "lake_", part: int | None = None, tables: set[str] | None = None,
+                      games: set[str] | None = None) -> dict[tuple[str, str], list[str]]:
     """Per-game views `<prefix><game>_<table>` and generic views `<prefix><table>` over the lake (all runs,
     or the given (game, run_id) pairs; all parts, or one; all tables, or the given ones); returns the
-    Parquet globs per (game, table)."""
+    Parquet globs per (game, table). With `games`, only those games' per-game views are replaced: the generic
+    views read them by name, so they follow (a pipeline stepping through parts replaces one view a part)."""
     globs = {}
     for table, per_game in table_columns().items():
         if tables is not None and table not in tables:
@@ -124,6 +125,8 @@ def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tup
         branches = []
         generic = generic_columns(per_game)
         for game, own in per_game.items():
+            if games is not None and game not in games:
+                continue
             columns = own | PARTITIONS
             found = run_globs(lake, table, game, runs, part)
             globs[(game, table)] = found
@@ -139,7 +142,8 @@ def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tup
             branches.append("select " + ", ".join(
                 f'cast("{c}" as {t}) as "{c}"' if c in columns else f'null::{t} as "{c}"'
                 for c, t in generic.items()) + f" from {view}")
-        con.execute(f"create or replace view {prefix}{table} as " + " union all ".join(branches))
+        if games is None:
+            con.execute(f"create or replace view {prefix}{table} as " + " union all ".join(branches))
     return globs
 
 

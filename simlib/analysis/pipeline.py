@@ -107,13 +107,15 @@ def _compute_parts(con, models: dict[str, Model], model: Model, lake: Path, cach
                    runs: list[tuple[str, str]]) -> None:
     """A per_part model, run by run and part by part: the lake views show one part at a time."""
     tables = _lake_tables(models, model)
+    create_lake_views(con, lake, [], tables=tables)  # every view empty; then only the part in hand shows
     for game, run_id in runs:
         found = sorted((lake / "games" / f"game={game}" / f"run_id={run_id}").glob("part-*.parquet"))
         pieces = []
         for part in (int(f.stem.removeprefix("part-")) for f in found):
-            create_lake_views(con, lake, [(game, run_id)], part=part, tables=tables)
+            create_lake_views(con, lake, [(game, run_id)], part=part, tables=tables, games={game})
             _materialize(con, model, ModelContext(con, {}))
             pieces.append(con.table(model.name).to_arrow_table())
+        create_lake_views(con, lake, [], tables=tables, games={game})
         if not pieces:
             raise SimlibError(f"run {run_id} of {game} is complete but has no part files in {lake}")
         write_atomic(pa.concat_tables(pieces), _cached(cache, model, run_id))
