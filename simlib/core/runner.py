@@ -17,6 +17,7 @@ from .. import __version__
 from .config import RunConfig
 from .errors import SimlibError
 from .game import Game
+from .jit import compiled_sources
 from .lake import RUNS_SCHEMA, check_writable, part_path, read_run, write_atomic
 from .registry import get_game
 
@@ -67,8 +68,14 @@ def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> Non
     workers = min(len(first), workers or os.cpu_count() or 1)
     if workers < 2:
         return
+    # Longest first, so that the slowest compile starts at once (its compiled code's size stands in for its time).
+    order = sorted(first.values(), key=lambda c: -_compiled_size(get_game(c.game)))
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        list(pool.map(_load_kernel, first.values()))
+        list(pool.map(_load_kernel, order))
+
+
+def _compiled_size(game: Game) -> int:
+    return sum(path.stat().st_size for path in compiled_sources(game.package))
 
 
 def _runs_row(game: Game, config: RunConfig, run_id: str, shard_size: int, started: datetime,
