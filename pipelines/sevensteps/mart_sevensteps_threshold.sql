@@ -22,9 +22,8 @@ runs as (
 ),
 
 plays as (
-    select r.side, r.players, r.focal_spec, r.other_options, r.tile_threshold, sum(l.n_plays)::bigint as n_plays
-    from lengths as l
-    join runs as r using (run_id)
+    select side, players, focal_spec, other_options, tile_threshold, sum(plays)::bigint as n_plays
+    from runs
     group by all
 ),
 

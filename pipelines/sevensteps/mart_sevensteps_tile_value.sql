@@ -13,10 +13,6 @@ runs as (
     select * from int_sevensteps_runs
 ),
 
-lengths as (
-    select * from int_sevensteps_length_counts
-),
-
 turns as (
     select
         r.side, r.players, r.lineup, r.lineup_spec, r.tile_threshold, r.other_options, t.*
@@ -27,12 +23,11 @@ turns as (
 plays as (
     -- Plays of the set-up's runs with events (the turns come from them only).
     select
-        r.side, r.players, r.lineup_spec, r.tile_threshold, r.other_options,
-        count(distinct r.run_id) as n_runs,
-        sum(l.n_plays)::bigint as n_plays
-    from lengths as l
-    join runs as r using (run_id)
-    where r.events
+        side, players, lineup_spec, tile_threshold, other_options,
+        count(*) as n_runs,
+        sum(plays)::bigint as n_plays
+    from runs
+    where events
     group by all
 ),
 

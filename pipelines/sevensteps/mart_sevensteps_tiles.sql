@@ -10,14 +10,9 @@ runs as (
     select * from int_sevensteps_runs
 ),
 
-lengths as (
-    select * from int_sevensteps_length_counts
-),
-
 plays as (
-    select r.side, r.players, r.lineup_spec, r.tile_threshold, r.other_options, sum(l.n_plays)::bigint as n_plays
-    from lengths as l
-    join runs as r using (run_id)
+    select side, players, lineup_spec, tile_threshold, other_options, sum(plays)::bigint as n_plays
+    from runs
     group by all
 ),
 
