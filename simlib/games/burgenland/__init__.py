@@ -1,0 +1,117 @@
+"""Burgenland (Inka and Markus Brand, Ravensburger 2014), 2-4 players: colour cards pay for walls, houses,
+palases and wells in castles between border stones; the first to place all his pieces wins at once.
+
+Spec card
+- Play: one game: 80 colour cards (8 colours), 17 jokers, 11 small castles and a central one; each turn some
+  free actions (a swap tile, coins for a joker) and one main action (draw 2 colour cards or build 1 piece);
+  it ends at once when a seat places its last piece.
+- Chance: the stones, master builders, well cards, bonus tiles and the card pile's order, and the policies'
+  choices, keyed by (seed, play, the play's draw counter).
+- Seats: seat 0 starts (with the fewest cards under staggered starting hands); turns go in seat order.
+- Score: pieces placed; the winner placed all of his, the others rank by pieces left (ties share a rank).
+- Rules: shared/seeds/004_91a04d6f1bc7a954.txt, settled in issue 13 (docs/games/burgenland.md).
+- Data: the map (maps/standard.toml: network, symbols, set-ups) and the cards and tiles (data/assumed.toml)
+  are designed (assumed) files a designer can replace.
+
+Version history
+- 1: first implementation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+import pyarrow as pa
+
+from ...core.jit import drop_stale_cache
+
+drop_stale_cache(Path(__file__).parent)
+
+from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
+from ...core.errors import SimlibError  # noqa: E402
+from ...core.game import Game  # noqa: E402
+from ...core.tables import run_kernel  # noqa: E402
+from . import tables  # noqa: E402
+from .board import Board, board_from_text, map_text  # noqa: E402
+from .components import Components, components_from_text, data_text  # noqa: E402
+from .constants import EV_COLS  # noqa: E402
+from .policies import MAX_PARAMS, POLICIES  # noqa: E402
+
+
+@lru_cache(maxsize=16)
+def _board(spec: str, text: str) -> Board:
+    return board_from_text(spec, text)
+
+
+@lru_cache(maxsize=16)
+def _components(spec: str, text: str) -> Components:
+    return components_from_text(spec, text)
+
+
+class Burgenland(Game):
+    name = "burgenland"
+    title = "Burgenland"
+    rules_version = 1
+    min_players = 2
+    max_players = 4
+    package = Path(__file__).parent
+    policy_catalogue = POLICIES
+    table_schemas = tables.SCHEMAS
+
+    def resolve_options(self, options: dict) -> dict:
+        """The map and data files (a name or a path) are read once into the run's options, with a hash."""
+        texts = {"map_text": options["map_text"] or map_text(options["map"]),
+                 "data_text": options["data_text"] or data_text(options["data"])}
+        data_id = hashlib.sha256("\0".join(texts.values()).encode()).hexdigest()[:16]
+        if options["data_id"] and options["data_id"] != data_id:
+            raise SimlibError(f"data_id {options['data_id']}: the map and data files' text does not match it")
+        return options | texts | {"data_id": data_id}
+
+    @staticmethod
+    def board(config: RunConfig) -> Board:
+        return _board(config.options["map"], config.options["map_text"])
+
+    @staticmethod
+    def components(config: RunConfig) -> Components:
+        return _components(config.options["data"], config.options["data_text"])
+
+    def validate(self, config: RunConfig) -> None:
+        self.board(config)
+        components = self.components(config)
+        if components.colour_cards < 8 or components.jokers < config.players:
+            raise SimlibError(f"data file {config.options['data']}: too few cards for {config.players} players")
+
+    def run_kernel(self, config: RunConfig, start: int, stop: int):
+        """The kernel's named arrays for plays start..stop-1 (a BurgenlandOutputs; no events)."""
+        return self._run_kernel(config, start, stop, events=False)[0]
+
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        from .kernel import simulate_plays  # loads Numba: only when simulating
+        from .outputs import BurgenlandOutputs
+        from .state import board_arrays, card_arrays, rules
+
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        args = (config.seed, start, stop - start, config.players, codes, prm,
+                board_arrays(self.board(config), config.players), card_arrays(self.components(config)),
+                rules(config.options))
+        return run_kernel(simulate_plays, args, BurgenlandOutputs, events=events, events_per_play="n_events",
+                          event_columns=EV_COLS)
+
+    def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
+        out, ev = self._run_kernel(config, start, stop, events)
+        v, board = self.rules_version, self.board(config)
+        result = {"games": tables.games_table(v, start, out, config.options["start_hands"], board),
+                  "seats": tables.seats_table(v, start, out, config.policies)}
+        if events:
+            result["events"] = tables.events_table(v, ev, board, self.components(config))
+        return result
+
+    def describe_play(self, config: RunConfig, play: int) -> str:
+        from .replay import describe
+
+        return describe(config, play, self.simulate(config, play, play + 1, events=True))
+
+
+GAME = Burgenland()

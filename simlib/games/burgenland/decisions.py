@@ -1,0 +1,259 @@
+"""The policies' choices, apart from the rules: which builds are legal (a rules question, asked with the
+jokers a policy is willing to spend), and what random, builder and saver pick among them.
+
+A build is a row (piece, castle, spot, tile): castle 0..10 small, 11 central; spot -1 for a well or the
+central castle; tile the physical bonus tile it uses (-1 none).
+"""
+
+import numba as nb
+import numpy as np
+
+from ...core.rng import below, draw, unit
+from . import constants as C
+from .policies import (
+    BUILDER,
+    COIN_SCALE,
+    KEEP_JOKERS,
+    P_SWAP,
+    PATIENCE,
+    RANDOM,
+    SAVER,
+    SAVER_PATIENCE,
+    W_BONUS,
+    W_COINS,
+    W_JOKER,
+    W_SWAP,
+)
+from .rules import (
+    BONUS_TOP,
+    JOKER_PILE,
+    SWAP_SUPPLY,
+    WELLS_BUILT,
+    can_pay_central,
+    can_pay_small,
+    castle_colours,
+    colour_cards,
+    free_spot,
+    pay_central,
+    pay_coins,
+    pay_small,
+    piece_allowed,
+    total_coins,
+)
+
+MAX_BUILDS = 512
+PIECE, CASTLE, SPOT, TILE = range(4)
+SAVER_ORDER = (C.PALAS, C.WELL, C.HOUSE, C.WALL)  # the saver's most demanding piece first
+# The saver ranks spots by the builder's default weights.
+DEFAULT_WEIGHTS = np.array([1.0, 0.5, 0.5, 0.8, 4.0, 3.0])
+
+
+@nb.njit(cache=True, inline="always")
+def _add(builds, n, piece, castle, spot, tile):
+    builds[n, PIECE], builds[n, CASTLE], builds[n, SPOT], builds[n, TILE] = piece, castle, spot, tile
+    return n + 1
+
+
+@nb.njit(cache=True)
+def legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, jokers_small,
+                 jokers_palas, master_need, central, central_price, central_jokers, central_need, only_piece, scratch):
+    """Every legal build the hand can pay (small castles with `jokers_small` jokers, palases with
+    `jokers_palas`; the central castle if `central`, with `central_jokers`, a palas there also
+    `central_need` coins), of `only_piece` if >= 0 (`scratch`: an [8, 3] work array).
+    `tile_of[effect]` is a held bonus tile with that effect (-1 none). Returns how many rows."""
+    n = 0
+    for c in range(C.N_CASTLES):
+        a, b = castle_colours(stones, bd.stones, c)
+        pay_any = can_pay_small(hand, jokers_small, a, b, 0)
+        pay_palas = can_pay_small(hand, jokers_palas, a, b, master_need)
+        pay_free_palas = tile_of[C.FREE_MASTER] >= 0 and master_need > 0 and can_pay_small(hand, jokers_palas, a, b, 0)
+        for piece in range(C.WELL):
+            if supply[piece] == 0 or (only_piece >= 0 and piece != only_piece):
+                continue
+            if not (pay_palas or pay_free_palas if piece == C.PALAS else pay_any):
+                continue
+            ok = piece_allowed(piece, counts, c, False)
+            rule_tile = tile_of[C.IGNORE_HOUSE_RULE if piece == C.HOUSE else C.SECOND_PALAS] if piece != C.WALL else -1
+            first = free_spot(spot_piece, n_spots, c, 0)
+            s = first
+            while s >= 0:
+                if ok and (piece != C.PALAS or pay_palas):
+                    n = _add(builds, n, piece, c, s, -1)
+                if ok and piece == C.PALAS and pay_free_palas:
+                    n = _add(builds, n, piece, c, s, tile_of[C.FREE_MASTER])
+                if not ok and rule_tile >= 0 and (piece != C.PALAS or pay_palas):
+                    n = _add(builds, n, piece, c, s, rule_tile)
+                s = free_spot(spot_piece, n_spots, c, s + 1)
+            if (first < 0 and ok and tile_of[C.EXTRA_SPOT] >= 0 and n_spots[c] < C.MAX_SPOTS
+                    and (piece != C.PALAS or pay_palas)):
+                n = _add(builds, n, piece, c, n_spots[c], tile_of[C.EXTRA_SPOT])
+        if supply[C.WELL] > 0 and counts[c, C.WELL] == 0 and pay_any and (only_piece < 0 or only_piece == C.WELL):
+            if c == marker:
+                n = _add(builds, n, C.WELL, c, -1, -1)
+            elif tile_of[C.ANY_WELL] >= 0:
+                n = _add(builds, n, C.WELL, c, -1, tile_of[C.ANY_WELL])
+    if central:
+        for piece in range(C.WELL):
+            if supply[piece] == 0 or (only_piece >= 0 and only_piece != piece):
+                continue
+            if piece == C.PALAS and central_need > 0:
+                ok = pay_central(hand, central_jokers, central_price[piece], central_need, scratch) >= 0
+            else:
+                ok = can_pay_central(hand, central_jokers, central_price[piece])
+            if ok:
+                n = _add(builds, n, piece, C.CENTRAL, -1, -1)
+    return n
+
+
+@nb.njit(cache=True)
+def payment(build, hand, jokers, stones, bd, master_need, central_price, central_need, paid, bonus_effect):
+    """The cards (into `paid`) and jokers (returned; -1: cannot pay) a build costs, `jokers` being what the
+    policy spends."""
+    piece, castle = build[PIECE], build[CASTLE]
+    if castle == C.CENTRAL:
+        return pay_central(hand, jokers, central_price[piece], central_need if piece == C.PALAS else 0, paid)
+    a, b = castle_colours(stones, bd.stones, castle)
+    free = build[TILE] >= 0 and bonus_effect[build[TILE]] == C.FREE_MASTER
+    need = master_need if piece == C.PALAS and not free else 0
+    return pay_small(hand, jokers, a, b, need, paid)
+
+
+@nb.njit(cache=True)
+def build_value(build, w, counts, bd, pool, hand, jokers, stones, master_need, central_price, central_need, paid,
+                bonus_effect):
+    """The builder's value of a build: its rewards by the weights, minus jokers and coins paid."""
+    piece, castle, spot = build[PIECE], build[CASTLE], build[SPOT]
+    j = payment(build, hand, jokers, stones, bd, master_need, central_price, central_need, paid, bonus_effect)
+    value = -w[W_JOKER] * j - total_coins(paid) / w[COIN_SCALE]
+    if build[TILE] >= 0:
+        value -= w[W_BONUS]
+    if castle == C.CENTRAL:
+        return value
+    if piece == C.WALL:
+        value += w[W_JOKER] * min(counts[castle, C.WALL] + 1, pool[JOKER_PILE] + j)
+    if piece == C.WELL:
+        return value + w[W_COINS] * C.WELL_REWARDS[min(pool[WELLS_BUILT], len(C.WELL_REWARDS) - 1)]
+    if spot >= C.SQUARE_SPOTS:
+        return value
+    kind = bd.spot_kind[castle, spot]
+    if kind == C.SPOT_JOKER:
+        value += w[W_JOKER] * (pool[JOKER_PILE] + j > 0)
+    elif kind == C.SPOT_COINS:
+        value += w[W_COINS] * bd.spot_value[castle, spot]
+    elif kind == C.SPOT_SWAP:
+        value += w[W_SWAP] * (pool[SWAP_SUPPLY] > 0)
+    elif pool[BONUS_TOP] < bonus_effect.shape[0]:
+        value += w[W_BONUS]
+    return value
+
+
+@nb.njit(cache=True)
+def best_build(builds, n, w, counts, bd, pool, hand, jokers, stones, master_need, central_price, central_need,
+               paid, bonus_effect):
+    """The index of the build of highest value (the first on a tie)."""
+    best, best_value = -1, -1e300
+    for i in range(n):
+        v = build_value(builds[i], w, counts, bd, pool, hand, jokers, stones, master_need, central_price,
+                        central_need, paid, bonus_effect)
+        if v > best_value:
+            best, best_value = i, v
+    return best
+
+
+@nb.njit(cache=True)
+def random_swap(code, prm, held_swaps, tile_of, key, ctr):
+    """Random policy: whether to play a swap (tile or bonus tile) and on which positions: (a, b) or (-1, -1)."""
+    if code != RANDOM or (held_swaps == 0 and tile_of[C.SWAP_TILE] < 0):
+        return -1, -1
+    if unit(draw(key, ctr[0])) >= prm[P_SWAP]:
+        ctr[0] += 1
+        return -1, -1
+    pair = below(draw(key, ctr[0] + 1), 28)
+    ctr[0] += 2
+    a = 0
+    while pair >= C.N_POSITIONS - 1 - a:
+        pair -= C.N_POSITIONS - 1 - a
+        a += 1
+    return a, a + 1 + pair
+
+
+@nb.njit(cache=True)
+def random_build(n, key, ctr):
+    """Random policy: a uniform one of the n builds and drawing (index n)."""
+    k = below(draw(key, ctr[0]), n + 1)
+    ctr[0] += 1
+    return k
+
+
+@nb.njit(cache=True)
+def saver_target(supply, counts, spot_piece, n_spots, marker, tile_of):
+    """The saver's piece: the first of palas, well, house, wall it holds with a place in a small castle
+    (-1 - piece: none has one; the central castle's piece, the first of palas, house, wall it holds)."""
+    for piece in SAVER_ORDER:
+        if supply[piece] == 0:
+            continue
+        if piece == C.WELL:
+            if marker >= 0 and counts[marker, C.WELL] == 0:
+                return piece
+            if tile_of[C.ANY_WELL] >= 0:
+                return piece
+            continue
+        for c in range(C.N_CASTLES):
+            has_spot = free_spot(spot_piece, n_spots, c, 0) >= 0 or (tile_of[C.EXTRA_SPOT] >= 0
+                                                                     and n_spots[c] < C.MAX_SPOTS)
+            rule_tile = tile_of[C.IGNORE_HOUSE_RULE if piece == C.HOUSE else C.SECOND_PALAS] >= 0
+            if has_spot and (piece_allowed(piece, counts, c, False) or (piece != C.WALL and rule_tile)):
+                return piece
+    for piece in (C.PALAS, C.HOUSE, C.WALL):
+        if supply[piece] > 0:
+            return -1 - piece
+    return -1 - C.WALL
+
+
+@nb.njit(cache=True)
+def matching_cards(hand, stones, bd, castles_ok):
+    """The most cards of its two colours the hand holds for any castle marked in castles_ok."""
+    best = -1
+    for c in range(C.N_CASTLES):
+        if castles_ok[c]:
+            a, b = castle_colours(stones, bd.stones, c)
+            best = max(best, colour_cards(hand, a) + colour_cards(hand, b))
+    return best
+
+
+@nb.njit(cache=True)
+def best_swap_for(hand, stones, bd, castles_ok):
+    """The pair of positions whose swap most raises matching_cards, and the count it reaches (-1, -1 and the
+    count now if none raises it)."""
+    base = matching_cards(hand, stones, bd, castles_ok)
+    best_a, best_b, best = -1, -1, base
+    for a in range(C.N_POSITIONS):
+        for b in range(a + 1, C.N_POSITIONS):
+            stones[a], stones[b] = stones[b], stones[a]
+            m = matching_cards(hand, stones, bd, castles_ok)
+            stones[a], stones[b] = stones[b], stones[a]
+            if m > best:
+                best_a, best_b, best = a, b, m
+    return best_a, best_b, best
+
+
+@nb.njit(cache=True, inline="always")
+def policy_jokers(code, prm, jokers, piece):
+    """The jokers a policy spends on a piece: the saver keeps them for palases (keep_jokers = 1)."""
+    if code == SAVER and prm[KEEP_JOKERS] > 0.5 and piece != C.PALAS:
+        return 0
+    return jokers
+
+
+@nb.njit(cache=True, inline="always")
+def patience(code, prm):
+    if code == BUILDER:
+        return prm[PATIENCE]
+    return prm[SAVER_PATIENCE] if code != RANDOM else 0.0
+
+
+@nb.njit(cache=True)
+def exchange_payment(hand, coins, paid):
+    """Cards reaching `coins` for a joker (smallest overpay); False if the hand cannot pay."""
+    paid[:] = 0
+    return coins > 0 and pay_coins(hand, paid, coins)

@@ -1,0 +1,51 @@
+"""Burgenland's scripted policies: names, kernel codes and parameters; what they decide is in decisions.py."""
+
+from ...core.game import PolicyInfo
+
+RANDOM, BUILDER, SAVER = 0, 1, 2
+# prm columns, per policy in catalogue order.
+P_SWAP = 0                                                       # random
+W_JOKER, W_COINS, W_SWAP, W_BONUS, COIN_SCALE, PATIENCE = range(6)  # builder
+KEEP_JOKERS, SAVER_PATIENCE = range(2)                           # saver
+MAX_PARAMS = 6
+
+_WEIGHTS = {"w_joker": 1.0, "w_coins": 0.5, "w_swap": 0.5, "w_bonus": 0.8, "coin_scale": 4.0,
+            "central_patience": 3.0}
+_WEIGHT_DOCS = {
+    "w_joker": "value of a joker gained (and the cost of one paid)",
+    "w_coins": "value of a coin gained (a coins spot, a well's reward)",
+    "w_swap": "value of a swap tile gained",
+    "w_bonus": "value of a bonus tile gained",
+    "coin_scale": "coins paid are a cost of coins / coin_scale",
+    "central_patience": "turns in a row without an affordable small-castle build before it builds in the central "
+                        "castle",
+}
+_WEIGHT_BOUNDS = {"w_joker": (-10.0, 10.0), "w_coins": (-10.0, 10.0), "w_swap": (-10.0, 10.0),
+                  "w_bonus": (-10.0, 10.0), "coin_scale": (0.1, 100.0), "central_patience": (0.0, 1000.0)}
+
+POLICIES = {
+    p.name: p
+    for p in (
+        PolicyInfo("random", RANDOM,
+                   "Uniform over the legal main actions (drawing, and every build it can pay: piece, castle, spot "
+                   "and bonus tile, the central castle included); plays a held swap tile with probability p_swap on "
+                   "a uniform pair of positions; never exchanges coins for a joker (the reference).",
+                   {"p_swap": 0.5}, {"p_swap": "chance of playing a held swap tile at the start of a turn"},
+                   {"p_swap": (0.0, 1.0)}),
+        PolicyInfo("builder", BUILDER,
+                   "Builds whenever it can: the build with the best value (its rewards by the weights, minus jokers "
+                   "and coins paid), the central castle only after central_patience turns without a small-castle "
+                   "build; plays a swap tile, or exchanges coins for a joker, when that makes a build affordable.",
+                   _WEIGHTS, _WEIGHT_DOCS, _WEIGHT_BOUNDS),
+        PolicyInfo("saver", SAVER,
+                   "Draws until it can place its most demanding piece (palas, well, house, wall: the first it holds "
+                   "with a free place), then builds it on the best spot; plays a swap tile to bring the two colours "
+                   "it holds most of onto a castle where that piece can go; the central castle when the piece has "
+                   "no place in a small castle.",
+                   {"keep_jokers": 1.0, "central_patience": 0.0},
+                   {"keep_jokers": "1: jokers pay only for palases; 0: for any piece",
+                    "central_patience": "turns in a row the piece has no small-castle place before it goes to the "
+                                        "central castle"},
+                   {"keep_jokers": (0.0, 1.0), "central_patience": (0.0, 1000.0)}),
+    )
+}
