@@ -251,6 +251,13 @@ def main(argv: list[str] | None = None) -> None:
               f"(target >= {target:,}); peak memory: parent {r['parent_mb']:.0f} MB, largest worker "
               f"{r['worker_mb']:.0f} MB; lake {r['lake_mb']:.0f} MB")
 
+    print("\n## Burgenland end to end: four-player plays (staggered hands), runs+games+seats written, all cores")
+    for policy, n, target in (("random", plays, 20_000), ("builder", plays // 5, 0), ("saver", plays // 5, 0)):
+        r = end_to_end(n, events=False, game="burgenland", policy=policy)
+        print(f"{policy:>7}, {n:,} plays: {r['seconds']:.2f} s = {n / r['seconds']:,.0f} plays/s"
+              + (f" (target >= {target:,})" if target else "") + f"; peak memory: parent {r['parent_mb']:.0f} MB, "
+              f"largest worker {r['worker_mb']:.0f} MB; lake {r['lake_mb']:.0f} MB")
+
     lake_plays = 20_000 if args.quick else 2_500_000
     print(f"\n## Pipelines and ad-hoc SQL over {4 * lake_plays:,} seats rows")
     pipeline_and_sql(lake_plays, "target <= 30 s")
