@@ -2,8 +2,8 @@
 
 - `tables`: per game, the `games` and `seats` tables simulated at fixed seeds (every player count);
   for Catan, the engine other games build on, also `production` and `events`, per policy at 3 and 4
-  players (CATAN_CASES); for Die Mauerspechte and 7 Steps every table (MAUERSPECHTE_CASES,
-  SEVENSTEPS_CASES).
+  players (CATAN_CASES); for Die Mauerspechte, 7 Steps and Burgenland every table (MAUERSPECHTE_CASES,
+  EVERY_TABLE_CASES).
 - `marts`: every mart built by `simlib pipeline` over a small lake of every game.
 
 Recorded once, before a restructuring, into tests/digests.json (`python tests/digests.py --record`);
@@ -52,6 +52,12 @@ MAUERSPECHTE_CASES = [(3, ["random"], 8, 51, "fixed"),
 SEVENSTEPS_CASES = [(2, ["random"], 20, 61, {}), (3, ["greedy", "climber", "random"], 10, 62, {"side": "back"}),
                     (4, ["random", "greedy", "climber", "greedy:reach=2"], 10, 63, {"first_disc": "tile"}),
                     (4, ["random"], 20, 64, {"side": "back", "tile_threshold": 8})]
+# Burgenland: every table, each policy, 2 to 4 players, both starting hands, the central castle's options.
+BURGENLAND_CASES = [(2, ["random"], 20, 71, {}), (3, ["builder", "saver", "random"], 20, 72, {"start_hands": "equal"}),
+                    (4, ["random", "builder", "saver", "builder"], 20, 73,
+                     {"central_master_builder": True, "swap_return": "out"}),
+                    (4, ["random"], 20, 74, {"central_jokers": False, "joker_exchange": 0})]
+EVERY_TABLE_CASES = {"sevensteps": SEVENSTEPS_CASES, "burgenland": BURGENLAND_CASES}
 # Columns added to a table after its digest was recorded (they are left out of the digest, so that a new
 # column does not hide whether the old ones kept their values).
 ADDED_SINCE_RECORDING = {"events": {"die_1", "die_2"}}
@@ -178,12 +184,14 @@ def table_digests() -> dict[str, str]:
                                  options={"layout": layout})
         for table, rows in game.simulate(config, 0, plays, events=True).items():
             out[f"mauerspechte/{players}p/{','.join(policies)}/{layout}/{table}"] = table_digest(rows)
-    game = get_game("sevensteps")
-    for players, policies, plays, seed, options in SEVENSTEPS_CASES:
-        config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed, options=options)
-        label = ",".join(f"{k}={v}" for k, v in options.items())
-        for table, rows in game.simulate(config, 0, plays, events=True).items():
-            out[f"sevensteps/{players}p/{','.join(policies)}/{label}/{table}"] = table_digest(rows)
+    for name, cases in EVERY_TABLE_CASES.items():
+        game = get_game(name)
+        for players, policies, plays, seed, options in cases:
+            config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed,
+                                     options=options)
+            label = ",".join(f"{k}={v}" for k, v in options.items())
+            for table, rows in game.simulate(config, 0, plays, events=True).items():
+                out[f"{name}/{players}p/{','.join(policies)}/{label}/{table}"] = table_digest(rows)
     return out
 
 
