@@ -152,8 +152,8 @@ def test_the_price_uses_the_lowest_coin_cards_and_jokers_only_when_needed():
 
 def test_a_wall_takes_one_joker_per_wall_now_in_its_castle():
     pos = Position()  # 4 players: walls pre-placed on 1a, 4a, 7a, 9a; castle 5 empty
-    five, one = pos.colours(5), pos.colours(1)
-    pos.give(0, *[(c, 2, 4) for c in five], (RED, 3, 3), (GREEN, 3, 1))
+    assert pos.colours(1) == {RED, GREEN}
+    pos.give(0, *[(c, 2, 4) for c in pos.colours(5)], (RED, 3, 3), (GREEN, 3, 1))
     rec, _ = pos.build(0, WALL, 5, 0)
     assert rec[C.EV_WALL_JOKERS] == 1
     rec, _ = pos.build(0, WALL, 5, 1)
@@ -300,7 +300,8 @@ def test_a_swap_changes_the_colours_of_every_castle_on_both_positions():
 def test_the_central_castle_takes_one_colour_or_all_different_jokers_wild():
     paid = np.zeros((8, 3), np.int64)
     assert pay_central(hand_of((RED, 1, 5)), 0, 5, 0, paid) == 0 and paid[RED].sum() == 5
-    assert pay_central(hand_of(*[(c, 2, 1) for c in range(5)]), 0, 5, 0, paid) == 0 and (paid.sum(axis=1)[:5] == 1).all()
+    assert pay_central(hand_of(*[(c, 2, 1) for c in range(5)]), 0, 5, 0, paid) == 0
+    assert (paid.sum(axis=1)[:5] == 1).all()
     assert not can_pay_central(hand_of((RED, 1, 4), (LIGHTBLUE, 1, 1)), 0, 5)
     assert pay_central(hand_of((RED, 1, 4), (LIGHTBLUE, 1, 1)), 0, 5, 0, paid) == -1
     assert pay_central(hand_of((RED, 1, 4)), 1, 5, 0, paid) == 1 and paid.sum() == 4
