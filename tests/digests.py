@@ -127,6 +127,22 @@ plays = 10
 events = true
 options = { tile_threshold = 8 }
 """,
+    "burgenland": """
+[[run]]
+players = [2, 4]
+policies = ["random"]
+plays = 60
+[[run]]
+players = [4]
+policies = ["random"]
+plays = 60
+options = { start_hands = "equal" }
+[[run]]
+players = [4]
+policies = ["builder,random,saver,random"]
+plays = 20
+events = true
+""",
 }
 
 

@@ -70,11 +70,11 @@ def test_the_wheel_ships_the_pipelines_and_runs_them_from_anywhere(installed):
 
     report = _simlib(venv, cwd, "report", "--lake", str(lake), "--marts", "marts", "--out", "reports")
     assert report.returncode == 0, report.stderr
-    assert all((cwd / "reports" / f"{g}.html").exists() for g in ("mauer", "catan", "sevensteps"))
+    assert all((cwd / "reports" / f"{g}.html").exists() for g in ("mauer", "catan", "sevensteps", "burgenland"))
 
     query = _simlib(venv, cwd, "sql", "select game, count(*) as n from mart_run_balance group by game order by game",
                     "--lake", str(lake), "--marts", "marts", "--format", "csv")
     assert query.returncode == 0, query.stderr
-    games = ("catan", "mauer", "mauerbruch", "sevensteps")
+    games = ("burgenland", "catan", "mauer", "mauerbruch", "sevensteps")
     runs = {g: len(list((lake / "runs" / f"game={g}").iterdir())) for g in games}
     assert query.stdout.replace('"', "").splitlines() == ["game,n"] + [f"{g},{n}" for g, n in runs.items()]

@@ -37,7 +37,7 @@ def test_the_readme_notebook_analyses_run(project, monkeypatch):
     assert isinstance(penalties, pl.DataFrame)
     assert set(seats["players"]) == {3, 4} and seats["win_rate"].between(0, 1).all()
     assert penalties["seat_plays"].sum() > 0 and (penalties["penalty"] >= 0).all()
-    assert set(length["game"]) == {"mauer", "mauerbruch", "catan", "sevensteps"}
+    assert set(length["game"]) == {"mauer", "mauerbruch", "catan", "sevensteps", "burgenland"}
 
 
 def test_connect_is_read_only_and_says_when_there_is_no_lake(project, tmp_path, monkeypatch):

@@ -81,7 +81,7 @@ def test_lake_views_have_one_type_per_column_and_per_game_views_only_their_colum
     # score is int16 in Die Mauer and Mauerbruch, int8 in Catan; policy is dictionary<int8> or <int16>
     assert types["score"] == "SMALLINT" and types["policy"] == "VARCHAR" and types["run_id"] == "VARCHAR"
     by_game = con.execute("select game, typeof(score), count(*) from seats group by all order by game").fetchall()
-    assert [g for g, *_ in by_game] == ["catan", "mauer", "mauerbruch", "sevensteps"]
+    assert [g for g, *_ in by_game] == ["burgenland", "catan", "mauer", "mauerbruch", "sevensteps"]
     assert {t for _, t, _ in by_game} == {"SMALLINT"}
     for game in ("mauer", "catan"):
         own = [name for name, *_ in con.execute(f"describe {game}_seats").fetchall()]
