@@ -81,7 +81,7 @@ def note_paid(rec, paid):
 
 
 @nb.njit(cache=True, inline="always")
-def account(rec, seat_out, s):
+def account(rec, seat_out, s, bonus_effect):
     """The seat's outputs from one event row."""
     action = rec[C.EV_ACTION]
     gained, coins = 0, 0
@@ -110,17 +110,18 @@ def account(rec, seat_out, s):
         seat_out[O.SPOT_BONUSES, s] += bonus >= 0
         seat_out[O.JOKERS_SPOTS if bonus == C.SPOT_JOKER else O.JOKERS_TILES, s] += rec[C.EV_JOKERS_GAINED]
         seat_out[O.SWAPS_TAKEN, s] += rec[C.EV_SWAP_GAINED]
-        seat_out[O.TILES_TAKEN, s] += rec[C.EV_TILE_GAINED] >= 0
-        seat_out[O.TILES_PLAYED, s] += rec[C.EV_TILE] >= 0
+        taken = rec[C.EV_TILE_GAINED]
+        seat_out[O.TILES_TAKEN, s] += taken >= 0
+        seat_out[O.TILES_PLAYED, s] += (rec[C.EV_TILE] >= 0) + (taken >= 0 and bonus_effect[taken] == C.JOKERS)
         seat_out[O.WELLS_BUILT_SEAT, s] += rec[C.EV_PIECE] == C.WELL
         seat_out[O.WELL_COINS, s] += rec[C.EV_WELL_REWARD]
         seat_out[O.CENTRAL_BUILT_SEAT, s] += rec[C.EV_CASTLE] == C.CENTRAL
 
 
 @nb.njit(cache=True, inline="always")
-def emit(rec, ev, row, record, seat_out, s, n_events, i):
+def emit(rec, ev, row, record, seat_out, s, n_events, i, bonus_effect):
     """Account for the action's row and store it (runs with events). Returns the next free row."""
-    account(rec, seat_out, s)
+    account(rec, seat_out, s, bonus_effect)
     n_events[i] += 1
     if record:
         for k in range(C.EV_COLS):
@@ -363,7 +364,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
             new_row(rec, C.DEAL, play, -1, s, pool, deck)
             deal(rec, s, rules, hands, jokers, deck, discard, pool, key, ctr)
             close_row(rec, pool, deck)
-            row = emit(rec, ev, row, record, seat_out, s, n_events, i)
+            row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
         turn, idle, done = 0, 0, False
         while not done:
             s = turn % n_seats
@@ -400,7 +401,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
                 new_row(rec, C.SWAP, play, turn, s, pool, deck)
                 do_swap(rec, a, b, s, stones, swaps_held, tiles_held, tile_of, pool, rules)
                 close_row(rec, pool, deck)
-                row = emit(rec, ev, row, record, seat_out, s, n_events, i)
+                row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
             if code == BUILDER and rules.joker_exchange > 0 and pool[JOKER_PILE] > 0:
                 n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand,
                                  jokers[s], jokers[s], master_need, False, rules.central_price, 0, 0, -1, paid)
@@ -414,7 +415,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
                         note_paid(rec, paid)
                         rec[C.EV_JOKERS_GAINED] = take_jokers(jokers, s, pool, 1)
                         close_row(rec, pool, deck)
-                        row = emit(rec, ev, row, record, seat_out, s, n_events, i)
+                        row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
             # the main action
             central_jokers = jokers[s] if rules.central_jokers else 0
             central_need = master_need if rules.central_master_builder else 0
@@ -465,7 +466,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
                 draw_two(rec, s, hands, deck, discard, pool, key, ctr)
                 idle = idle + 1 if rec[C.EV_GAINED] < 0 else 0
             close_row(rec, pool, deck)
-            row = emit(rec, ev, row, record, seat_out, s, n_events, i)
+            row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
             turn += 1
             if done:
                 end_reason[i], winner[i] = C.LAST_PIECE, s
