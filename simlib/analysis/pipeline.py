@@ -6,8 +6,9 @@
   lacks (a new run, or an edited model and what reads it). Runs missing the same models are computed
   together.
 - `per_part` models are cached like `per_run` ones but computed one part file of a run at a time (the
-  lake views then show that part only), for work that would otherwise hold a whole run in memory, such
-  as joining each play's seats to the play; their rows are sums a `per_run` model adds up.
+  lake views then show that part only; a run no larger than one part, at most DEFAULT_SHARD_SIZE plays, in
+  one step), for work that would otherwise hold a whole run in memory, such as joining each play's seats
+  to the play; their rows are sums a `per_run` model adds up.
 - `table` models are computed over all runs from the per-run results, at every build.
 Marts (`mart_*`) land in `<marts>/<name>.parquet` and, with views over the lake, in simlib.duckdb.
 """
@@ -28,6 +29,7 @@ import pyarrow.parquet as pq
 
 from ..core.errors import SimlibError
 from ..core.lake import write_atomic
+from ..core.runner import DEFAULT_SHARD_SIZE
 from .duck import connect, create_lake_views
 from .models import CACHED, Model, lake_views, load_models
 from .tests import run_data_tests
@@ -103,15 +105,24 @@ def _lake_tables(models: dict[str, Model], model: Model) -> set[str]:
     return {views[s] for name in _upstream(models, {model.name}) for s in models[name].sources}
 
 
+def _run_plays(lake: Path, game: str, run_id: str) -> int:
+    runs = lake / "runs" / f"game={game}" / f"run_id={run_id}" / "part-00000.parquet"
+    return pq.read_table(runs, columns=["plays"]).column("plays")[0].as_py()
+
+
 def _compute_parts(con, models: dict[str, Model], model: Model, lake: Path, cache: Path,
                    runs: list[tuple[str, str]]) -> None:
-    """A per_part model, run by run and part by part: the lake views show one part at a time."""
+    """A per_part model, run by run and part by part: the lake views show one part at a time (a run of at most
+    DEFAULT_SHARD_SIZE plays, as many as one part of a larger run, all at once: fewer, larger steps)."""
     tables = _lake_tables(models, model)
     create_lake_views(con, lake, [], tables=tables)  # every view empty; then only the part in hand shows
     for game, run_id in runs:
         found = sorted((lake / "games" / f"game={game}" / f"run_id={run_id}").glob("part-*.parquet"))
+        parts = [int(f.stem.removeprefix("part-")) for f in found]
+        if found and _run_plays(lake, game, run_id) <= DEFAULT_SHARD_SIZE:
+            parts = [None]  # a small run at once: no more rows than one part of a large run
         pieces = []
-        for part in (int(f.stem.removeprefix("part-")) for f in found):
+        for part in parts:
             create_lake_views(con, lake, [(game, run_id)], part=part, tables=tables, games={game})
             _materialize(con, model, ModelContext(con, {}))
             pieces.append(con.table(model.name).to_arrow_table())
