@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import html
 import json
+import multiprocessing
+import os
 import shutil
+from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -272,34 +275,47 @@ def _game_sections(game: Game) -> list:
         raise SimlibError(f"report sections of {game.name} could not be loaded: {type(exc).__name__}: {exc}") from exc
 
 
+def _read_marts(marts_dir: Path) -> dict[str, pl.DataFrame]:
+    return {p.stem: pl.read_parquet(p) for p in sorted(marts_dir.glob("mart_*.parquet"))}
+
+
+def _write_page(name: str, lake: Path, marts_dir: Path, out: Path) -> tuple[Path, str]:
+    """One game's page with its figures; returns its path and its entry in the index. Reads what it needs
+    itself, so that pages can be drawn in processes of their own."""
+    game = games()[name]
+    game_runs = _read_runs(lake).filter(pl.col("game") == name)
+    page = Page(game, _run_labels(game, game_runs), _read_marts(marts_dir), out / "figures")
+    for section in [*GENERIC_SECTIONS, *_game_sections(game)]:
+        try:
+            section(page)
+        except Exception as exc:
+            raise SimlibError(f"report section {section.__name__} of {name} failed: "
+                              f"{type(exc).__name__}: {exc}") from exc
+    path = out / f"{name}.html"
+    path.write_text(_game_html(page))
+    findings = "".join(f"<li><b>{html.escape(f.title)}.</b> {html.escape(f.sentence)}</li>" for f in page.figures)
+    entry = (f"<li><a href='{path.name}'>{html.escape(game.title)}</a>: {game_runs.height} runs, "
+             f"{int(game_runs['plays'].sum()):,} plays, {len(page.figures)} figures<ul>{findings}</ul></li>")
+    return path, entry
+
+
 def build_report(lake: Path, marts_dir: Path, out: Path) -> list[Path]:
     """Write `out/index.html`, one page per game with runs, and their figures; returns the pages."""
     runs = _read_runs(lake)
-    marts = {p.stem: pl.read_parquet(p) for p in sorted(marts_dir.glob("mart_*.parquet"))}
-    if runs.is_empty() or not marts:
+    if runs.is_empty() or not any(marts_dir.glob("mart_*.parquet")):
         raise SimlibError(f"nothing to report: no complete runs in {lake} or no marts in {marts_dir} "
                           f"(run make simulate and make pipeline)")
     figure_dir = out / "figures"
     shutil.rmtree(figure_dir, ignore_errors=True)
     figure_dir.mkdir(parents=True, exist_ok=True)
-    pages, entries = [], []
-    for game in games().values():
-        game_runs = runs.filter(pl.col("game") == game.name)
-        if game_runs.is_empty():
-            continue
-        page = Page(game, _run_labels(game, game_runs), marts, figure_dir)
-        for section in [*GENERIC_SECTIONS, *_game_sections(game)]:
-            try:
-                section(page)
-            except Exception as exc:
-                raise SimlibError(f"report section {section.__name__} of {game.name} failed: "
-                                  f"{type(exc).__name__}: {exc}") from exc
-        path = out / f"{game.name}.html"
-        path.write_text(_game_html(page))
-        pages.append(path)
-        findings = "".join(f"<li><b>{html.escape(f.title)}.</b> {html.escape(f.sentence)}</li>" for f in page.figures)
-        entries.append(f"<li><a href='{path.name}'>{html.escape(game.title)}</a>: {game_runs.height} runs, "
-                       f"{int(game_runs['plays'].sum()):,} plays, {len(page.figures)} figures<ul>{findings}</ul></li>")
+    todo = [name for name in games() if not runs.filter(pl.col("game") == name).is_empty()]
+    workers = min(len(todo), os.cpu_count() or 1)
+    if workers > 1:  # pages are independent: drawn side by side (spawned: Polars is not fork-safe)
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            written = list(pool.map(_write_page, todo, *[[x] * len(todo) for x in (lake, marts_dir, out)]))
+    else:
+        written = [_write_page(name, lake, marts_dir, out) for name in todo]
+    pages, entries = [p for p, _ in written], [e for _, e in written]
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     index = _page_html("simlib report", f"<h1>simlib report</h1><p class='note'>Written {stamp} by simlib "
                                         f"{__version__} from lake <code>{html.escape(str(lake))}</code>.</p>"
