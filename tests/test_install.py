@@ -20,13 +20,20 @@ import pytest
 from digests import build_small_lake
 
 REPO = Path(__file__).resolve().parents[1]
-SKIP = shutil.ignore_patterns(".git", ".venv", "data", "reports", "__pycache__", "*.egg-info", "build", "dist",
-                              ".pytest_cache", ".hypothesis")
+_SKIP_ANYWHERE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", "build", "dist", ".pytest_cache",
+                                       ".hypothesis")
+
+
+def _skip(folder: str, names: list[str]) -> set[str]:
+    """What the copy leaves out: caches anywhere; the generated data/ and reports/ at the top only (a game's
+    own data/ folder ships)."""
+    top = {"data", "reports"} if Path(folder) == REPO else set()
+    return set(_SKIP_ANYWHERE(folder, names)) | (top & set(names))
 
 
 def _venv_with_wheel(root: Path) -> Path:
     source = root / "source"
-    shutil.copytree(REPO, source, ignore=SKIP)
+    shutil.copytree(REPO, source, ignore=_skip)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", root / "dist", source],
                    check=True, capture_output=True)
     wheel = next((root / "dist").glob("simlib-*.whl"))

@@ -146,7 +146,7 @@ def test_a_section_that_raises_fails_the_report_naming_game_and_section(report, 
     monkeypatch.setattr(type(MAUERBRUCH), "report_sections", lambda self: [broken_section])
     root = report.parent
     with pytest.raises(SimlibError, match="broken_section of mauerbruch failed: KeyError"):
-        build_report(root / "lake", root / "marts", tmp_path / "out")
+        build_report(root / "lake", root / "marts", tmp_path / "out", workers=1)  # the patch lives in this process
 
 
 def test_a_report_module_that_cannot_be_imported_fails_the_report(report, monkeypatch, tmp_path):
@@ -156,7 +156,18 @@ def test_a_report_module_that_cannot_be_imported_fails_the_report(report, monkey
     monkeypatch.setattr(type(MAUERBRUCH), "report_sections", sections)
     root = report.parent
     with pytest.raises(SimlibError, match="report sections of mauerbruch could not be loaded: ModuleNotFoundError"):
-        build_report(root / "lake", root / "marts", tmp_path / "out")
+        build_report(root / "lake", root / "marts", tmp_path / "out", workers=1)
+
+
+def test_pages_drawn_side_by_side_equal_pages_drawn_one_by_one(report, tmp_path):
+    root = report.parent
+    apart = build_report(root / "lake", root / "marts", tmp_path / "apart", workers=2)
+    alone = build_report(root / "lake", root / "marts", tmp_path / "alone", workers=1)
+    assert [p.name for p in apart] == [p.name for p in alone] and len(apart) > 1
+    for a, b in zip(apart, alone):
+        assert a.read_text() == b.read_text(), a.name
+    assert sorted(f.name for f in (tmp_path / "apart" / "figures").iterdir()) == sorted(
+        f.name for f in (tmp_path / "alone" / "figures").iterdir())
 
 
 def test_each_game_hands_over_its_sections():

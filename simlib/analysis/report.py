@@ -299,8 +299,9 @@ def _write_page(name: str, lake: Path, marts_dir: Path, out: Path) -> tuple[Path
     return path, entry
 
 
-def build_report(lake: Path, marts_dir: Path, out: Path) -> list[Path]:
-    """Write `out/index.html`, one page per game with runs, and their figures; returns the pages."""
+def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = None) -> list[Path]:
+    """Write `out/index.html`, one page per game with runs, and their figures; returns the pages. Pages are
+    drawn by up to `workers` processes (default: one per core); 1 draws them in this process."""
     runs = _read_runs(lake)
     if runs.is_empty() or not any(marts_dir.glob("mart_*.parquet")):
         raise SimlibError(f"nothing to report: no complete runs in {lake} or no marts in {marts_dir} "
@@ -309,7 +310,7 @@ def build_report(lake: Path, marts_dir: Path, out: Path) -> list[Path]:
     shutil.rmtree(figure_dir, ignore_errors=True)
     figure_dir.mkdir(parents=True, exist_ok=True)
     todo = [name for name in games() if not runs.filter(pl.col("game") == name).is_empty()]
-    workers = min(len(todo), os.cpu_count() or 1)
+    workers = min(len(todo), workers or os.cpu_count() or 1)
     if workers > 1:  # pages are independent: drawn side by side (spawned: Polars is not fork-safe)
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             written = list(pool.map(_write_page, todo, *[[x] * len(todo) for x in (lake, marts_dir, out)]))
