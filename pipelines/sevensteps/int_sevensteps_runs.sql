@@ -1,54 +1,12 @@
--- 7 Steps, one row per run: its set-up as the marts pool runs by it (side, players, the line-up of
--- policies, tile_threshold and the other options). The line-up is `one_policy` (every seat the same policy
--- spec), `one_vs_field` (one seat of a `focal` policy, every other seat of one `field` policy; at two
--- players the random seat is the field) or `mixed`. Runs of one set-up (e.g. the same table with and without
--- events) are pooled by the marts.
+-- 7 Steps, one row per run: its set-up as the marts pool runs by it (side, players, the line-up of policies
+-- from the shared int_run_lineups, tile_threshold and the other options). Runs of one set-up (e.g. the same
+-- table with and without events) are pooled by the marts.
 with runs as (
     select * from stg_sevensteps_runs
 ),
 
-seats as (
-    select
-        run_id,
-        unnest(policy_specs) as spec,
-        unnest(policy_names) as name,
-        unnest(generate_series(0, players - 1)) as seat
-    from runs
-),
-
-specs as (
-    select
-        run_id,
-        spec,
-        any_value(name) as name,
-        count(*) as n_seats,
-        min(seat) as first_seat
-    from seats
-    group by all
-),
-
-ranked as (
-    -- The field first: the spec with the most seats, then a random one, then the later seat.
-    select
-        *,
-        row_number() over (
-            partition by run_id order by n_seats desc, (name = 'random') desc, first_seat desc) as field_rank,
-        count(*) over (partition by run_id) as n_specs
-    from specs
-),
-
-shape as (
-    select
-        run_id,
-        any_value(n_specs) as n_specs,
-        max(spec) filter (where field_rank = 1) as field_spec,
-        max(name) filter (where field_rank = 1) as field,
-        max(spec) filter (where field_rank = 2) as focal_spec,
-        max(name) filter (where field_rank = 2) as focal,
-        max(n_seats) filter (where field_rank = 2) as focal_seats,
-        max(first_seat) filter (where field_rank = 2) as focal_seat
-    from ranked
-    group by all
+lineups as (
+    select * from int_run_lineups
 ),
 
 final as (
@@ -60,35 +18,17 @@ final as (
         r.other_options,
         r.events,
         r.plays,
-        array_to_string(r.policy_names, ',') as policies,
-        case
-            when s.n_specs = 1 then 'one_policy'
-            when s.n_specs = 2 and s.focal_seats = 1 then 'one_vs_field'
-            else 'mixed'
-        end as lineup_kind,
-        case
-            when s.n_specs = 1 then s.field
-            when s.n_specs = 2 and s.focal_seats = 1 then s.focal || ' + ' || (r.players - 1) || ' ' || s.field
-            else array_to_string(r.policy_names, ',')
-        end as lineup,
-        case
-            when s.n_specs = 1 then s.field_spec
-            when s.n_specs = 2 and s.focal_seats = 1 then s.focal_spec || ' + ' || s.field_spec
-            else array_to_string(r.policy_specs, ',')
-        end as lineup_spec,
-        case
-            when s.n_specs = 1 then s.field
-            when s.n_specs = 2 and s.focal_seats = 1 then s.focal
-        end as focal,
-        case
-            when s.n_specs = 1 then s.field_spec
-            when s.n_specs = 2 and s.focal_seats = 1 then s.focal_spec
-        end as focal_spec,
-        case when s.n_specs <= 2 and coalesce(s.focal_seats, 1) = 1 then s.field end as field,
-        case when s.n_specs <= 2 and coalesce(s.focal_seats, 1) = 1 then s.field_spec end as field_spec,
-        case when s.n_specs = 2 and s.focal_seats = 1 then s.focal_seat end as focal_seat
+        l.policies,
+        l.lineup_kind,
+        l.lineup,
+        l.lineup_spec,
+        l.focal,
+        l.focal_spec,
+        l.field,
+        l.field_spec,
+        l.focal_seat
     from runs as r
-    join shape as s using (run_id)
+    join lineups as l using (run_id)
 )
 
 select * from final
