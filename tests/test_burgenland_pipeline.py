@@ -4,8 +4,6 @@ report page leads with the starting-hands question."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import re
@@ -17,16 +15,16 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 import pytest
+from mart_checks import Z, cli, marts_of, mean_ci, pipeline_and_report, row, wilson
+from mart_checks import lake_table as shared_lake_table
 
 from simlib.analysis.pipeline import build
-from simlib.cli import main
 from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
 from simlib.games.burgenland.board import map_text
 from simlib.games.burgenland.tables import GAMES, SEATS
 
 from lake_fixture import _table
 
-Z = 1.96
 MAP = map_text("standard")
 OPTIONS = {"central_house": 6, "central_jokers": True, "central_master_builder": False, "central_palas": 7,
            "central_wall": 5, "data": "assumed", "data_id": "d1", "data_text": "jokers = 17", "joker_exchange": 6,
@@ -35,35 +33,11 @@ OTHER = ("central_house=6 central_jokers=true central_master_builder=false centr
          "data=assumed data_id=d1 joker_exchange=6 map=standard max_turns=2000 swap_return=supply")
 
 
-def wilson(k, n, z=Z):
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
-def mean_ci(values):
-    mean = statistics.mean(values)
-    half = Z * statistics.stdev(values) / math.sqrt(len(values))
-    return mean - half, mean + half
-
-
 def ratio_ci(x, y):
     """sum(x) / sum(y) and its 95% delta-method interval, the pairs (x, y) as units."""
     n, r = len(x), sum(x) / sum(y)
     half = Z * math.sqrt(sum((a - r * b) ** 2 for a, b in zip(x, y)) / (n * (n - 1))) / (sum(y) / n)
     return r, r - half, r + half
-
-
-def row(frame: pl.DataFrame, **where) -> dict:
-    for key, value in where.items():
-        frame = frame.filter(pl.col(key).is_null() if value is None else pl.col(key) == value)
-    assert frame.height == 1, (where, frame)
-    return frame.row(0, named=True)
-
-
-def marts_of(folder: Path) -> dict[str, pl.DataFrame]:
-    return {p.stem: pl.read_parquet(p) for p in folder.glob("mart_*.parquet")}
 
 
 # --- a hand-made lake ------------------------------------------------------------------------------------
@@ -310,12 +284,6 @@ def test_central_by_hand(hand):
 
 # --- a small real run -------------------------------------------------------------------------------------
 
-def cli(*args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(list(args))
-    return status, out.getvalue()
-
 
 REAL_RUNS = (  # players, policies, plays, start_hands
     (4, "random", 240, "staggered"),
@@ -329,21 +297,18 @@ REAL_RUNS = (  # players, policies, plays, start_hands
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
     root = tmp_path_factory.mktemp("burgenland_real")
-    lake, marts, reports = root / "lake", root / "marts", root / "reports"
+    lake = root / "lake"
     for players, policies, plays, hands in REAL_RUNS:
         status, out = cli("simulate", "burgenland", "--plays", str(plays), "--players", str(players), "--policies",
                           policies, "--seed", "7", "--workers", "1", "--shard-size", "50", "--lake", str(lake),
                           "--quiet", "--option", f"start_hands={hands}")
         assert status == 0, out
-    status, out = cli("pipeline", "--lake", str(lake), "--marts", str(marts), "--db", str(root / "simlib.duckdb"))
-    assert status == 0 and ", 0 failed" in out, out
-    status, out = cli("report", "--lake", str(lake), "--marts", str(marts), "--out", str(reports))
-    assert status == 0, out
-    return lake, marts_of(marts), reports
+    marts, reports = pipeline_and_report(root, lake)
+    return lake, marts, reports
 
 
 def lake_table(lake: Path, table: str) -> pl.DataFrame:
-    return pl.read_parquet(str(lake / table / "game=burgenland" / "**" / "*.parquet"), hive_partitioning=True)
+    return shared_lake_table(lake, "burgenland", table)
 
 
 def run_setups(lake: Path) -> pl.DataFrame:

@@ -4,8 +4,6 @@ report page leads with the start player and the skill gap by side."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import re
@@ -16,15 +14,15 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 import pytest
+from mart_checks import Z, cli, marts_of, mean_ci, pipeline_and_report, row, wilson
+from mart_checks import lake_table as shared_lake_table
 
 from simlib.analysis.pipeline import build
-from simlib.cli import main
 from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
 from simlib.games.sevensteps.tables import GAMES, SEATS, TURNS
 
 from lake_fixture import _table
 
-Z = 1.96
 # The runs' options; the data files' texts (*_text) stay out of other_options, their hash data_id stands for them.
 OPTIONS = {"first_disc": "colour", "layout": "standard", "max_turns": 1000, "side": "front", "specials": "assumed",
            "tile_threshold": 7, "tiles": "fano", "unused_tile_points": 2, "tiles_text": "name = 'fano'\n[[tile]]",
@@ -32,35 +30,11 @@ OPTIONS = {"first_disc": "colour", "layout": "standard", "max_turns": 1000, "sid
 OTHER = "data_id=d1 first_disc=colour layout=standard max_turns=1000 specials=assumed tiles=fano unused_tile_points=2"
 
 
-def wilson(k, n, z=Z):
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
-def mean_ci(values):
-    mean = statistics.mean(values)
-    half = Z * statistics.stdev(values) / math.sqrt(len(values))
-    return mean - half, mean + half
-
-
 def welch(a, b):
     """The difference of means mean(a) - mean(b) and its 95% interval for independent samples."""
     d = statistics.mean(a) - statistics.mean(b)
     half = Z * math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b))
     return d, d - half, d + half
-
-
-def row(frame: pl.DataFrame, **where) -> dict:
-    for key, value in where.items():
-        frame = frame.filter(pl.col(key).is_null() if value is None else pl.col(key) == value)
-    assert frame.height == 1, (where, frame)
-    return frame.row(0, named=True)
-
-
-def marts_of(folder: Path) -> dict[str, pl.DataFrame]:
-    return {p.stem: pl.read_parquet(p) for p in folder.glob("mart_*.parquet")}
 
 
 # --- a hand-made lake ------------------------------------------------------------------------------------
@@ -332,12 +306,6 @@ def test_threshold_by_hand(hand):
 
 # --- a small real run -------------------------------------------------------------------------------------
 
-def cli(*args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(list(args))
-    return status, out.getvalue()
-
 
 REAL_RUNS = (  # players, policies, plays, options, events
     (4, "random", 150, (), True),
@@ -353,22 +321,19 @@ REAL_RUNS = (  # players, policies, plays, options, events
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
     root = tmp_path_factory.mktemp("sevensteps_real")
-    lake, marts, reports = root / "lake", root / "marts", root / "reports"
+    lake = root / "lake"
     for players, policies, plays, options, events in REAL_RUNS:
         args = ["simulate", "sevensteps", "--plays", str(plays), "--players", str(players), "--policies", policies,
                 "--seed", "5", "--workers", "1", "--shard-size", "40", "--lake", str(lake), "--quiet"]
         args += [a for o in options for a in ("--option", o)] + (["--events"] if events else [])
         status, out = cli(*args)
         assert status == 0, out
-    status, out = cli("pipeline", "--lake", str(lake), "--marts", str(marts), "--db", str(root / "simlib.duckdb"))
-    assert status == 0 and ", 0 failed" in out, out
-    status, out = cli("report", "--lake", str(lake), "--marts", str(marts), "--out", str(reports))
-    assert status == 0, out
-    return lake, marts_of(marts), reports
+    marts, reports = pipeline_and_report(root, lake)
+    return lake, marts, reports
 
 
 def lake_table(lake: Path, table: str) -> pl.DataFrame:
-    return pl.read_parquet(str(lake / table / "game=sevensteps" / "**" / "*.parquet"), hive_partitioning=True)
+    return shared_lake_table(lake, "sevensteps", table)
 
 
 def run_setups(lake: Path) -> pl.DataFrame:
