@@ -3,8 +3,8 @@ and checks every fact against the rules as documented (docs/games/burgenland.md,
 and docs/lake.md for the meaning of the columns), re-deriving the piles, the hands, the board, the tiles, the
 rewards and the end on its own.
 
-It reads only the game's data files (the map and the cards-and-tiles file, with tomllib) and imports nothing
-from simlib: the published facts (the well rewards 5, 4, 3, 3, 2, 2, 1, 1, the price of 4 cards, the 16/12/12/8
+It reads only the game's data files (the map and the cards-and-tiles file, with tomllib) and imports no simlib
+code: the published facts (the well rewards 5, 4, 3, 3, 2, 2, 1, 1, the price of 4 cards, the 16/12/12/8
 pieces, 17 jokers, ...) are written out below and the data files are checked against them. Every broken rule
 raises `Illegal` whose message starts with the rule's name in brackets, e.g.
 "[payment] play 3 event 41 (turn 37 seat 1 build): ...".

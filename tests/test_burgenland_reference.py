@@ -1,10 +1,10 @@
 """Burgenland's plays replayed event by event by the independent reference (tests/burgenland_reference.py, which
-derives the rules from docs/games/burgenland.md, docs/lake.md and the map and data files alone and imports nothing
-from simlib). Every play of small runs of every policy, of mixed tables, at 2, 3 and 4 players, with both starting
-hands, without central jokers, with the central master builder, with swap tiles leaving the game, without and with
-another joker exchange, other central prices and a small turn limit must be legal at every event and end on the
-rows of the games and seats tables. Each check of the reference is then shown to catch a stream changed in one
-place, by its own rule.
+derives the rules from docs/games/burgenland.md, docs/lake.md and the map and data files alone; neither it nor
+this driver imports simlib: the runs come from the command line, tests/cli_runs.py). Every play of small runs
+of every policy, of mixed tables, at 2, 3 and 4 players, with both starting hands, without central jokers, with
+the central master builder, with swap tiles leaving the game, without and with another joker exchange, other
+central prices and a small turn limit must be legal at every event and end on the rows of the games and seats
+tables. Each check of the reference is then shown to catch a stream changed in one place, by its own rule.
 
 The reference found one discrepancy, since fixed in the kernel: seats.tiles_played left out the Zwei Joker tiles
 (docs/lake.md: "Bonus tiles used (a Zwei Joker tile is used when taken)")."""
@@ -36,9 +36,7 @@ from burgenland_reference import (
     order_events,
     replay,
 )
-
-from simlib.core.config import RunConfig
-from simlib.core.registry import get_game
+from cli_runs import simulated_plays
 
 # name: (players, policies, options, plays, seed)
 RUNS = {
@@ -67,18 +65,16 @@ RUNS = {
 KNOWN_DISCREPANCIES = ()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
+def every_run() -> dict[str, tuple[dict, ...]]:
+    """Every run of RUNS simulated through the command line (one batch), play by play."""
+    return simulated_plays("burgenland", {name: (players, policies, plays, seed, options)
+                                          for name, (players, policies, options, plays, seed) in RUNS.items()})
+
+
 def played(name: str) -> tuple[dict, ...]:
-    """The run's plays simulated through the public API, each as its rows of every table (events in row order)."""
-    players, policies, options, plays, seed = RUNS[name]
-    game = get_game("burgenland")
-    config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed, options=options)
-    tables = game.simulate(config, 0, plays, events=True)
-    out = [defaultdict(list) for _ in range(plays)]
-    for table, rows in tables.items():
-        for row in rows.to_pylist():
-            out[row["play_index"]][table].append(row)
-    return tuple(dict(play) for play in out)
+    """The run's plays, each as its rows of every table (events in row order)."""
+    return every_run()[name]
 
 
 def check(name: str, play: dict, waive=KNOWN_DISCREPANCIES, **override) -> Replay:

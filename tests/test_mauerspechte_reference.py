@@ -1,15 +1,17 @@
 """Die Mauerspechte's games, replayed event by event by the independent reference (tests/mauerspechte_reference.py,
 which derives the rules from docs/games/mauerspechte.md, the seed text and the data files alone and imports
-nothing from simlib): every play of every policy alone and of mixed tables, at 3 and 4 players, and once with
-the shuffled layout, must be legal at every event and end on the rows of the games, seats, wall_pieces, hotels,
-love_parades and production tables. Each check of the reference is shown to catch a stream changed in one place."""
+nothing from simlib; nor does this driver: the runs come from the command line, tests/cli_runs.py): every play
+of every policy alone and of mixed tables, at 3 and 4 players, and once with the shuffled layout, must be legal
+at every event and end on the rows of the games, seats, wall_pieces, hotels, love_parades and production
+tables. Each check of the reference is shown to catch a stream changed in one place."""
 
 from __future__ import annotations
 
 import functools
-from collections import Counter, defaultdict
+from collections import Counter
 
 import pytest
+from cli_runs import simulated_plays
 from mauerspechte_reference import (
     BERLIN,
     CHIP_CLASS,
@@ -22,9 +24,6 @@ from mauerspechte_reference import (
     check_tables,
     replay_game,
 )
-
-from simlib.core.config import RunConfig
-from simlib.core.registry import get_game
 
 POLICIES = ("random", "weighted", "builder", "specht", "hotelier")
 MIXED = {3: ["hotelier", "random", "specht"], 4: ["specht", "hotelier", "builder", "weighted"]}
@@ -40,21 +39,22 @@ ACTIONS = {"hex", "harbour", "setup_settlement", "setup_road", "roll", "produce"
            "hotel_produce", "tiergarten", "bid", "pass", "pay", "parade", "card"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
+def every_case() -> dict[tuple[int, str, str], tuple[dict, ...]]:
+    """PLAYS plays of every case of CASES, simulated through the command line (one batch), play by play."""
+    runs = {(players, table, layout): (players, MIXED[players] if table == "mixed" else [table], PLAYS, SEED,
+                                       {"layout": layout})
+            for players, table, layout in CASES}
+    cases = simulated_plays("mauerspechte", runs)
+    for plays in cases.values():
+        for play in plays:
+            play["events"].sort(key=lambda e: e["seq"])
+    return cases
+
+
 def played(players: int, table: str, layout: str = "fixed") -> tuple[dict, ...]:
-    """PLAYS plays simulated through the public API, each as its rows of every table."""
-    game = get_game("mauerspechte")
-    policies = MIXED[players] if table == "mixed" else [table]
-    config = RunConfig.build(game, players=players, policies=policies, plays=PLAYS, seed=SEED, events=True,
-                             options={"layout": layout})
-    tables = game.simulate(config, 0, PLAYS, events=True)
-    plays = [defaultdict(list) for _ in range(PLAYS)]
-    for name, rows in tables.items():
-        for row in rows.to_pylist():
-            plays[row["play_index"]][name].append(row)
-    for play in plays:
-        play["events"].sort(key=lambda e: e["seq"])
-    return tuple(dict(play) for play in plays)
+    """The case's plays, each as its rows of every table."""
+    return every_case()[(players, table, layout)]
 
 
 def check_play(play: dict, players: int, layout: str, received: bool = True, **reading):

@@ -1,6 +1,7 @@
 """7 Steps's games replayed turn by turn by the independent reference (tests/sevensteps_reference.py, which
 derives the rules from docs/games/sevensteps.md, the settled points of issue 12 and the data files alone and
-imports nothing from simlib). Every play of small runs of every policy, of mixed tables, on both sides, with
+imports nothing from simlib; nor does this driver: the runs come from the command line, tests/cli_runs.py).
+Every play of small runs of every policy, of mixed tables, on both sides, with
 the first_disc=tile reading, another tile threshold and the turn limit must be legal at every disc and end on
 the rows of the games, seats, events and turns tables. Each check of the reference is then shown to catch a
 stream changed in one place, by its own rule."""
@@ -13,6 +14,7 @@ from collections import Counter, defaultdict
 from types import SimpleNamespace
 
 import pytest
+from cli_runs import simulated_plays
 from sevensteps_reference import (
     AID,
     BONUS,
@@ -27,9 +29,6 @@ from sevensteps_reference import (
     measures,
     replay,
 )
-
-from simlib.core.config import RunConfig
-from simlib.core.registry import get_game
 
 # name: (players, policies, options, plays, seed)
 RUNS = {
@@ -50,22 +49,21 @@ RUNS = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
+def every_run() -> dict[str, tuple[dict, ...]]:
+    """Every run of RUNS simulated through the command line (one batch), play by play, turns in order."""
+    runs = simulated_plays("sevensteps", {name: (players, policies, plays, seed, options)
+                                          for name, (players, policies, options, plays, seed) in RUNS.items()})
+    for plays in runs.values():
+        for play in plays:
+            play["events"].sort(key=lambda e: (e["turn"], e["disc"]))
+            play["turns"].sort(key=lambda r: r["turn"])
+    return runs
+
+
 def played(name: str) -> tuple[dict, ...]:
-    """The run's plays simulated through the public API, each as its rows of every table."""
-    players, policies, options, plays, seed = RUNS[name]
-    game = get_game("sevensteps")
-    config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed, events=True,
-                             options=options)
-    tables = game.simulate(config, 0, plays, events=True)
-    out = [defaultdict(list) for _ in range(plays)]
-    for table, rows in tables.items():
-        for row in rows.to_pylist():
-            out[row["play_index"]][table].append(row)
-    for play in out:
-        play["events"].sort(key=lambda e: (e["turn"], e["disc"]))
-        play["turns"].sort(key=lambda r: r["turn"])
-    return tuple(dict(play) for play in out)
+    """The run's plays, each as its rows of every table."""
+    return every_run()[name]
 
 
 def check(name: str, play: dict, **override) -> Replay:
