@@ -104,7 +104,7 @@ class Position:
     def build(self, seat, piece, castle, spot=-1, tile=-1):
         """Build through the kernel's block (castle 1-11, 0 = central); returns (the event row, the play ended)."""
         b = np.array([piece, C.CENTRAL if castle == 0 else castle - 1, spot, tile], np.int64)
-        K.new_row(self.rec, C.BUILD, 0, 0, seat, self.pool, self.deck)
+        K.new_row(self.rec, C.BUILD, 0, 0, seat, self.pool)
         done = K.build(self.rec, b, self.jokers[seat], seat, self.bd, self.cards, self.rules, self.stones, self.master,
                        self.well_order, self.counts, self.spot_piece, self.n_spots, self.supply, self.hands,
                        self.jokers, self.deck, self.discard, self.pool, self.tiles_held, self.bonus_order,

@@ -185,6 +185,25 @@ def random_build(n, key, ctr):
     return k
 
 
+@nb.njit(cache=True, inline="always")
+def has_place(piece, c, counts, spot_piece, n_spots, marker, tile_of):
+    """Whether `piece` may go into small castle c: a well on the marker's castle (any castle with the any_well
+    tile) without a well; another piece on a free spot (or an extra spot with that tile) where the building
+    rules allow it (or a held tile lifts them)."""
+    if piece == C.WELL:
+        return counts[c, C.WELL] == 0 and (c == marker or tile_of[C.ANY_WELL] >= 0)
+    has_spot = free_spot(spot_piece, n_spots, c, 0) >= 0 or (tile_of[C.EXTRA_SPOT] >= 0 and n_spots[c] < C.MAX_SPOTS)
+    rule_tile = piece != C.WALL and tile_of[C.IGNORE_HOUSE_RULE if piece == C.HOUSE else C.SECOND_PALAS] >= 0
+    return has_spot and (piece_allowed(piece, counts, c, False) or rule_tile)
+
+
+@nb.njit(cache=True, inline="always")
+def small_places(castles_ok, piece, counts, spot_piece, n_spots, marker, tile_of):
+    """Mark (add to castles_ok) the small castles where `piece` may go."""
+    for c in range(C.N_CASTLES):
+        castles_ok[c] |= has_place(piece, c, counts, spot_piece, n_spots, marker, tile_of)
+
+
 @nb.njit(cache=True)
 def saver_target(supply, counts, spot_piece, n_spots, marker, tile_of):
     """The saver's piece: the first of palas, well, house, wall it holds with a place in a small castle
@@ -192,17 +211,8 @@ def saver_target(supply, counts, spot_piece, n_spots, marker, tile_of):
     for piece in SAVER_ORDER:
         if supply[piece] == 0:
             continue
-        if piece == C.WELL:
-            if marker >= 0 and counts[marker, C.WELL] == 0:
-                return piece
-            if tile_of[C.ANY_WELL] >= 0:
-                return piece
-            continue
         for c in range(C.N_CASTLES):
-            has_spot = free_spot(spot_piece, n_spots, c, 0) >= 0 or (tile_of[C.EXTRA_SPOT] >= 0
-                                                                     and n_spots[c] < C.MAX_SPOTS)
-            rule_tile = tile_of[C.IGNORE_HOUSE_RULE if piece == C.HOUSE else C.SECOND_PALAS] >= 0
-            if has_spot and (piece_allowed(piece, counts, c, False) or (piece != C.WALL and rule_tile)):
+            if has_place(piece, c, counts, spot_piece, n_spots, marker, tile_of):
                 return piece
     for piece in (C.PALAS, C.HOUSE, C.WALL):
         if supply[piece] > 0:

@@ -28,8 +28,9 @@ from .decisions import (
     random_build,
     random_swap,
     saver_target,
+    small_places,
 )
-from .policies import BUILDER, RANDOM
+from .policies import BUILDER, RANDOM, SAVER
 from .rules import (
     BONUS_TOP,
     CENTRAL_BUILT,
@@ -53,7 +54,7 @@ from .rules import (
 
 
 @nb.njit(cache=True, inline="always")
-def new_row(rec, action, play, turn, s, pool, deck):
+def new_row(rec, action, play, turn, s, pool):
     rec[:] = -1
     rec[C.EV_ACTION], rec[C.EV_PLAY], rec[C.EV_TURN], rec[C.EV_SEAT] = action, play, turn, s
     for k in (C.EV_MASTER, C.EV_WELL_REWARD, C.EV_JOKERS_PAID, C.EV_WALL_JOKERS, C.EV_JOKERS_GAINED,
@@ -303,23 +304,6 @@ def draw_two(rec, s, hands, deck, discard, pool, key, ctr):
         rec[C.EV_GAINED + g] = card
 
 
-@nb.njit(cache=True, inline="always")
-def small_places(castles_ok, piece, counts, spot_piece, n_spots, marker, tile_of):
-    """Mark (add to castles_ok) the small castles where `piece` may go (a free or extra spot, the building
-    rules; a well: the marker's castle)."""
-    for c in range(C.N_CASTLES):
-        if piece == C.WELL:
-            castles_ok[c] |= counts[c, C.WELL] == 0 and (c == marker or tile_of[C.ANY_WELL] >= 0)
-            continue
-        has_spot = tile_of[C.EXTRA_SPOT] >= 0 and n_spots[c] < C.MAX_SPOTS
-        for spot in range(n_spots[c]):
-            has_spot |= spot_piece[c, spot] < 0
-        rule_tile = piece != C.WALL and tile_of[C.IGNORE_HOUSE_RULE if piece == C.HOUSE else C.SECOND_PALAS] >= 0
-        ok = piece == C.WALL or rule_tile or (counts[c, C.WALL] > counts[c, C.HOUSE] if piece == C.HOUSE
-                                              else counts[c, C.PALAS] == 0)
-        castles_ok[c] |= has_spot and ok
-
-
 @nb.njit(cache=True)
 def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, rules, ev, ev_offsets):
     """Plays first_play .. first_play+n_plays-1 (BurgenlandOutputs' arrays; with ev_offsets, the event rows)."""
@@ -361,7 +345,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
         stones_out[i] = stones
         row = ev_offsets[i] if record else 0
         for s in range(n_seats):
-            new_row(rec, C.DEAL, play, -1, s, pool, deck)
+            new_row(rec, C.DEAL, play, -1, s, pool)
             deal(rec, s, rules, hands, jokers, deck, discard, pool, key, ctr)
             close_row(rec, pool, deck)
             row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
@@ -373,7 +357,8 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
             # free actions: a swap (random: by chance; builder and saver: when it helps), an exchange (builder)
             marker = marker_castle(well_order, pool)
             master_need = master[pool[MASTER_TOP] % master.shape[0]]
-            target = -1
+            # the saver's piece (its place does not depend on the stones, so a swap leaves it)
+            target = saver_target(supply[s], counts, spot_piece, n_spots, marker, tile_of) if code == SAVER else -1
             a, b = random_swap(code, p, swaps_held[s], tile_of, key, ctr)
             if code != RANDOM and (swaps_held[s] > 0 or tile_of[C.SWAP_TILE] >= 0):
                 castles_ok[:] = False
@@ -387,18 +372,15 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
                         a, b, m = best_swap_for(hand, stones, bd, castles_ok)
                         if m + jokers[s] < C.PRICE:  # the swap does not make a build affordable
                             a, b = -1, -1
-                else:
-                    target = saver_target(supply[s], counts, spot_piece, n_spots, marker, tile_of)
-                    if target >= 0:
-                        spend = policy_jokers(code, p, jokers[s], target)
-                        n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of,
-                                         hand, spend, spend, master_need, False, rules.central_price, 0, 0, target,
-                                         paid)
-                        if n == 0:
-                            small_places(castles_ok, target, counts, spot_piece, n_spots, marker, tile_of)
-                            a, b, m = best_swap_for(hand, stones, bd, castles_ok)
+                elif target >= 0:
+                    spend = policy_jokers(code, p, jokers[s], target)
+                    n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of,
+                                     hand, spend, spend, master_need, False, rules.central_price, 0, 0, target, paid)
+                    if n == 0:
+                        small_places(castles_ok, target, counts, spot_piece, n_spots, marker, tile_of)
+                        a, b, m = best_swap_for(hand, stones, bd, castles_ok)
             if a >= 0:
-                new_row(rec, C.SWAP, play, turn, s, pool, deck)
+                new_row(rec, C.SWAP, play, turn, s, pool)
                 do_swap(rec, a, b, s, stones, swaps_held, tiles_held, tile_of, pool, rules)
                 close_row(rec, pool, deck)
                 row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
@@ -410,7 +392,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
                     if legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of, after,
                                     jokers[s] + 1, jokers[s] + 1, master_need, False, rules.central_price, 0, 0, -1,
                                     scratch) > 0:
-                        new_row(rec, C.EXCHANGE, play, turn, s, pool, deck)
+                        new_row(rec, C.EXCHANGE, play, turn, s, pool)
                         pay(hand, jokers, s, paid, 0, discard, pool)
                         note_paid(rec, paid)
                         rec[C.EV_JOKERS_GAINED] = take_jokers(jokers, s, pool, 1)
@@ -431,7 +413,6 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
                     w, only = p, -1
                 else:
                     w = saver_weights
-                    target = saver_target(supply[s], counts, spot_piece, n_spots, marker, tile_of)
                     only = target if target >= 0 else -1 - target
                     spend = policy_jokers(code, p, jokers[s], only)
                     central_jokers = min(central_jokers, spend)
@@ -452,7 +433,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
                     k = best_build(builds, n, w, counts, bd, pool, hand, spend, stones, master_need,
                                    rules.central_price, central_need, paid, cards.bonus_effect)
             if k >= 0:
-                new_row(rec, C.BUILD, play, turn, s, pool, deck)
+                new_row(rec, C.BUILD, play, turn, s, pool)
                 if builds[k, 1] == C.CENTRAL:
                     spend = central_jokers
                 elif builds[k, 0] == C.PALAS:
@@ -462,7 +443,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
                              paid, key, ctr)
                 idle = 0
             else:
-                new_row(rec, C.DRAW, play, turn, s, pool, deck)
+                new_row(rec, C.DRAW, play, turn, s, pool)
                 draw_two(rec, s, hands, deck, discard, pool, key, ctr)
                 idle = idle + 1 if rec[C.EV_GAINED] < 0 else 0
             close_row(rec, pool, deck)
