@@ -16,6 +16,7 @@ from .policies import (
     KEEP_JOKERS,
     P_SWAP,
     PATIENCE,
+    POLICIES,
     RANDOM,
     SAVER,
     SAVER_PATIENCE,
@@ -45,7 +46,7 @@ MAX_BUILDS = 512
 PIECE, CASTLE, SPOT, TILE = range(4)
 SAVER_ORDER = (C.PALAS, C.WELL, C.HOUSE, C.WALL)  # the saver's most demanding piece first
 # The saver ranks spots by the builder's default weights.
-DEFAULT_WEIGHTS = np.array([1.0, 0.5, 0.5, 0.8, 4.0, 3.0])
+DEFAULT_WEIGHTS = np.array(list(POLICIES["builder"].params.values()))
 
 
 @nb.njit(cache=True, inline="always")
