@@ -73,16 +73,18 @@ def _cmd_simulate(args) -> None:
 
 
 def _cmd_batch(args) -> None:
-    from .core.batch import load_batch
+    from .core.batch import read_batch
     from .core.runner import compile_kernels, run
+    from .core.sweep import write_sweep
 
     names = [args.game] if args.game else list(games())
-    todo = []
+    todo, sweeps = [], []
     for name in names:
         game = get_game(name)
         path = Path(args.file) if args.file else game.report_batch()
         if path is not None:
-            todo += load_batch(game, path, args.scale)
+            batch = read_batch(game, path, args.scale)
+            todo, sweeps = todo + batch.configs, sweeps + batch.sweeps
     began = time.perf_counter()
     compile_kernels(todo, args.workers)
     for i, config in enumerate(todo, 1):
@@ -90,7 +92,40 @@ def _cmd_batch(args) -> None:
         state = "already complete" if result.already_complete else "written"
         print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: {config.players} players, "
               f"{','.join(p.name for p in config.policies)}, {config.plays:,} plays ({state})", flush=True)
-    print(f"batch of {len(todo)} runs done in {time.perf_counter() - began:.1f} s; lake: {args.lake}")
+    for sweep in sweeps:
+        write_sweep(Path(args.lake), sweep)
+    print(f"batch of {len(todo)} runs ({len(sweeps)} sweeps) done in {time.perf_counter() - began:.1f} s; "
+          f"lake: {args.lake}")
+
+
+def _cmd_sweep(args) -> int:
+    from .core.runner import run
+    from .core.sweep import Sweep, parse_vary, write_sweep
+
+    game = get_game(args.game)
+    try:
+        players = [int(n) for n in args.players.split(",")]
+    except ValueError:
+        raise SimlibError(f"--players takes numbers, comma-separated, not {args.players!r}") from None
+    base = _options(argparse.Namespace(params=None, option=args.base))
+    sweep = Sweep(game, parse_vary(args.vary), players, args.policies, args.plays, args.seed, base,
+                  _options(args), args.events)
+    runs = sweep.runs()
+    lake = Path(args.lake)
+    for i, (config, row) in enumerate(runs, 1):
+        result = run(config, lake, workers=args.workers, progress=not args.quiet)
+        state = "already complete" if result.already_complete else "written"
+        role = "baseline" if row["is_baseline"] else "variant"
+        print(f"[{i}/{len(runs)}] {role} {row['variant']}, {config.players} players, {row['policies']}: "
+              f"run {result.run_id} ({state})", flush=True)
+    write_sweep(lake, sweep)
+    print(f"sweep {sweep.sweep_id}: {len(runs)} runs on seed {sweep.seed} in {lake}")
+    if args.no_report:
+        return 0
+    args.marts, args.db = "data/marts", "data/simlib.duckdb"
+    status = _cmd_pipeline(args)
+    _cmd_report(args)
+    return status
 
 
 def _cmd_pipeline(args) -> int:
@@ -191,6 +226,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_batch)
+
+    p = sub.add_parser("sweep", help="what if? one run per rule variant on one seed, compared with a baseline, "
+                                     "then the marts and the report's What-if page")
+    p.add_argument("game", help="a game (simlib games lists them)")
+    p.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
+                   help="a rule parameter and its values (repeat to cross several)")
+    p.add_argument("--base", action="append", default=[], metavar="NAME=VALUE",
+                   help="the baseline's value of a parameter (default: the game's default)")
+    p.add_argument("--players", required=True, help="number of players, or several: 3,4")
+    p.add_argument("--policies", action="append", required=True,
+                   help="a line-up: one policy, or one per seat (a,b,c); repeat for several")
+    p.add_argument("--plays", type=int, required=True, help="plays per variant")
+    p.add_argument("--seed", type=int, default=1, help="the seed every run of the sweep shares (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule parameter fixed for every run")
+    p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
+    p.add_argument("--events", action="store_true", help="also write the events table")
+    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
+    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    p.add_argument("--no-report", action="store_true", help="only simulate (no pipeline, no report)")
+    p.add_argument("--out", default="reports", help="where the report goes (default reports)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser("pipeline", help="build the marts over the lake and run their data tests")
     p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")

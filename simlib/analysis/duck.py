@@ -19,6 +19,7 @@ from ..core.errors import SimlibError
 from ..core.lake import RUNS_SCHEMA
 from ..core.registry import games
 from ..core.resources import shared_pipelines
+from ..core.sweep import SWEEPS_SCHEMA
 
 # DuckDB streams from Parquet and spills to disk past this, so marts over any lake fit in bounded memory.
 MEMORY_LIMIT = "1GB"
@@ -32,10 +33,17 @@ def _chi2_sf(statistic: float, dof: int) -> float:
     return float(stats.chi2.sf(statistic, dof))
 
 
+def _norm_sf(z: float) -> float:
+    from scipy import stats
+
+    return float(stats.norm.sf(z))
+
+
 def connect(database: str = ":memory:") -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(database, config={"memory_limit": MEMORY_LIMIT})
     con.execute((shared_pipelines() / "macros.sql").read_text())
     con.create_function("chi2_sf", _chi2_sf, ["DOUBLE", "BIGINT"], "DOUBLE", side_effects=False)
+    con.create_function("norm_sf", _norm_sf, ["DOUBLE"], "DOUBLE", side_effects=False)
     return con
 
 
@@ -74,9 +82,10 @@ def _common_type(column: str, types: dict[str, str]) -> str:
 
 def table_columns() -> dict[str, dict[str, dict[str, str]]]:
     """table -> game -> column -> DuckDB type, for `runs` and every table a registered game writes."""
-    tables: dict[str, dict[str, dict[str, str]]] = {"runs": {}}
+    tables: dict[str, dict[str, dict[str, str]]] = {"runs": {}, "sweeps": {}}
     for game in games().values():
         tables["runs"][game.name] = {f.name: duck_type(f.type) for f in RUNS_SCHEMA}
+        tables["sweeps"][game.name] = {f.name: duck_type(f.type) for f in SWEEPS_SCHEMA}
         for table, schema in game.schemas().items():
             tables.setdefault(table, {})[game.name] = {f.name: duck_type(f.type) for f in schema}
     return tables

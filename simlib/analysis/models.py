@@ -25,7 +25,7 @@ from ..core.registry import games
 from ..core.resources import shared_pipelines
 from .duck import table_columns
 
-MATERIALIZATIONS = ("view", "per_part", "per_run", "table")
+MATERIALIZATIONS = ("view", "per_part", "per_run", "table", "union")
 CACHED = ("per_part", "per_run")  # results kept per run
 MACROS = "macros.sql"
 
@@ -44,6 +44,8 @@ class Model:
     not_null: tuple[str, ...] = ()
     accepted_values: dict[str, list] = field(default_factory=dict)
     ranges: dict[str, list] = field(default_factory=dict)
+    part_of: str | None = None  # the shared `union` model this game model adds its rows to
+    members: tuple[str, ...] = ()  # a `union` model's: the game models adding their rows
     key: str = ""
 
     @property
@@ -54,7 +56,10 @@ class Model:
         return self.scope is None or self.scope == game
 
     def sql(self) -> str:
-        return self.path.read_text()
+        if not self.members:
+            return self.path.read_text()
+        branches = [f"({self.path.read_text()})", *(f"(select * from {m})" for m in self.members)]
+        return " union all by name ".join(branches)
 
     def python_module(self):
         return _load_module(self.path)
@@ -141,7 +146,7 @@ def _folder_models(scope: str | None, folder: Path, con: duckdb.DuckDBPyConnecti
             description=entry.get("description", ""), columns=entry.get("columns", {}),
             unique=tuple(entry.get("unique", ())), not_null=tuple(entry.get("not_null", ())),
             accepted_values=entry.get("accepted_values", {}), ranges=entry.get("range", {}),
-            inputs=tuple(sorted(_reads(files[name], con))),
+            inputs=tuple(sorted(_reads(files[name], con))), part_of=entry.get("part_of"),
         ))
     return models
 
@@ -167,6 +172,21 @@ def _resolve_inputs(models: dict[str, Model]) -> dict[str, Model]:
     return resolved
 
 
+def _add_union_members(models: dict[str, Model]) -> dict[str, Model]:
+    """A shared `union` model (its own file gives the columns, no rows) gains the rows of every game model
+    declared `part_of` it: a shared model that reads each game's figure without naming any game."""
+    for m in list(models.values()):
+        if m.part_of is None:
+            continue
+        target = models.get(m.part_of)
+        if target is None or target.materialized != "union" or target.scope is not None or m.scope is None:
+            raise SimlibError(f"model {m.name} ({m.path}) is part_of {m.part_of!r}, which must be a shared "
+                              f"model materialized as union (and {m.name} a game's model)")
+        models[target.name] = Model(**(vars(target) | {"inputs": (*target.inputs, m.name),
+                                                      "members": (*target.members, m.name)}))
+    return models
+
+
 def load_models(folders: dict[str | None, Path] | None = None) -> list[Model]:
     """Every model of the given folders (default: the shared one and each game's), inputs first, keyed."""
     folders = pipeline_folders() if folders is None else folders
@@ -179,7 +199,7 @@ def load_models(folders: dict[str | None, Path] | None = None) -> list[Model]:
             models[model.name] = model
     if not models:
         raise SimlibError(f"no pipeline models found in {', '.join(map(str, folders.values()))}")
-    models = _resolve_inputs(models)
+    models = _add_union_members(_resolve_inputs(models))
     try:
         order = list(TopologicalSorter({m.name: m.inputs for m in models.values()}).static_order())
     except CycleError as exc:

@@ -71,7 +71,7 @@ def _cached(cache: Path, model: Model, run_id: str) -> Path:
 
 
 def _materialize(con, model: Model, ctx: ModelContext) -> None:
-    kind = "view" if model.materialized == "view" else "table"
+    kind = "view" if model.materialized in ("view", "union") else "table"
     try:
         if model.path.suffix == ".py":
             frame = model.python_module().model(ctx)

@@ -26,6 +26,7 @@ from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.registry import games
 from .page import Page, Table, error_bars, interval, p_text, pct
+from .whatif import what_if
 
 
 def _run_labels(game: Game, runs: pl.DataFrame) -> pl.DataFrame:
@@ -252,10 +253,14 @@ def _table_html(table: Table) -> str:
     return f"<h3>{html.escape(table.title)}</h3>{note}{html_table(table.frame)}"
 
 
+def _figures_html(page: Page) -> str:
+    return "".join(f"<figure><img src='{f.file}' alt='{html.escape(f.title)}'><figcaption><b>"
+                   f"{html.escape(f.title)}.</b> {html.escape(f.sentence)}</figcaption></figure>"
+                   for f in page.figures)
+
+
 def _game_html(page: Page) -> str:
-    figures = "".join(f"<figure><img src='{f.file}' alt='{html.escape(f.title)}'><figcaption><b>"
-                      f"{html.escape(f.title)}.</b> {html.escape(f.sentence)}</figcaption></figure>"
-                      for f in page.figures)
+    figures = _figures_html(page)
     tables = "".join(_table_html(t) for t in page.tables)
     return _page_html(page.game.title, f"<h1>{html.escape(page.game.title)}</h1><h2>Figures</h2>{figures}"
                                        f"<h2>Tables</h2>{tables}{_inputs_html(page)}")
@@ -279,9 +284,39 @@ def _read_marts(marts_dir: Path) -> dict[str, pl.DataFrame]:
     return {p.stem: pl.read_parquet(p) for p in sorted(marts_dir.glob("mart_*.parquet"))}
 
 
+WHAT_IF = "whatif"  # the What-if page's name among the game pages
+
+
+def _write_what_if(lake: Path, marts_dir: Path, out: Path) -> tuple[Path, str]:
+    """The What-if page: every game's sweeps (simlib/analysis/whatif.py)."""
+    marts = _read_marts(marts_dir)
+    all_runs = _read_runs(lake)
+    sections, findings = [], []
+    swept = set(marts.get("mart_variant_effects", pl.DataFrame({"game": []}))["game"].to_list())
+    for game in [g for g in games().values() if g.name in swept]:
+        page = Page(game, _run_labels(game, all_runs.filter(pl.col("game") == game.name)), marts, out / "figures")
+        what_if(page)
+        if page.figures:
+            sections.append(f"<h2>{html.escape(game.title)}</h2>" + _figures_html(page)
+                            + "".join(_table_html(t) for t in page.tables))
+            findings += [f"<li><b>{html.escape(game.title)}: {html.escape(f.title)}.</b> {html.escape(f.sentence)}"
+                         f"</li>" for f in page.figures]
+    path = out / f"{WHAT_IF}.html"
+    intro = ("<p class='note'>Each sweep runs every variant on the same seed, so play i of a variant and of its "
+             "baseline draw the same random numbers wherever the rules let them: differences are measured on "
+             "paired plays. Made with <code>simlib sweep</code> or a <code>[[sweep]]</code> in a batch file.</p>")
+    body = "".join(sections) or ("<p>No sweeps in this lake: run <code>simlib sweep GAME --vary NAME=V1,V2 ..."
+                                 "</code>.</p>")
+    path.write_text(_page_html("What if", f"<h1>What if</h1>{intro}{body}"))
+    entry = (f"<li><a href='{path.name}'>What if</a>: {len(findings)} sweep figures<ul>{''.join(findings)}</ul></li>")
+    return path, entry
+
+
 def _write_page(name: str, lake: Path, marts_dir: Path, out: Path) -> tuple[Path, str]:
-    """One game's page with its figures; returns its path and its entry in the index. Reads what it needs
-    itself, so that pages can be drawn in processes of their own."""
+    """One game's page (or the What-if page) with its figures; returns its path and its entry in the index.
+    Reads what it needs itself, so that pages can be drawn in processes of their own."""
+    if name == WHAT_IF:
+        return _write_what_if(lake, marts_dir, out)
     game = games()[name]
     game_runs = _read_runs(lake).filter(pl.col("game") == name)
     page = Page(game, _run_labels(game, game_runs), _read_marts(marts_dir), out / "figures")
@@ -310,6 +345,8 @@ def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = N
     shutil.rmtree(figure_dir, ignore_errors=True)
     figure_dir.mkdir(parents=True, exist_ok=True)
     todo = [name for name in games() if not runs.filter(pl.col("game") == name).is_empty()]
+    if (marts_dir / "mart_variant_effects.parquet").exists():
+        todo.insert(0, WHAT_IF)
     workers = min(len(todo), workers or os.cpu_count() or 1)
     if workers > 1:  # pages are independent: drawn side by side (spawned: Polars is not fork-safe)
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:

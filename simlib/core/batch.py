@@ -12,10 +12,19 @@
     players = 4                  # plus a table of each policy alone
     policies = ["random", "heavy"]
     plays = 20_000               # per seating
+
+    [[sweep]]                    # what if? one run per value (crossed with players and policies), all on one
+    vary = { penalty_tower = [10, 12, 15] }        # seed, compared with the baseline: the game's defaults
+    players = 4                                    # with `base` applied (simlib/core/sweep.py)
+    policies = ["random"]
+    plays = 50_000
+    base = { }                                     # optional: the baseline's values, if not the defaults
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, replace
 from itertools import permutations
 from pathlib import Path
 from typing import Any
@@ -24,8 +33,10 @@ from .config import RunConfig
 from .errors import SimlibError
 from .game import Game
 from .params import read_toml
+from .sweep import Sweep
 
 _RUN_KEYS = {"players", "policies", "plays", "options", "events", "seed"}
+_SWEEP_KEYS = _RUN_KEYS | {"vary", "base"}
 
 
 def _plays(value: Any, scale: float, block: int) -> int:
@@ -63,15 +74,45 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
     return configs
 
 
-def load_batch(game: Game, path: Path, scale: float = 1.0) -> list[RunConfig]:
+def _sweep(game: Game, entry: dict, scale: float) -> Sweep:
+    unknown = set(entry) - _SWEEP_KEYS
+    missing = sorted({"vary", "players", "policies", "plays"} - set(entry))
+    if unknown or missing:
+        raise SimlibError(f"batch sweep: unknown key(s) {', '.join(sorted(unknown))}" if unknown else
+                          f"batch sweep: missing key(s) {', '.join(missing)}")
+    players = entry["players"] if isinstance(entry["players"], list) else [entry["players"]]
+    if not isinstance(entry["vary"], dict) or not all(isinstance(v, list) for v in entry["vary"].values()):
+        raise SimlibError("batch sweep: vary must be a table of lists, e.g. vary = { penalty_tower = [10, 12] }")
+    # Every variant plays as many plays, a multiple of each one's block (a variant may change the block).
+    probe = Sweep(game, dict(entry["vary"]), players, list(entry["policies"]), 720_720_000, entry.get("seed", 1),
+                  entry.get("base", {}), entry.get("options", {}), bool(entry.get("events", False)))
+    block = math.lcm(*(game.block_size(config) for config, _ in probe.runs()))
+    return replace(probe, plays=_plays(entry["plays"], scale, block))
+
+
+@dataclass(frozen=True)
+class Batch:
+    configs: list[RunConfig]  # every run, the sweeps' runs included
+    sweeps: list[Sweep]
+
+
+def read_batch(game: Game, path: Path, scale: float = 1.0) -> Batch:
     if scale <= 0:
         raise SimlibError(f"--scale must be positive, not {scale}")
     spec = read_toml(path, "batch file")
+    unknown = set(spec) - {"run", "tournament", "sweep"}
+    if unknown:
+        raise SimlibError(f"batch file {path}: unknown section(s) {', '.join(sorted(unknown))}")
     configs = []
     for kind in ("run", "tournament"):
         for entry in spec.get(kind, []):
             configs += _configs(game, entry, kind, scale)
-    unknown = set(spec) - {"run", "tournament"}
-    if unknown:
-        raise SimlibError(f"batch file {path}: unknown section(s) {', '.join(sorted(unknown))}")
-    return configs
+    sweeps = [_sweep(game, entry, scale) for entry in spec.get("sweep", [])]
+    for sweep in sweeps:
+        configs += [config for config, _ in sweep.runs()]
+    return Batch(configs, sweeps)
+
+
+def load_batch(game: Game, path: Path, scale: float = 1.0) -> list[RunConfig]:
+    """Every run of a batch file."""
+    return read_batch(game, path, scale).configs

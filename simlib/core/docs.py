@@ -6,6 +6,7 @@ import pyarrow as pa
 
 from .lake import PARTITION_DOCS, REQUIRED_COLUMNS, RUNS_SCHEMA
 from .registry import games
+from .sweep import SWEEPS_SCHEMA
 
 
 def _type_name(type_: pa.DataType) -> str:
@@ -42,6 +43,8 @@ def lake_markdown() -> str:
         "",
     ]
     lines += _table("runs (one row per run)", RUNS_SCHEMA)
+    lines += _table("sweeps (one row per run of a what-if sweep, `sweep-<sweep_id>.parquet`; simlib/core/sweep.py)",
+                    SWEEPS_SCHEMA)
     for game in games().values():
         lines += [f"## {game.title} (`{game.name}`, rules version {game.rules_version})", ""]
         for name, schema in game.schemas().items():

@@ -1,0 +1,126 @@
+"""The report's What-if page: each sweep's variants against its baseline, from mart_variant_effects.
+
+A figure per sweep, player count and line-up: one panel per metric (the game's headline first), the metric
+against the varied value, the baseline marked; each variant's error bar is the 95% interval of its paired
+difference from the baseline, drawn around the variant's value. Under it, one computed sentence per variant.
+"""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib.pyplot as plt
+import polars as pl
+
+from .page import Page, error_bars, p_text
+
+_NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length": "game length"}
+_AS_POINTS = ("seat0_advantage", "balance")  # shares: shown in percentage points
+
+
+def _name(metric: str, game) -> str:
+    if metric == "length":
+        return f"game length ({game.turn_name})"
+    return _NAMES.get(metric, metric.removeprefix("headline: "))
+
+
+def _value(metric: str, x: float) -> str:
+    return f"{100 * x:.1f}%" if metric in _AS_POINTS else f"{x:.2f}"
+
+
+def _diff(metric: str, x: float) -> str:
+    return f"{100 * x:+.1f} pp" if metric in _AS_POINTS else f"{x:+.2f}"
+
+
+def _x_positions(group: pl.DataFrame) -> tuple[list, list[str], bool]:
+    """Each variant's place on the x axis: its value when one numeric parameter is swept, else its rank
+    (the baseline first, then the values as given)."""
+    values = [json.loads(v) for v in group["variant_values"]]
+    single = [list(v.values())[0] for v in values] if all(len(v) == 1 for v in values) else None
+    if single is not None and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in single):
+        return single, [str(v) for v in single], True
+    return list(range(group.height)), group["variant"].to_list(), False
+
+
+def _metrics(effects: pl.DataFrame) -> list[str]:
+    present = effects["metric"].unique().to_list()
+    headlines = sorted(m for m in present if m.startswith("headline: "))
+    return headlines + [m for m in ("seat0_advantage", "balance", "length") if m in present]
+
+
+def _variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) -> str:
+    """"penalty_tower=12 (against 15): penalty points per seat 15.04 -> 13.87, difference -1.17 [-1.18, -1.16],
+    p < 0.001; no significant change in ...; unchanged in every paired play: ..." """
+    changed, insignificant, unchanged = [], [], []
+    for metric, row in rows.items():
+        name = _name(metric, game)
+        if row["difference_lo"] == row["difference_hi"] == 0:
+            unchanged.append(name)
+        elif row["p_value"] >= 0.05:
+            insignificant.append(f"{name} ({p_text(row['p_value'])})")
+        else:
+            changed.append(f"{name} {_value(metric, row['baseline_mean'])} → {_value(metric, row['variant_mean'])}, "
+                           f"difference {_diff(metric, row['difference'])} [{_diff(metric, row['difference_lo'])}, "
+                           f"{_diff(metric, row['difference_hi'])}], {p_text(row['p_value'])}")
+    parts = changed + [f"no significant change in {', '.join(insignificant)}"] * bool(insignificant) \
+        + [f"unchanged in every paired play: {', '.join(unchanged)}"] * bool(unchanged)
+    return f"{variant} (against {baseline}): " + "; ".join(parts) + "."
+
+
+def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
+    rows = group.filter((pl.col("metric") == metric) & pl.col("seat").is_null()).sort("variant_order")
+    rows = pl.concat([rows.filter(pl.col("is_baseline")), rows.filter(~pl.col("is_baseline"))])
+    x, ticks, numeric = _x_positions(rows)
+    scale = 100 if metric in _AS_POINTS else 1
+    base = rows.row(0, named=True)
+    y = rows["variant_mean"].to_numpy()
+    lo = base["baseline_mean"] + rows["difference_lo"].to_numpy()
+    hi = base["baseline_mean"] + rows["difference_hi"].to_numpy()
+    ax.axhspan(scale * base["variant_mean_lo"], scale * base["variant_mean_hi"], color="grey", alpha=0.2,
+               label="baseline's own 95% interval")
+    ax.errorbar(x, scale * y, yerr=scale * error_bars(y, lo, hi), fmt="o-", capsize=3,
+                label="variant (bar: paired 95% interval of the difference)")
+    ax.plot([x[0]], [scale * y[0]], marker="*", markersize=14, color="black", linestyle="", label="baseline")
+    ax.set_xticks(x, ticks, rotation=0 if numeric else 30)
+    ax.set_title(_name(metric, game), fontsize=10)
+    ax.set_xlabel(rows["parameters"][0])
+    if metric in _AS_POINTS:
+        ax.set_ylabel("%")
+
+
+def what_if(page: Page) -> None:
+    """One figure per sweep, player count and line-up, with one sentence per variant; then the table."""
+    effects = page.mart("mart_variant_effects")
+    if effects.is_empty():
+        return
+    groups = effects.sort("sweep_id", "players", "policies").group_by("sweep_id", "players", "policies",
+                                                                       maintain_order=True)
+    for i, (key, group) in enumerate(groups):
+        sweep_id, players, policies = key
+        metrics = _metrics(group)
+        fig, axes = plt.subplots(1, len(metrics), figsize=(3.6 * len(metrics), 3.4), squeeze=False)
+        for ax, metric in zip(axes[0], metrics):
+            _panel(ax, group, metric, page.game)
+        axes[0][0].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+        n = group["n_plays"].max()
+        parameters = group["parameters"][0]
+        baseline = group.filter(pl.col("is_baseline"))["variant"][0]
+        fig.suptitle(f"{page.game.title}: what if {parameters} changed? {players} players, {policies} "
+                     f"(n = {n:,} paired plays per variant; baseline {baseline})")
+        sentences = []
+        main = [m for m in metrics if m != "balance"]
+        variants = group.filter(~pl.col("is_baseline")).sort("variant_order")["variant"].unique(maintain_order=True)
+        for variant in variants:
+            rows = {m: group.filter((pl.col("variant") == variant) & (pl.col("metric") == m)
+                                    & pl.col("seat").is_null()).row(0, named=True) for m in main}
+            sentences.append(_variant_sentence(variant, baseline, rows, page.game))
+        page.figure(f"whatif_{i}", fig,
+                    f"What if {parameters} changed ({players} players, {policies})", " ".join(sentences))
+    page.table("What-if effects: each variant against its baseline, paired play by play",
+               effects.sort("sweep_id", "players", "policies", "metric", "seat", "variant_order").select(
+                   "parameters", "variant", "is_baseline", "players", "policies", "metric", "seat", "n_plays",
+                   "baseline_mean", "variant_mean", "difference", "difference_lo", "difference_hi", "p_value",
+                   "unpaired_lo", "unpaired_hi", "pairing_gain", "run_id", "baseline_run_id"),
+               note="difference: variant - baseline over the same plays (same seed). unpaired: the interval had the "
+                    "runs had independent seeds; pairing_gain: how many times wider that would be. Shares "
+                    "(seat0_advantage, balance) as fractions.")

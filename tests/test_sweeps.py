@@ -1,0 +1,183 @@
+"""What-if sweeps: the runs a sweep makes, the `sweeps` table, and mart_variant_effects checked against the
+paired differences worked out here from the lake's own rows with NumPy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+
+from simlib.analysis.pipeline import build
+from simlib.cli import main
+from simlib.core.batch import read_batch
+from simlib.core.errors import SimlibError
+from simlib.core.registry import get_game
+from simlib.core.sweep import Sweep, parse_vary
+
+MAUER = get_game("mauer")
+PLAYS = 4_000
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory) -> tuple[Path, Path]:
+    """A Die Mauer sweep of the tower's penalty (default 15, not among the values) and its marts."""
+    root = tmp_path_factory.mktemp("sweep")
+    lake, marts = root / "lake", root / "marts"
+    status = main(["sweep", "mauer", "--vary", "penalty_tower=8,12", "--players", "4", "--policies", "random",
+                   "--policies", "heavy", "--plays", str(PLAYS), "--lake", str(lake), "--no-report", "--quiet"])
+    assert status == 0
+    result = build(lake, marts, root / "simlib.duckdb")
+    assert result.test_failures == []
+    return lake, marts
+
+
+def _sweep(**kw) -> Sweep:
+    spec = dict(vary={"penalty_tower": ["8", "12"]}, players=[4], policies=["random"], plays=100)
+    return Sweep(MAUER, **(spec | kw))
+
+
+def test_the_baseline_runs_too_when_not_among_the_values():
+    runs = _sweep().runs()
+    assert [row["variant"] for _, row in runs] == ["penalty_tower=15", "penalty_tower=8", "penalty_tower=12"]
+    assert [row["is_baseline"] for _, row in runs] == [True, False, False]
+    assert [row["variant_order"] for _, row in runs] == [-1, 0, 1]
+    assert [c.options["penalty_tower"] for c, _ in runs] == [15, 8, 12]
+    assert len({c.seed for c, _ in runs}) == 1  # common random numbers: one seed
+
+
+def test_a_value_equal_to_the_baseline_is_the_baseline_not_a_second_run():
+    runs = _sweep(vary={"penalty_tower": [12, 15, 8]}).runs()
+    assert [(row["variant"], row["is_baseline"], row["variant_order"]) for _, row in runs] == [
+        ("penalty_tower=15", True, 1), ("penalty_tower=12", False, 0), ("penalty_tower=8", False, 2)]
+
+
+def test_base_names_the_baseline_and_every_line_up_has_its_own():
+    rows = _sweep(base={"penalty_tower": "12"}, players=[3, 4], policies=["random", "heavy"]).rows()
+    assert len(rows) == 4 * 2  # 12 is the baseline and one of the values
+    for config, row in rows:
+        baseline = [c for c, r in rows if r["is_baseline"] and c.players == config.players
+                    and r["policies"] == row["policies"]]
+        assert len(baseline) == 1 and baseline[0].options["penalty_tower"] == 12
+        assert row["baseline_run_id"] == baseline[0].run_id(MAUER.rules_version)
+        assert config.options["penalty_gate"] == baseline[0].options["penalty_gate"]
+
+
+def test_the_same_sweep_typed_or_in_a_batch_file_has_one_id(tmp_path):
+    batch = tmp_path / "b.toml"
+    batch.write_text('[[sweep]]\nvary = { penalty_tower = [8, 12] }\nplayers = 4\npolicies = ["random"]\n'
+                     'plays = 100\n')
+    loaded = read_batch(MAUER, batch)
+    assert [s.sweep_id for s in loaded.sweeps] == [_sweep(seed=1).sweep_id]
+    assert len(loaded.configs) == 3
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"vary": {"penalty_towr": ["8"]}}, "not a rule parameter"),
+    ({"vary": {"penalty_tower": ["eight"]}}, "is not a int"),
+    ({"vary": {"penalty_tower": ["8", "8"]}}, "different values"),
+    ({"vary": {}}, "at least one parameter"),
+    ({"options": {"penalty_tower": 9}}, "both varied and fixed"),
+])
+def test_a_bad_sweep_is_one_clear_error(kw, message):
+    with pytest.raises(SimlibError, match=message):
+        _sweep(**kw)
+
+
+def test_bad_sweep_flags_exit_2_and_write_nothing(tmp_path, capsys):
+    lake = tmp_path / "lake"
+    for args in (["--vary", "penalty_tower"], ["--vary", "penalty_tower=8", "--players", "9"],
+                 ["--vary", "nope=1,2"], ["--vary", "penalty_tower=8", "--players", "four"]):
+        argv = ["sweep", "mauer", "--players", "4", "--policies", "random", "--plays", "10", "--lake", str(lake),
+                *args]
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("simlib: error:")
+    assert not lake.exists() or not any(lake.rglob("*.parquet"))
+    with pytest.raises(SimlibError, match="give at least|NAME=V1"):
+        parse_vary(["penalty_tower="])
+
+
+def _lake_rows(lake: Path, table: str) -> pl.DataFrame:
+    return pl.read_parquet(str(lake / table / "game=mauer" / "*" / "*.parquet"), hive_partitioning=True)
+
+
+def test_the_sweeps_table_names_every_run_and_its_baseline(swept):
+    lake, _ = swept
+    sweeps = _lake_rows(lake, "sweeps")
+    runs = _lake_rows(lake, "runs")
+    assert sweeps.height == 6 and set(sweeps["run_id"]) == set(runs["run_id"])
+    assert set(sweeps.filter(pl.col("is_baseline"))["run_id"]) == set(sweeps["baseline_run_id"])
+    assert (runs["seed"] == 1).all()
+
+
+def _paired(lake: Path, variant: str, baseline: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per play, the mean penalty of the seats (Die Mauer's headline), variant and baseline, by play index."""
+    seats = _lake_rows(lake, "seats")
+    per_play = seats.group_by("run_id", "play_index").agg(pl.col("penalty").mean().alias("value"))
+    v = per_play.filter(pl.col("run_id") == variant).sort("play_index")
+    b = per_play.filter(pl.col("run_id") == baseline).sort("play_index")
+    assert v["play_index"].to_list() == b["play_index"].to_list()
+    return v["value"].to_numpy(), b["value"].to_numpy()
+
+
+def test_the_headline_difference_is_the_paired_mean_with_its_interval_and_p_value(swept):
+    lake, marts = swept
+    effects = pl.read_parquet(marts / "mart_variant_effects.parquet")
+    headline = effects.filter(pl.col("metric") == "headline: penalty points per seat")
+    assert headline.height == 6
+    for row in headline.filter(~pl.col("is_baseline")).iter_rows(named=True):
+        v, b = _paired(lake, row["run_id"], row["baseline_run_id"])
+        d = v - b
+        half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+        assert row["n_plays"] == PLAYS
+        assert row["variant_mean"] == pytest.approx(v.mean())
+        assert row["baseline_mean"] == pytest.approx(b.mean())
+        assert row["difference"] == pytest.approx(d.mean())
+        assert (row["difference_lo"], row["difference_hi"]) == pytest.approx((d.mean() - half, d.mean() + half))
+        z = d.mean() / (d.std(ddof=1) / np.sqrt(len(d)))
+        assert row["p_value"] == pytest.approx(2 * stats.norm.sf(abs(z)), abs=1e-12)
+        unpaired = 1.96 * np.sqrt((v.var(ddof=1) + b.var(ddof=1)) / len(d))
+        assert row["unpaired_hi"] - row["unpaired_lo"] == pytest.approx(2 * unpaired)
+        # A lower tower penalty lowers the penalty points; one seed makes the interval several times narrower.
+        assert row["difference_hi"] < 0 and row["pairing_gain"] > 2
+    base = headline.filter(pl.col("is_baseline")).row(0, named=True)
+    assert (base["difference"], base["difference_lo"], base["difference_hi"], base["p_value"]) == (0, 0, 0, None)
+
+
+def test_seat_advantage_balance_length_and_scores_follow_the_plays(swept):
+    lake, marts = swept
+    effects = pl.read_parquet(marts / "mart_variant_effects.parquet")
+    games = _lake_rows(lake, "games")
+    seats = _lake_rows(lake, "seats")
+    for row in effects.filter(pl.col("policies").str.starts_with("heavy")).iter_rows(named=True):
+        if row["metric"] == "length":
+            turns = games.filter(pl.col("run_id") == row["run_id"])["turns"].to_numpy()
+            assert row["variant_mean"] == pytest.approx(turns.mean())
+        if row["metric"] == "seat0_advantage":
+            g = games.filter(pl.col("run_id") == row["run_id"])
+            share = [1 / len(w) if 0 in w else 0 for w in g["winners"].to_list()]
+            assert row["variant_mean"] == pytest.approx(np.mean(share) - 1 / 4)
+        if row["metric"] == "balance":
+            rates = seats.filter(pl.col("run_id") == row["run_id"]).group_by("seat").agg(pl.col("winner").mean())
+            assert row["variant_mean"] == pytest.approx(1 - (rates["winner"].max() - rates["winner"].min()))
+        if row["metric"] == "score":
+            s = seats.filter((pl.col("run_id") == row["run_id"]) & (pl.col("seat") == row["seat"]))
+            assert row["variant_mean"] == pytest.approx(s["score"].mean())
+    metrics = set(effects["metric"])
+    assert metrics == {"seat0_advantage", "balance", "length", "score", "headline: penalty points per seat"}
+    assert set(json.loads(v)["penalty_tower"] for v in effects["variant_values"]) == {8, 12, 15}
+
+
+def test_the_what_if_page_draws_each_sweep(swept, tmp_path):
+    from simlib.analysis.report import build_report
+
+    lake, marts = swept
+    build_report(lake, marts, tmp_path, workers=1)
+    page = (tmp_path / "whatif.html").read_text()
+    assert page.count("<figure>") == 2  # one per line-up
+    assert "penalty_tower=8 (against penalty_tower=15): penalty points per seat" in page
+    assert "whatif.html" in (tmp_path / "index.html").read_text()
