@@ -12,11 +12,13 @@ __version__ = "0.1.0"
 
 
 def connect(lake: str | Path = "data/lake", marts: str | Path = "data/marts"):
-    """A read-only DuckDB connection over the lake and the marts (paths relative to the working directory)."""
+    """A read-only DuckDB connection over the lake (a folder, or an object-store URL such as s3://bucket/lake)
+    and the marts (paths relative to the working directory)."""
     from .analysis.sql import open_readonly
     from .core.errors import SimlibError
+    from .core.lake import Lake
 
-    lake, marts = Path(lake), Path(marts)
-    if not lake.is_dir():
-        raise SimlibError(f"no lake at {lake.resolve()}: simulate first, or pass connect(lake=..., marts=...)")
-    return open_readonly(lake, marts)
+    lake = Lake.at(lake)
+    if not lake.fs.isdir(lake.root):
+        raise SimlibError(f"no lake at {lake.url(lake.root)}: simulate first, or pass connect(lake=..., marts=...)")
+    return open_readonly(lake, Path(marts))

@@ -29,18 +29,20 @@ game = get_game(sys.argv[4])
 plays, lake, events = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "1"
 config = RunConfig.build(game, players=4, policies=[sys.argv[5]], plays=plays, seed=2026, events=events)
 game.simulate(config, 0, 5, events=events)  # load the compiled kernel (cached on disk after the first build)
+workers = int(sys.argv[6]) if sys.argv[6] != "all" else None
 t = time.perf_counter()
-run(config, lake, progress=False)
+run(config, lake, workers=workers, progress=False)
 took = time.perf_counter() - t
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"seconds": took, "parent_mb": me.ru_maxrss / 1024, "worker_mb": kids.ru_maxrss / 1024}))
 """
 
 
-def end_to_end(plays: int, events: bool, game: str = "mauer", policy: str = "random") -> dict:
+def end_to_end(plays: int, events: bool, game: str = "mauer", policy: str = "random",
+               workers: int | None = None) -> dict:
     with tempfile.TemporaryDirectory() as lake:
-        out = subprocess.run([sys.executable, "-c", _E2E, str(plays), lake, "1" if events else "0", game, policy],
-                             check=True, capture_output=True, text=True).stdout
+        out = subprocess.run([sys.executable, "-c", _E2E, str(plays), lake, "1" if events else "0", game, policy,
+                              str(workers or "all")], check=True, capture_output=True, text=True).stdout
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(lake) for f in fs)
     result = json.loads(out)
     result["lake_mb"] = size / 2**20
@@ -141,7 +143,7 @@ def catan_versus_catanatron(games: int) -> float:
     return ours
 
 
-def mauerspechte_versus_catan(games: int, catan_rate: float) -> None:
+def mauerspechte_versus_catan(games: int, catan_rate: float) -> float:
     """The scenario beside its base game, same machine and run: 4 random players, every table written."""
     from .games.mauerspechte import GAME as SPECHTE
 
@@ -153,6 +155,7 @@ def mauerspechte_versus_catan(games: int, catan_rate: float) -> None:
           f"love_parades written, all cores: {r['seconds']:.1f} s = {ours:,.0f} games/s; mean game length "
           f"{float(sample.turns.mean()):.0f} turns ({float(sample.actions.mean()):.0f} actions)")
     print(f"ratio: {ours / catan_rate:.2f}x the base game's games/s above (target >= 0.3x)")
+    return ours
 
 
 def kernel_designs(plays: int) -> dict[str, float]:
@@ -209,6 +212,20 @@ def policy_table(plays_per_seat: int) -> list[str]:
     return lines
 
 
+def sizing(rates: dict[tuple[str, str], float], plays: int) -> list[str]:
+    """docs/scaling.md's table: plays per core-second (the end-to-end rates above, over this machine's cores)
+    and the core-hours a billion plays cost; then one against two local workers, the speed-up a core adds."""
+    cores = os.cpu_count() or 1
+    lines = [f"{'game':12s} {'policy':8s} {'plays per core-second':>22s} {'core-hours per 10^9 plays':>26s}"]
+    for (game, policy), rate in rates.items():
+        lines.append(f"{game:12s} {policy:8s} {rate / cores:>22,.0f} {1e9 / (rate / cores) / 3600:>26,.1f}")
+    one = end_to_end(plays, events=False, game="mauerbruch", workers=1)["seconds"]
+    two = end_to_end(plays, events=False, game="mauerbruch", workers=2)["seconds"]
+    lines.append(f"Mauerbruch, {plays:,} plays, local executor: 1 worker {one:.1f} s ({plays / one:,.0f} plays/s), "
+                 f"2 workers {two:.1f} s ({plays / two:,.0f} plays/s): speed-up {one / two:.2f}x")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m simlib.bench")
     parser.add_argument("--plays", type=int, default=1_000_000, help="plays in the end-to-end run")
@@ -223,6 +240,7 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"\n## Die Mauer end to end: {plays:,} four-player random plays, runs+games+seats written, all cores")
     r = end_to_end(plays, events=False)
+    e2e = {("mauer", "random"): plays / r["seconds"]}  # plays/s, all cores, for sizing a cluster
     print(f"{r['seconds']:.2f} s = {plays / r['seconds']:,.0f} plays/s (target >= 100,000); "
           f"peak memory: parent {r['parent_mb']:.0f} MB, largest worker {r['worker_mb']:.0f} MB, "
           f"at most {r['parent_mb'] + (os.cpu_count() or 1) * r['worker_mb']:,.0f} MB together (target < 2,048); "
@@ -234,19 +252,21 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"\n## Mauerbruch end to end: {plays:,} four-player random plays, runs+games+seats written, all cores")
     r = end_to_end(plays, events=False, game="mauerbruch")
+    e2e[("mauerbruch", "random")] = plays / r["seconds"]
     print(f"{r['seconds']:.2f} s = {plays / r['seconds']:,.0f} plays/s (target >= 50,000); "
           f"peak memory: parent {r['parent_mb']:.0f} MB, largest worker {r['worker_mb']:.0f} MB; "
           f"lake {r['lake_mb']:.0f} MB")
 
     catan_games = 200 if args.quick else 20_000
     print(f"\n## Catan against Catanatron ({catan_games:,} games)")
-    catan_rate = catan_versus_catanatron(catan_games)
+    catan_rate = e2e[("catan", "random")] = catan_versus_catanatron(catan_games)
     print(f"\n## Die Mauerspechte beside the base game ({catan_games:,} games)")
-    mauerspechte_versus_catan(catan_games, catan_rate)
+    e2e[("mauerspechte", "random")] = mauerspechte_versus_catan(catan_games, catan_rate)
 
     print("\n## 7 Steps end to end: four-player plays (front side), runs+games+seats written, all cores")
     for policy, n, target in (("random", plays, 20_000), ("greedy", plays // 20, 1_000)):
         r = end_to_end(n, events=False, game="sevensteps", policy=policy)
+        e2e[("sevensteps", policy)] = n / r["seconds"]
         print(f"{policy:>6}, {n:,} plays: {r['seconds']:.2f} s = {n / r['seconds']:,.0f} plays/s "
               f"(target >= {target:,}); peak memory: parent {r['parent_mb']:.0f} MB, largest worker "
               f"{r['worker_mb']:.0f} MB; lake {r['lake_mb']:.0f} MB")
@@ -254,6 +274,7 @@ def main(argv: list[str] | None = None) -> None:
     print("\n## Burgenland end to end: four-player plays (staggered hands), runs+games+seats written, all cores")
     for policy, n, target in (("random", plays, 20_000), ("builder", plays // 5, 0), ("saver", plays // 5, 0)):
         r = end_to_end(n, events=False, game="burgenland", policy=policy)
+        e2e[("burgenland", policy)] = n / r["seconds"]
         print(f"{policy:>7}, {n:,} plays: {r['seconds']:.2f} s = {n / r['seconds']:,.0f} plays/s"
               + (f" (target >= {target:,})" if target else "") + f"; peak memory: parent {r['parent_mb']:.0f} MB, "
               f"largest worker {r['worker_mb']:.0f} MB; lake {r['lake_mb']:.0f} MB")
@@ -264,6 +285,9 @@ def main(argv: list[str] | None = None) -> None:
     big_plays = 40_000 if args.quick else 10_000_000
     print(f"\n## Pipelines at scale: one run of {big_plays:,} Die Mauer plays (memory must not grow with plays)")
     pipeline_and_sql(big_plays, "target <= 60 s, <= 1,536 MB", with_sql=False)
+
+    print("\n## Sizing a cluster (docs/scaling.md): the end-to-end rates above per core")
+    print("\n".join(sizing(e2e, plays // 5)))
 
     per_seat = 2_500 if args.quick else 50_000
     print(f"\n## Die Mauer policies against three random players, seats rotated ({per_seat:,} plays per seat)")

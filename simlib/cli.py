@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .core.config import RunConfig
 from .core.errors import SimlibError
+from .core.lake import Lake
 from .core.params import read_overrides
 from .core.registry import games, get_game
 
@@ -53,6 +54,27 @@ def _options(args) -> dict:
     return options
 
 
+def _add_lake_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lake", default="data/lake",
+                   help="the lake: a folder, or an object-store URL such as s3://bucket/prefix (default data/lake)")
+
+
+def _add_run_location_args(p: argparse.ArgumentParser) -> None:
+    """Where a command's runs are simulated and written (simulate, batch, sweep); see docs/scaling.md."""
+    _add_lake_arg(p)
+    p.add_argument("--workers", type=int, help="worker processes of the local executor (default: all cores)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local: this machine's processes (default); dask: the workers of a Dask cluster")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="the Dask scheduler, e.g. tcp://host:8786 (default: $SIMLIB_DASK_SCHEDULER)")
+
+
+def _open_executor(args):
+    from .core.executors import open_executor
+
+    return open_executor(args.executor, args.scheduler, args.workers)
+
+
 def _cmd_simulate(args) -> None:
     from .core.runner import run
     from .core.summary import run_summary
@@ -60,16 +82,17 @@ def _cmd_simulate(args) -> None:
     game = get_game(args.game)
     config = RunConfig.build(game, players=args.players, policies=args.policies.split(","), plays=args.plays,
                              seed=args.seed, options=_options(args), events=args.events)
+    lake = Lake.at(args.lake)
     began = time.perf_counter()
-    result = run(config, Path(args.lake), workers=args.workers, shard_size=args.shard_size,
-                 progress=not args.quiet)
+    with _open_executor(args) as executor:
+        result = run(config, lake, shard_size=args.shard_size, progress=not args.quiet, executor=executor)
     took = time.perf_counter() - began
     if result.already_complete:
         print(f"run {result.run_id} is already complete in {args.lake} (same configuration, same data)")
     else:
         print(f"wrote run {result.run_id} to {args.lake} ({result.shards_written} parts"
               f"{', resumed' if result.resumed else ''}) in {took:.1f} s")
-    print(run_summary(Path(args.lake), game.name, result.run_id))
+    print(run_summary(lake, game.name, result.run_id))
 
 
 def _cmd_batch(args) -> None:
@@ -86,14 +109,17 @@ def _cmd_batch(args) -> None:
             batch = read_batch(game, path, args.scale)
             todo, sweeps = todo + batch.configs, sweeps + batch.sweeps
     began = time.perf_counter()
-    compile_kernels(todo, args.workers)
-    for i, config in enumerate(todo, 1):
-        result = run(config, Path(args.lake), workers=args.workers, progress=not args.quiet)
-        state = "already complete" if result.already_complete else "written"
-        print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: {config.players} players, "
-              f"{','.join(p.name for p in config.policies)}, {config.plays:,} plays ({state})", flush=True)
+    lake = Lake.at(args.lake)
+    if args.executor == "local":  # Dask workers load their kernels where they run
+        compile_kernels(todo, args.workers)
+    with _open_executor(args) as executor:
+        for i, config in enumerate(todo, 1):
+            result = run(config, lake, progress=not args.quiet, executor=executor)
+            state = "already complete" if result.already_complete else "written"
+            print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: {config.players} players, "
+                  f"{','.join(p.name for p in config.policies)}, {config.plays:,} plays ({state})", flush=True)
     for sweep in sweeps:
-        write_sweep(Path(args.lake), sweep)
+        write_sweep(lake, sweep)
     print(f"batch of {len(todo)} runs ({len(sweeps)} sweeps) done in {time.perf_counter() - began:.1f} s; "
           f"lake: {args.lake}")
 
@@ -111,13 +137,14 @@ def _cmd_sweep(args) -> int:
     sweep = Sweep(game, parse_vary(args.vary), players, args.policies, args.plays, args.seed, base,
                   _options(args), args.events)
     runs = sweep.runs()
-    lake = Path(args.lake)
-    for i, (config, row) in enumerate(runs, 1):
-        result = run(config, lake, workers=args.workers, progress=not args.quiet)
-        state = "already complete" if result.already_complete else "written"
-        role = "baseline" if row["is_baseline"] else "variant"
-        print(f"[{i}/{len(runs)}] {role} {row['variant']}, {config.players} players, {row['policies']}: "
-              f"run {result.run_id} ({state})", flush=True)
+    lake = Lake.at(args.lake)
+    with _open_executor(args) as executor:
+        for i, (config, row) in enumerate(runs, 1):
+            result = run(config, lake, progress=not args.quiet, executor=executor)
+            state = "already complete" if result.already_complete else "written"
+            role = "baseline" if row["is_baseline"] else "variant"
+            print(f"[{i}/{len(runs)}] {role} {row['variant']}, {config.players} players, {row['policies']}: "
+                  f"run {result.run_id} ({state})", flush=True)
     write_sweep(lake, sweep)
     print(f"sweep {sweep.sweep_id}: {len(runs)} runs on seed {sweep.seed} in {lake}")
     if args.no_report:
@@ -131,7 +158,7 @@ def _cmd_sweep(args) -> int:
 def _cmd_pipeline(args) -> int:
     from .analysis.pipeline import build
 
-    result = build(Path(args.lake), Path(args.marts), Path(args.db))
+    result = build(Lake.at(args.lake), Path(args.marts), Path(args.db))
     print(f"built {len(result.marts)} marts over {result.runs} runs ({result.runs_computed} new) into {args.marts} "
           f"and {args.db} in {result.seconds:.1f} s; {result.tests_run} data tests, "
           f"{len(result.test_failures)} failed")
@@ -144,7 +171,7 @@ def _cmd_sql(args) -> int:
     from .analysis.sql import QueryError, run_query
 
     try:
-        run_query(args.query, Path(args.lake), Path(args.marts), args.format, args.output, args.max_rows)
+        run_query(args.query, Lake.at(args.lake), Path(args.marts), args.format, args.output, args.max_rows)
     except QueryError as exc:
         print(f"simlib: query error: {exc}", file=sys.stderr)
         return 1
@@ -154,7 +181,7 @@ def _cmd_sql(args) -> int:
 def _cmd_report(args) -> None:
     from .analysis.report import build_report
 
-    pages = build_report(Path(args.lake), Path(args.marts), Path(args.out))
+    pages = build_report(Lake.at(args.lake), Path(args.marts), Path(args.out))
     print(f"wrote {Path(args.out) / 'index.html'} with {len(pages)} game page(s)")
 
 
@@ -163,12 +190,13 @@ def _cmd_replay(args) -> int:
     from .core.replay import compare_with_lake
 
     game = get_game(args.game)
-    row = find_run(Path(args.lake), game.name, args.run)
+    lake = Lake.at(args.lake)
+    row = find_run(lake, game.name, args.run)
     config = RunConfig.from_json(row["config"], game)
     if not 0 <= args.play < config.plays:
         raise SimlibError(f"run {args.run} has plays 0..{config.plays - 1}, not {args.play}")
     print(game.describe_play(config, args.play))
-    mismatch = compare_with_lake(game, config, Path(args.lake), args.run, args.play)
+    mismatch = compare_with_lake(game, config, lake, args.run, args.play)
     if mismatch:
         print(f"simlib: replay differs from the lake in {mismatch}", file=sys.stderr)
         return 1
@@ -212,8 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule parameter")
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameter overrides")
     p.add_argument("--events", action="store_true", help="also write the events table (much larger)")
-    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
-    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    _add_run_location_args(p)
     p.add_argument("--shard-size", type=int, default=50_000, help="plays per part file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
@@ -222,8 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", help="only this game (default: all)")
     p.add_argument("--file", help="a batch TOML file instead of the game's report batch")
     p.add_argument("--scale", type=float, default=1.0, help="multiply every run's plays")
-    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
-    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    _add_run_location_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_batch)
 
@@ -243,15 +269,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a rule parameter fixed for every run")
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
     p.add_argument("--events", action="store_true", help="also write the events table")
-    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
-    p.add_argument("--workers", type=int, help="worker processes (default: all cores)")
+    _add_run_location_args(p)
     p.add_argument("--no-report", action="store_true", help="only simulate (no pipeline, no report)")
     p.add_argument("--out", default="reports", help="where the report goes (default reports)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser("pipeline", help="build the marts over the lake and run their data tests")
-    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
+    _add_lake_arg(p)
     p.add_argument("--marts", default="data/marts", help="where the marts go (default data/marts)")
     p.add_argument("--db", default="data/simlib.duckdb",
                    help="the DuckDB file with views and marts (default data/simlib.duckdb)")
@@ -264,12 +289,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table (readable, on the terminal), csv, json or parquet (needs --output)")
     p.add_argument("--output", metavar="FILE", help="write the result to this file instead of the terminal")
     p.add_argument("--max-rows", type=int, default=40, help="rows shown in table format (default 40)")
-    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
+    _add_lake_arg(p)
     p.add_argument("--marts", default="data/marts", help="the marts folder (default data/marts)")
     p.set_defaults(func=_cmd_sql)
 
     p = sub.add_parser("report", help="write the HTML report from the marts")
-    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
+    _add_lake_arg(p)
     p.add_argument("--marts", default="data/marts", help="the marts folder (default data/marts)")
     p.add_argument("--out", default="reports", help="where index.html and the game pages go (default reports)")
     p.set_defaults(func=_cmd_report)
@@ -278,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="a game (simlib games lists them)")
     p.add_argument("--run", required=True, help="the run id (see the runs table)")
     p.add_argument("--play", type=int, required=True, help="the play index within the run")
-    p.add_argument("--lake", default="data/lake", help="the lake folder (default data/lake)")
+    _add_lake_arg(p)
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser("schema", help="print the lake's documented columns and views (Markdown; docs/lake.md)")

@@ -16,7 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from ..core.errors import SimlibError
-from ..core.lake import RUNS_SCHEMA
+from ..core.lake import RUNS_SCHEMA, Lake
 from ..core.registry import games
 from ..core.resources import shared_pipelines
 from ..core.sweep import SWEEPS_SCHEMA
@@ -100,16 +100,17 @@ def generic_columns(per_game: dict[str, dict[str, str]]) -> dict[str, str]:
     return {column: _common_type(column, types) for column, types in seen.items()} | PARTITIONS
 
 
-def run_globs(lake: Path, table: str, game: str, runs: list[tuple[str, str]] | None,
+def run_globs(lake: Lake, table: str, game: str, runs: list[tuple[str, str]] | None,
               part: int | None = None) -> list[str]:
-    """Parquet globs of one game's `table` for the given (game, run_id) pairs (None: every run), all their
-    parts or the one numbered `part`."""
-    folder = lake / table / f"game={game}"
+    """Parquet globs (URLs, for DuckDB) of one game's `table` for the given (game, run_id) pairs (None: every
+    run), all their parts or the one numbered `part`."""
+    folder = f"{table}/game={game}"
     name = "*.parquet" if part is None else f"part-{part:05d}.parquet"
     if runs is None:
-        return [str(folder / "*" / name)] if any(folder.glob(f"*/{name}")) else []
-    wanted = [folder / f"run_id={r}" for g, r in runs if g == game]
-    return [str(f / name) for f in wanted if any(f.glob(name))]
+        wanted = [f"{folder}/*/{name}"]
+    else:
+        wanted = [f"{folder}/run_id={r}/{name}" for g, r in runs if g == game]
+    return [lake.url(lake.path(w)) for w in wanted if lake.glob(w)]
 
 
 def _select(columns: dict[str, str], source: str) -> str:
@@ -120,13 +121,16 @@ def _empty(columns: dict[str, str]) -> str:
     return "select " + ", ".join(f'null::{t} as "{c}"' for c, t in columns.items()) + " where false"
 
 
-def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Path, runs: list[tuple[str, str]] | None = None,
+def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Lake | Path | str,
+                      runs: list[tuple[str, str]] | None = None,
                       prefix: str = "lake_", part: int | None = None, tables: set[str] | None = None,
                       games: set[str] | None = None) -> dict[tuple[str, str], list[str]]:
     """Per-game views `<prefix><game>_<table>` and generic views `<prefix><table>` over the lake (all runs,
     or the given (game, run_id) pairs; all parts, or one; all tables, or the given ones); returns the
     Parquet globs per (game, table). With `games`, only those games' per-game views are replaced: the generic
     views read them by name, so they follow (a pipeline stepping through parts replaces one view a part)."""
+    lake = Lake.at(lake)
+    lake.register(con)
     globs = {}
     for table, per_game in table_columns().items():
         if tables is not None and table not in tables:

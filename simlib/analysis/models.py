@@ -46,6 +46,7 @@ class Model:
     ranges: dict[str, list] = field(default_factory=dict)
     part_of: str | None = None  # the shared `union` model this game model adds its rows to
     members: tuple[str, ...] = ()  # a `union` model's: the game models adding their rows
+    swept_only: bool = False  # computed only for the runs of what-if sweeps (`runs = "swept"`)
     key: str = ""
 
     @property
@@ -141,12 +142,16 @@ def _folder_models(scope: str | None, folder: Path, con: duckdb.DuckDBPyConnecti
             raise SimlibError(f"{schema_path} declares {name}, but {folder} has no {name}.sql or {name}.py")
         if entry.get("materialized") not in MATERIALIZATIONS:
             raise SimlibError(f"{schema_path}: model {name}: materialized must be one of {MATERIALIZATIONS}")
+        if entry.get("runs", "all") not in ("all", "swept") or (
+                entry.get("runs") == "swept" and entry["materialized"] not in CACHED):
+            raise SimlibError(f"{schema_path}: model {name}: runs must be all or swept (swept: per_part or per_run)")
         models.append(Model(
             name=name, path=files[name], scope=scope, materialized=entry["materialized"],
             description=entry.get("description", ""), columns=entry.get("columns", {}),
             unique=tuple(entry.get("unique", ())), not_null=tuple(entry.get("not_null", ())),
             accepted_values=entry.get("accepted_values", {}), ranges=entry.get("range", {}),
             inputs=tuple(sorted(_reads(files[name], con))), part_of=entry.get("part_of"),
+            swept_only=entry.get("runs") == "swept",
         ))
     return models
 

@@ -15,20 +15,18 @@ Marts (`mart_*`) land in `<marts>/<name>.parquet` and, with views over the lake,
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import time
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from ..core.errors import SimlibError
-from ..core.lake import write_atomic
+from ..core.lake import Lake, run_of, write_atomic
 from ..core.runner import DEFAULT_SHARD_SIZE
 from .duck import connect, create_lake_views
 from .models import CACHED, Model, lake_views, load_models
@@ -52,28 +50,48 @@ class ModelContext:
 
     con: duckdb.DuckDBPyConnection
     globs: dict[tuple[str, str], list[str]]
+    lake: Lake
 
     def files(self, game: str, table: str) -> list[str]:
-        """The Parquet files of one game's lake table, sorted by run and part."""
-        return sorted(f for g in self.globs.get((game, table), []) for f in glob.glob(g))
+        """The Parquet files (paths, or URLs such as s3://... on an object store) of one game's lake table,
+        sorted by run and part."""
+        found = [f for g in self.globs.get((game, table), []) for f in self.lake.fs.glob(g)]
+        return sorted(self.lake.url(f) for f in found)
 
 
-def complete_runs(lake: Path) -> list[tuple[str, str]]:
+def complete_runs(lake: Lake | Path | str) -> list[tuple[str, str]]:
+    lake = Lake.at(lake)
     runs = []
-    for f in sorted(lake.glob("runs/game=*/run_id=*/part-00000.parquet")):
-        if pq.read_table(f, columns=["status"]).column("status")[0].as_py() == "complete":
-            runs.append((f.parent.parent.name.removeprefix("game="), f.parent.name.removeprefix("run_id=")))
+    for f in lake.glob("runs/game=*/run_id=*/part-00000.parquet"):
+        if lake.read_table(f, columns=["status"]).column("status")[0].as_py() == "complete":
+            runs.append(run_of(f))
     return runs
+
+
+def swept_runs(lake: Lake) -> set[str]:
+    """The runs of what-if sweeps: every variant's and its baseline's (what `runs = "swept"` models cover)."""
+    runs = set()
+    for f in lake.glob("sweeps/game=*/run_id=*/*.parquet"):
+        runs |= {run_of(f)[1], lake.read_table(f, columns=["baseline_run_id"]).column(0)[0].as_py()}
+    return runs
+
+
+def _in_scope(model: Model, game: str, run_id: str, swept: set[str]) -> bool:
+    return model.covers(game) and (not model.swept_only or run_id in swept)
 
 
 def _cached(cache: Path, model: Model, run_id: str) -> Path:
     return cache / model.name / model.key / f"{run_id}.parquet"
 
 
-def _materialize(con, model: Model, ctx: ModelContext) -> None:
+def _materialize(con, model: Model, ctx: ModelContext, empty: bool = False) -> None:
+    """Create the model's table (or view) in `con`; with `empty`, only its columns (a per-run model that no
+    run is in scope of: nothing is computed)."""
     kind = "view" if model.materialized in ("view", "union") else "table"
     try:
-        if model.path.suffix == ".py":
+        if empty and model.path.suffix == ".sql":
+            con.execute(f"create or replace temp table {model.name} as select * from ({model.sql()}) where false")
+        elif model.path.suffix == ".py":
             frame = model.python_module().model(ctx)
             con.register(f"_frame_{model.name}", frame.to_arrow())
             con.execute(f"create or replace temp table {model.name} as select * from _frame_{model.name}")
@@ -105,26 +123,26 @@ def _lake_tables(models: dict[str, Model], model: Model) -> set[str]:
     return {views[s] for name in _upstream(models, {model.name}) for s in models[name].sources}
 
 
-def _run_plays(lake: Path, game: str, run_id: str) -> int:
-    runs = lake / "runs" / f"game={game}" / f"run_id={run_id}" / "part-00000.parquet"
-    return pq.read_table(runs, columns=["plays"]).column("plays")[0].as_py()
+def _run_plays(lake: Lake, game: str, run_id: str) -> int:
+    runs = lake.part_path("runs", game, run_id, 0)
+    return lake.read_table(runs, columns=["plays"]).column("plays")[0].as_py()
 
 
-def _compute_parts(con, models: dict[str, Model], model: Model, lake: Path, cache: Path,
+def _compute_parts(con, models: dict[str, Model], model: Model, lake: Lake, cache: Path,
                    runs: list[tuple[str, str]]) -> None:
     """A per_part model, run by run and part by part: the lake views show one part at a time (a run of at most
     DEFAULT_SHARD_SIZE plays, as many as one part of a larger run, all at once: fewer, larger steps)."""
     tables = _lake_tables(models, model)
     create_lake_views(con, lake, [], tables=tables)  # every view empty; then only the part in hand shows
     for game, run_id in runs:
-        found = sorted((lake / "games" / f"game={game}" / f"run_id={run_id}").glob("part-*.parquet"))
-        parts = [int(f.stem.removeprefix("part-")) for f in found]
+        found = lake.glob(f"games/game={game}/run_id={run_id}/part-*.parquet")
+        parts = [int(PurePosixPath(f).stem.removeprefix("part-")) for f in found]
         if found and _run_plays(lake, game, run_id) <= DEFAULT_SHARD_SIZE:
             parts = [None]  # a small run at once: no more rows than one part of a large run
         pieces = []
         for part in parts:
             create_lake_views(con, lake, [(game, run_id)], part=part, tables=tables, games={game})
-            _materialize(con, model, ModelContext(con, {}))
+            _materialize(con, model, ModelContext(con, {}, lake))
             pieces.append(con.table(model.name).to_arrow_table())
         create_lake_views(con, lake, [], tables=tables, games={game})
         if not pieces:
@@ -133,16 +151,16 @@ def _compute_parts(con, models: dict[str, Model], model: Model, lake: Path, cach
     con.execute(f"drop table {model.name}")
 
 
-def _compute_runs(models: dict[str, Model], lake: Path, cache: Path, group: list[tuple[str, str]],
-                  missing: set[str]) -> tuple[list[str], int]:
+def _compute_runs(models: dict[str, Model], lake: Lake, cache: Path, group: list[tuple[str, str]],
+                  missing: set[str], swept: set[str]) -> tuple[list[str], int]:
     """Compute the `missing` per-run models for the runs of `group`; returns staging test results."""
     con = connect()
-    ctx = ModelContext(con, create_lake_views(con, lake, group))
+    ctx = ModelContext(con, create_lake_views(con, lake, group), lake)
     needed = _upstream(models, missing)
     for model in models.values():
         if model.name not in needed:
             continue
-        covered = [(game, run_id) for game, run_id in group if model.covers(game)]
+        covered = [(game, run_id) for game, run_id in group if _in_scope(model, game, run_id, swept)]
         if model.name in missing and model.materialized == "per_part":
             _compute_parts(con, models, model, lake, cache, covered)
             create_lake_views(con, lake, group)  # the whole group again for what follows
@@ -178,20 +196,24 @@ def _drop_stale(cache: Path, models: dict[str, Model]) -> None:
                 shutil.rmtree(keyed)
 
 
-def _write_database(db_path: Path, lake: Path, marts_dir: Path, marts: list[str]) -> None:
-    """data/simlib.duckdb: views over the lake (absolute paths) and the marts as tables."""
+def _write_database(db_path: Path, lake: Lake, marts_dir: Path, marts: list[str]) -> None:
+    """data/simlib.duckdb: views over the lake (absolute paths, or URLs) and the marts as tables."""
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     con = connect(str(tmp))
-    create_lake_views(con, lake.resolve(), prefix="")
+    create_lake_views(con, lake, prefix="")
     for name in marts:
         con.execute(f"create table {name} as select * from read_parquet('{marts_dir.resolve() / name}.parquet')")
     con.close()
     os.replace(tmp, db_path)
 
 
-def build(lake: Path, marts_dir: Path, db_path: Path, folders: dict[str | None, Path] | None = None) -> BuildResult:
+def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
+          folders: dict[str | None, Path] | None = None) -> BuildResult:
+    """Build every model over the lake (a folder or an object-store URL) into `marts_dir` and `db_path`, both
+    local."""
     began = time.perf_counter()
+    lake = Lake.at(lake).snapshot()  # the runs it builds are complete: their files do not change
     models = {m.name: m for m in load_models(folders)}
     runs = complete_runs(lake)
     if not runs:
@@ -204,24 +226,26 @@ def build(lake: Path, marts_dir: Path, db_path: Path, folders: dict[str | None, 
     _drop_stale(cache, models)
 
     per_run = [m for m in models.values() if m.materialized in CACHED]
+    swept = swept_runs(lake)
     groups: dict[frozenset[str], list[tuple[str, str]]] = {}
     for game, run_id in runs:
-        missing = frozenset(m.name for m in per_run if m.covers(game) and not _cached(cache, m, run_id).exists())
+        missing = frozenset(m.name for m in per_run if _in_scope(m, game, run_id, swept)
+                            and not _cached(cache, m, run_id).exists())
         if missing:
             groups.setdefault(missing, []).append((game, run_id))
     failures, count = [], 0
     for missing, group in groups.items():
-        f, n = _compute_runs(models, lake, cache, group, set(missing))
+        f, n = _compute_runs(models, lake, cache, group, set(missing), swept)
         failures, count = failures + f, count + n
 
     con = connect()
-    ctx = ModelContext(con, create_lake_views(con, lake, runs))
+    ctx = ModelContext(con, create_lake_views(con, lake, runs), lake)
     for model in models.values():
-        files = [_cached(cache, model, r) for g, r in runs if model.covers(g)]
+        files = [_cached(cache, model, r) for g, r in runs if _in_scope(model, g, r, swept)]
         if model.materialized in CACHED and files:
             _from_cache(con, model, files)
         else:  # views, cross-run tables, and per-run models no run is in scope of (empty, with their columns)
-            _materialize(con, model, ctx)
+            _materialize(con, model, ctx, empty=model.materialized in CACHED)
     marts = [m.name for m in models.values() if m.is_mart]
     for name in marts:
         write_atomic(con.table(name).to_arrow_table(), marts_dir / f"{name}.parquet")

@@ -24,6 +24,7 @@ import polars as pl
 from .. import __version__
 from ..core.errors import SimlibError
 from ..core.game import Game
+from ..core.lake import Lake
 from ..core.registry import games
 from .page import Page, Table, error_bars, interval, p_text, pct
 from .whatif import what_if
@@ -266,11 +267,13 @@ def _game_html(page: Page) -> str:
                                        f"<h2>Tables</h2>{tables}{_inputs_html(page)}")
 
 
-def _read_runs(lake: Path) -> pl.DataFrame:
-    files = sorted(lake.glob("runs/game=*/run_id=*/*.parquet"))
+def _read_runs(lake: Lake | Path | str) -> pl.DataFrame:
+    lake = Lake.at(lake)
+    files = lake.glob("runs/game=*/run_id=*/*.parquet")
     if not files:
         return pl.DataFrame()
-    return pl.read_parquet([str(f) for f in files], hive_partitioning=True).filter(pl.col("status") == "complete")
+    return (pl.read_parquet([lake.url(f) for f in files], hive_partitioning=True)
+            .filter(pl.col("status") == "complete"))
 
 
 def _game_sections(game: Game) -> list:

@@ -12,6 +12,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from ..core.errors import SimlibError
+from ..core.lake import Lake
 from .duck import connect, create_lake_views
 
 READ_ONLY_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
@@ -22,16 +23,19 @@ class QueryError(Exception):
     """DuckDB refused the query (exit status 1)."""
 
 
-def open_readonly(lake: Path, marts: Path) -> duckdb.DuckDBPyConnection:
+def open_readonly(lake: Lake | Path | str, marts: Path) -> duckdb.DuckDBPyConnection:
     """A connection with a view per lake table (`runs`, `games`, `seats`, `events`, ...: every game), per
     game and lake table (`mauer_seats`, `catan_production`, ...) and per mart, that can read only the
-    lake and the marts and can write nothing (see docs/lake.md)."""
-    lake, marts = lake.resolve(), marts.resolve()
+    lake (a folder or an object-store URL) and the marts and can write nothing (see docs/lake.md). On an
+    object store, the views show the files there when it opens."""
+    lake, marts = Lake.at(lake).snapshot(), marts.resolve()
     con = connect()
     create_lake_views(con, lake, prefix="")
     for mart in sorted(marts.glob("*.parquet")):
         con.execute(f"create view {mart.stem} as select * from read_parquet('{mart}')")
-    readable = [str(p.resolve()) + "/" for p in (lake, marts) if p.exists()]
+    readable = [str(marts) + "/"] if marts.exists() else []
+    if lake.exists(lake.root):
+        readable.append(lake.url(lake.root) + "/")
     con.execute(f"set allowed_directories = {readable!r}")
     con.execute("set enable_external_access = false")
     con.execute("set lock_configuration = true")
@@ -79,7 +83,7 @@ def _write(table: pa.Table, fmt: str, output: str | None) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def run_query(sql: str, lake: Path, marts: Path, fmt: str = "table", output: str | None = None,
+def run_query(sql: str, lake: Lake | Path | str, marts: Path, fmt: str = "table", output: str | None = None,
               max_rows: int = 40) -> None:
     _check_read_only(sql)
     con = open_readonly(lake, marts)

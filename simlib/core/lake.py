@@ -1,18 +1,25 @@
 """The Parquet lake: `<root>/<table>/game=<name>/run_id=<id>/part-NNNNN.parquet`.
 
-Every file is written under a hidden temporary name and renamed when complete, so a reader (or a
-glob such as `**/*.parquet`) never sees a half-written file, and an interrupted run keeps every
-part it finished.
+The root is a local folder or an object-store URL (`s3://bucket/prefix`, or any other fsspec URL): `Lake`
+holds the file system and the root, and everything that lists, reads or writes the lake goes through it.
+Every file is written whole: in a folder under a hidden temporary name, renamed when complete; on an object
+store as one PUT of the whole object. So a reader (or a glob such as `**/*.parquet`) never sees a
+half-written file, and an interrupted run keeps every part it finished.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import tempfile
-from pathlib import Path
+import uuid
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
+import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
+from fsspec.implementations.local import LocalFileSystem
 
 from .errors import SimlibError
 
@@ -49,18 +56,13 @@ PARTITION_DOCS = {
 }
 
 
+def part_name(table: str, game: str, run_id: str, part: int) -> str:
+    """A part file's path inside the lake."""
+    return f"{table}/game={game}/run_id={run_id}/part-{part:05d}.parquet"
+
+
 def part_path(root: Path, table: str, game: str, run_id: str, part: int) -> Path:
-    return root / table / f"game={game}" / f"run_id={run_id}" / f"part-{part:05d}.parquet"
-
-
-def check_writable(root: Path) -> None:
-    """Fail early, before anything is written, when the lake cannot take files."""
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=root, prefix=".probe-"):
-            pass
-    except OSError as exc:
-        raise SimlibError(f"lake {root} is not writable: {exc.strerror}") from None
+    return root / part_name(table, game, run_id, part)
 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
@@ -73,16 +75,130 @@ def write_atomic(table: pa.Table, path: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def read_run(root: Path, game: str, run_id: str) -> dict | None:
+@dataclass(frozen=True)
+class Lake:
+    """Where the lake lives: an fsspec file system and the root inside it. Paths are the file system's own
+    (an absolute path locally, `bucket/prefix/...` on S3); `url` turns one into what DuckDB and Polars read.
+    Picklable, so worker processes and Dask workers write to the same place."""
+
+    fs: fsspec.AbstractFileSystem
+    root: str
+    location: str  # as the user gave it, for messages
+
+    @classmethod
+    def at(cls, location: str | Path | Lake) -> Lake:
+        """The lake at a folder or URL. Listings are never cached: parts appear as other processes and
+        machines write them, and a stale listing would skip or redo them."""
+        if isinstance(location, Lake):
+            return location
+        try:
+            fs, root = fsspec.url_to_fs(str(location), use_listings_cache=False)
+        except ImportError as exc:  # fsspec names the package that reads such URLs (s3fs for s3://)
+            raise SimlibError(f"lake {location}: {exc} (for s3://, pip install 'simlib[s3]')") from None
+        except ValueError as exc:
+            raise SimlibError(f"lake {location}: {exc}") from None
+        return cls(fs, root.rstrip("/"), str(location))
+
+    def __str__(self) -> str:
+        return self.location
+
+    def snapshot(self) -> Lake:
+        """The same lake with its listings cached, for reading runs that are complete (their files no longer
+        change): on an object store each folder is then listed once, not asked about file by file. A new copy
+        each time, so a snapshot shows what is there when it is taken."""
+        if self.is_local:
+            return self
+        options = self.fs.storage_options | {"use_listings_cache": True, "skip_instance_cache": True}
+        return Lake(type(self.fs)(**options), self.root, self.location)
+
+    @property
+    def is_local(self) -> bool:
+        return isinstance(self.fs, LocalFileSystem)
+
+    @property
+    def arrow_fs(self) -> fsspec.AbstractFileSystem | None:
+        """The file system to hand pyarrow: None (its own, faster) for a local folder."""
+        return None if self.is_local else self.fs
+
+    def path(self, name: str = "") -> str:
+        return f"{self.root}/{name}" if name else self.root
+
+    def part_path(self, table: str, game: str, run_id: str, part: int) -> str:
+        return self.path(part_name(table, game, run_id, part))
+
+    def url(self, path: str) -> str:
+        """What DuckDB and Polars read: the path locally, the full URL (`s3://...`) on an object store."""
+        return path if self.is_local else self.fs.unstrip_protocol(path)
+
+    def exists(self, path: str) -> bool:
+        return self.fs.exists(path)
+
+    def glob(self, pattern: str) -> list[str]:
+        """The files matching `pattern` (relative to the root; the root's own characters match as they are),
+        sorted: a listing, so the same on an object store."""
+        return sorted(self.fs.glob(f"{glob.escape(self.root)}/{pattern}"))
+
+    def remove(self, path: str) -> None:
+        self.fs.rm_file(path)
+
+    def read_table(self, path: str, columns: list[str] | None = None) -> pa.Table:
+        return pq.read_table(path, columns=columns, filesystem=self.arrow_fs)
+
+    def write_table(self, table: pa.Table, path: str) -> None:
+        """Write a Parquet file whole: locally under a temporary name and renamed; elsewhere built in memory
+        and sent as one object (a PUT no reader sees half done; a failed write leaves nothing)."""
+        if self.is_local:
+            write_atomic(table, Path(path))
+            return
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink, compression="zstd")
+        self.fs.pipe_file(path, sink.getvalue().to_pybytes())
+
+    def check_writable(self) -> None:
+        """Fail early, before anything is written, when the lake cannot take files."""
+        if self.is_local:
+            try:
+                Path(self.root).mkdir(parents=True, exist_ok=True)
+                with tempfile.NamedTemporaryFile(dir=self.root, prefix=".probe-"):
+                    pass
+            except OSError as exc:
+                raise SimlibError(f"lake {self} is not writable: {exc.strerror}") from None
+            return
+        probe = self.path(f".probe-{uuid.uuid4().hex}")
+        try:
+            self.fs.pipe_file(probe, b"")
+            self.fs.rm_file(probe)
+        except Exception as exc:  # whatever the store's client raises (no bucket, denied, unreachable)
+            raise SimlibError(f"lake {self} is not writable: {type(exc).__name__}: {exc}") from None
+
+    def register(self, con) -> None:
+        """Let a DuckDB connection read this lake. DuckDB reads an object store through the lake's own fsspec
+        file system: its httpfs extension is downloaded at first use, which a machine without access to
+        DuckDB's extension site cannot do (docs/scaling.md)."""
+        if self.is_local:
+            return
+        protocol = self.fs.protocol if isinstance(self.fs.protocol, str) else self.fs.protocol[0]
+        if protocol not in con.list_filesystems():  # DuckDB names a file system by its (first) protocol
+            con.register_filesystem(self.fs)
+
+
+def run_of(path: str) -> tuple[str, str]:
+    """(game, run_id) of a part file's path."""
+    folder = PurePosixPath(path).parent
+    return folder.parent.name.removeprefix("game="), folder.name.removeprefix("run_id=")
+
+
+def read_run(lake: Lake | Path | str, game: str, run_id: str) -> dict | None:
     """The runs row of a run, or None if the lake has no such run."""
-    path = part_path(root, "runs", game, run_id, 0)
-    if not path.exists():
+    lake = Lake.at(lake)
+    path = lake.part_path("runs", game, run_id, 0)
+    if not lake.exists(path):
         return None
-    return pq.read_table(path).to_pylist()[0]
+    return lake.read_table(path).to_pylist()[0]
 
 
-def find_run(root: Path, game: str, run_id: str) -> dict:
-    row = read_run(root, game, run_id)
+def find_run(lake: Lake | Path | str, game: str, run_id: str) -> dict:
+    row = read_run(lake, game, run_id)
     if row is None:
-        raise SimlibError(f"no run {run_id!r} of {game} in lake {root}")
+        raise SimlibError(f"no run {run_id!r} of {game} in lake {lake}")
     return row

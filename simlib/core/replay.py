@@ -9,17 +9,20 @@ import pyarrow.dataset as ds
 
 from .config import RunConfig
 from .game import Game
+from .lake import Lake
 
 
-def compare_with_lake(game: Game, config: RunConfig, lake: Path, run_id: str, play: int) -> list[str]:
+def compare_with_lake(game: Game, config: RunConfig, lake: Lake | Path | str, run_id: str, play: int) -> list[str]:
     """The tables whose rows for `play` differ between a replay alone and the lake (empty: identical)."""
+    lake = Lake.at(lake)
     block = game.block_size(config)
     first = play - play % block
     replayed = game.simulate(config, first, first + block, events=False)
     differs = []
     for name in ("games", "seats"):
-        folder = lake / name / f"game={game.name}" / f"run_id={run_id}"
-        stored = ds.dataset(folder, format="parquet").to_table(filter=pc.field("play_index") == play)
+        folder = lake.path(f"{name}/game={game.name}/run_id={run_id}")
+        stored = ds.dataset(folder, format="parquet", filesystem=lake.arrow_fs).to_table(
+            filter=pc.field("play_index") == play)
         mine = replayed[name].filter(pc.equal(replayed[name]["play_index"], play))
         if not stored.equals(mine.cast(stored.schema)):
             differs.append(name)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 
 import pyarrow as pa
@@ -16,9 +17,10 @@ from tqdm import tqdm
 from .. import __version__
 from .config import RunConfig
 from .errors import SimlibError
+from .executors import Executor, LocalExecutor
 from .game import Game
 from .jit import compiled_sources
-from .lake import RUNS_SCHEMA, check_writable, part_path, read_run, write_atomic
+from .lake import RUNS_SCHEMA, Lake, read_run
 from .registry import get_game
 
 DEFAULT_SHARD_SIZE = 50_000
@@ -27,7 +29,7 @@ DEFAULT_SHARD_SIZE = 50_000
 @dataclass(frozen=True)
 class RunResult:
     run_id: str
-    lake: Path
+    lake: Lake
     plays: int
     shards_written: int
     resumed: bool
@@ -43,12 +45,17 @@ def _tables_for(game: Game, config: RunConfig) -> list[str]:
     return [t for t in game.schemas() if t not in game.event_tables or config.events]
 
 
-def _write_shard(config: RunConfig, lake: Path, run_id: str, part: int, start: int, stop: int) -> int:
+def _write_shard(config: RunConfig, lake: Lake, run_id: str, part: int, start: int, stop: int) -> int:
     game = get_game(config.game)
     tables = game.simulate(config, start, stop, events=config.events)
     for name in _tables_for(game, config):
-        write_atomic(tables[name], part_path(lake, name, game.name, run_id, part))
+        lake.write_table(tables[name], lake.part_path(name, game.name, run_id, part))
     return stop - start
+
+
+def _run_files(lake: Lake, tables: list[str], game: str, run_id: str, pattern: str) -> set[str]:
+    """A run's files matching `pattern` in the given tables, one listing of its folder per table."""
+    return {f for t in tables for f in lake.glob(f"{t}/game={game}/run_id={run_id}/{pattern}")}
 
 
 def _load_kernel(config: RunConfig) -> str:
@@ -90,63 +97,52 @@ def _runs_row(game: Game, config: RunConfig, run_id: str, shard_size: int, start
     return pa.Table.from_pylist([row], schema=RUNS_SCHEMA)
 
 
-def run(config: RunConfig, lake: Path, workers: int | None = None, shard_size: int = DEFAULT_SHARD_SIZE,
-        progress: bool = True) -> RunResult:
-    """Simulate every play of `config` into the lake; resumes an interrupted run with the same id."""
+def run(config: RunConfig, lake: Lake | Path | str, workers: int | None = None,
+        shard_size: int = DEFAULT_SHARD_SIZE, progress: bool = True, executor: Executor | None = None) -> RunResult:
+    """Simulate every play of `config` into the lake; resumes an interrupted run with the same id. The shards
+    run on `executor` (default: `workers` local processes)."""
     game = get_game(config.game)
+    lake = Lake.at(lake)
     if shard_size <= 0:
         raise SimlibError(f"--shard-size must be positive, not {shard_size}")
-    if workers is not None and workers <= 0:
-        raise SimlibError(f"--workers must be positive, not {workers}")
-    check_writable(lake)
+    executor = executor or LocalExecutor(workers)
+    lake.check_writable()
     run_id = config.run_id(game.rules_version)
     previous = read_run(lake, game.name, run_id)
     if previous is not None and previous["status"] == "complete":
         return RunResult(run_id, lake, config.plays, 0, False, True)
-    wanted_workers = workers or os.cpu_count() or 1
     if previous is not None:
         shard_size = previous["shard_size"]  # resume with the same part boundaries
-        for stale in lake.glob(f"*/game={game.name}/run_id={run_id}/.*.tmp"):
-            stale.unlink()  # a part a killed worker was writing; it is simulated again
     else:
-        shard_size = min(shard_size, -(-config.plays // wanted_workers))  # enough shards for every worker
+        shard_size = min(shard_size, -(-config.plays // executor.workers))  # enough shards for every worker
     started = previous["started_at"] if previous else datetime.now(timezone.utc)
 
     tables = _tables_for(game, config)
+    written = _run_files(lake, tables, game.name, run_id, "part-*.parquet")  # a listing, not a request a part
     todo = [s for s in _shards(config.plays, game.block_size(config), shard_size)
-            if not all(part_path(lake, t, game.name, run_id, s[0]).exists() for t in tables)]
-    runs_path = part_path(lake, "runs", game.name, run_id, 0)
-    write_atomic(_runs_row(game, config, run_id, shard_size, started, "running"), runs_path)
+            if not all(lake.part_path(t, game.name, run_id, s[0]) in written for t in tables)]
+    runs_path = lake.part_path("runs", game.name, run_id, 0)
+    lake.write_table(_runs_row(game, config, run_id, shard_size, started, "running"), runs_path)
 
-    workers = min(wanted_workers, max(1, len(todo)))
     bar = tqdm(total=sum(stop - start for _, start, stop in todo), unit="play", unit_scale=True,
                delay=3.0, disable=not progress, desc=f"{game.name} {run_id}")
+    write_shard = partial(_write_shard, config, lake, run_id)
+    warm_up = partial(game.simulate, config, 0, game.block_size(config), events=config.events)
+    shards_done = executor.map_shards(write_shard, todo, warm_up)
     try:
-        if workers == 1:
-            for part, start, stop in todo:
-                bar.update(_write_shard(config, lake, run_id, part, start, stop))
-        else:
-            # Compile (or load the cached) kernel once in the parent so forked workers share it.
-            game.simulate(config, 0, game.block_size(config), events=config.events)
-            ctx = multiprocessing.get_context("fork")
-            # Workers ignore Ctrl-C: the parent cancels the queued shards and lets running ones finish.
-            pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=signal.signal,
-                                       initargs=(signal.SIGINT, signal.SIG_IGN))
-            try:
-                pending = {pool.submit(_write_shard, config, lake, run_id, *s) for s in todo}
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in done:
-                        bar.update(fut.result())
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
+        with closing(shards_done):  # on an error or Ctrl-C, the executor stops before the run's status is written
+            for plays in shards_done:
+                bar.update(plays)
     except KeyboardInterrupt:
-        write_atomic(_runs_row(game, config, run_id, shard_size, started, "interrupted"), runs_path)
+        lake.write_table(_runs_row(game, config, run_id, shard_size, started, "interrupted"), runs_path)
         raise
     except BaseException:
-        write_atomic(_runs_row(game, config, run_id, shard_size, started, "failed"), runs_path)
+        lake.write_table(_runs_row(game, config, run_id, shard_size, started, "failed"), runs_path)
         raise
     finally:
         bar.close()
-    write_atomic(_runs_row(game, config, run_id, shard_size, started, "complete"), runs_path)
+    # Parts a killed worker was writing, since written again in full (a folder's temporary files only).
+    for stale in _run_files(lake, [*tables, "runs"], game.name, run_id, ".*.tmp"):
+        lake.remove(stale)
+    lake.write_table(_runs_row(game, config, run_id, shard_size, started, "complete"), runs_path)
     return RunResult(run_id, lake, config.plays, len(todo), previous is not None, False)

@@ -20,7 +20,7 @@ import pyarrow as pa
 from .config import RunConfig
 from .errors import SimlibError
 from .game import Game
-from .lake import described
+from .lake import Lake, described
 
 SWEEPS_SCHEMA = pa.schema([
     described("sweep_id", pa.string(), "The sweep: a hash of its specification (parameters, values, base, "
@@ -39,8 +39,9 @@ SWEEPS_SCHEMA = pa.schema([
 ])
 
 
-def sweep_path(root, game: str, run_id: str, sweep_id: str):
-    return root / "sweeps" / f"game={game}" / f"run_id={run_id}" / f"sweep-{sweep_id}.parquet"
+def sweep_name(game: str, run_id: str, sweep_id: str) -> str:
+    """A sweeps file's path inside the lake."""
+    return f"sweeps/game={game}/run_id={run_id}/sweep-{sweep_id}.parquet"
 
 
 @dataclass(frozen=True)
@@ -135,11 +136,9 @@ def parse_vary(items: list[str]) -> dict[str, list[str]]:
     return vary
 
 
-def write_sweep(lake, sweep: Sweep) -> None:
+def write_sweep(lake: Lake, sweep: Sweep) -> None:
     """The sweep's rows in the `sweeps` table, one file per variant run; call when every run is complete."""
-    from .lake import write_atomic
-
     for config, row in sweep.rows():
         run_id = config.run_id(sweep.game.rules_version)
         table = pa.Table.from_pylist([row], schema=SWEEPS_SCHEMA)
-        write_atomic(table, sweep_path(lake, sweep.game.name, run_id, sweep.sweep_id))
+        lake.write_table(table, lake.path(sweep_name(sweep.game.name, run_id, sweep.sweep_id)))
