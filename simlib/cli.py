@@ -149,7 +149,6 @@ def _cmd_sweep(args) -> int:
     print(f"sweep {sweep.sweep_id}: {len(runs)} runs on seed {sweep.seed} in {lake}")
     if args.no_report:
         return 0
-    args.marts, args.db = "data/marts", "data/simlib.duckdb"
     status = _cmd_pipeline(args)
     _cmd_report(args)
     return status
@@ -271,6 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--events", action="store_true", help="also write the events table")
     _add_run_location_args(p)
     p.add_argument("--no-report", action="store_true", help="only simulate (no pipeline, no report)")
+    p.add_argument("--marts", default="data/marts", help="where the marts go (default data/marts)")
+    p.add_argument("--db", default="data/simlib.duckdb", help="the DuckDB file (default data/simlib.duckdb)")
     p.add_argument("--out", default="reports", help="where the report goes (default reports)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_sweep)
