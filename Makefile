@@ -8,19 +8,26 @@ LAKE ?= data/lake
 # (make report SCALE=0.1 for a quick look, SCALE=4 for tighter intervals).
 SCALE ?= 1
 
-.PHONY: install test lint report simulate pipeline bench docs clean
+.PHONY: install install-dev test lint report simulate pipeline bench docs clean
 
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+# What the tests add: pytest, ruff, and the Dask and S3 extras with the tests' own S3 server.
+install-dev: $(VENV)/.installed-dev
+
+$(VENV)/.installed-dev: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-test: install
+test: install-dev
 	$(PY) -m pytest -q
 
-lint: install
+lint: install-dev
 	$(VENV)/bin/ruff check simlib tests pipelines
 
 simulate: install
