@@ -10,6 +10,7 @@ Every view exists even when the lake holds no file for it, so models and queries
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import duckdb
@@ -82,8 +83,14 @@ def _common_type(column: str, types: dict[str, str]) -> str:
 
 def table_columns() -> dict[str, dict[str, dict[str, str]]]:
     """table -> game -> column -> DuckDB type, for `runs` and every table a registered game writes."""
+    return _table_columns(tuple(games().values()))
+
+
+@cache
+def _table_columns(registered: tuple) -> dict[str, dict[str, dict[str, str]]]:
+    """Worked out once per set of registered games: a pipeline asks for it at every step. Not to be mutated."""
     tables: dict[str, dict[str, dict[str, str]]] = {"runs": {}, "sweeps": {}}
-    for game in games().values():
+    for game in registered:
         tables["runs"][game.name] = {f.name: duck_type(f.type) for f in RUNS_SCHEMA}
         tables["sweeps"][game.name] = {f.name: duck_type(f.type) for f in SWEEPS_SCHEMA}
         for table, schema in game.schemas().items():

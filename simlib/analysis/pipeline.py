@@ -163,7 +163,8 @@ def _compute_runs(models: dict[str, Model], lake: Lake, cache: Path, group: list
         covered = [(game, run_id) for game, run_id in group if _in_scope(model, game, run_id, swept)]
         if model.name in missing and model.materialized == "per_part":
             _compute_parts(con, models, model, lake, cache, covered)
-            create_lake_views(con, lake, group)  # the whole group again for what follows
+            # The group's views again for what follows (only the tables the parts replaced).
+            create_lake_views(con, lake, group, tables=_lake_tables(models, model))
             _from_cache(con, model, [_cached(cache, model, r) for _, r in covered])
         elif model.name in missing:
             _materialize(con, model, ctx)
