@@ -15,9 +15,11 @@ Marts (`mart_*`) land in `<marts>/<name>.parquet` and, with views over the lake,
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -183,6 +185,22 @@ def _compute_runs(models: dict[str, Model], lake: Lake, cache: Path, group: list
     return results
 
 
+def _compute_groups(models: dict[str, Model], lake: Lake, cache: Path,
+                    groups: dict[frozenset[str], list[tuple[str, str]]], swept: set[str],
+                    workers: int | None) -> list[tuple[list[str], int]]:
+    """`_compute_runs` for every group, side by side in up to `workers` processes (default: one per core): the
+    groups share no run and write different cache files. Largest first, so that the last to start is short."""
+    jobs = sorted(groups.items(), key=lambda item: -len(item[1]))
+    workers = min(len(jobs), workers or os.cpu_count() or 1)
+    if workers < 2:
+        return [_compute_runs(models, lake, cache, group, set(missing), swept) for missing, group in jobs]
+    # Spawned, not forked: a forked DuckDB or Polars (threads of their own) can hang.
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_compute_runs, models, lake, cache, group, set(missing), swept)
+                   for missing, group in jobs]
+        return [future.result() for future in futures]
+
+
 def _drop_stale(cache: Path, models: dict[str, Model]) -> None:
     """Cached results of models that no longer exist or whose key changed."""
     if not cache.exists():
@@ -210,9 +228,9 @@ def _write_database(db_path: Path, lake: Lake, marts_dir: Path, marts: list[str]
 
 
 def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
-          folders: dict[str | None, Path] | None = None) -> BuildResult:
+          folders: dict[str | None, Path] | None = None, workers: int | None = None) -> BuildResult:
     """Build every model over the lake (a folder or an object-store URL) into `marts_dir` and `db_path`, both
-    local."""
+    local; new runs are computed by up to `workers` processes (default: one per core)."""
     began = time.perf_counter()
     lake = Lake.at(lake).snapshot()  # the runs it builds are complete: their files do not change
     models = {m.name: m for m in load_models(folders)}
@@ -235,8 +253,7 @@ def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
         if missing:
             groups.setdefault(missing, []).append((game, run_id))
     failures, count = [], 0
-    for missing, group in groups.items():
-        f, n = _compute_runs(models, lake, cache, group, set(missing), swept)
+    for f, n in _compute_groups(models, lake, cache, groups, swept, workers):
         failures, count = failures + f, count + n
 
     con = connect()
