@@ -9,7 +9,7 @@ final as (
         'burgenland' as game,
         run_id,
         play_index,
-        'start player wins' as headline,
+        'start player win rate' as headline,
         winner::int::double as value
     from seats
     where seat = 0

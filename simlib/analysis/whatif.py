@@ -24,12 +24,24 @@ def _name(metric: str, game) -> str:
     return _NAMES.get(metric, metric.removeprefix("headline: "))
 
 
+def _is_share(metric: str) -> bool:
+    """Shares are shown in percent (and differences in percentage points): seat 0's advantage, balance, and a
+    headline that names itself a rate."""
+    return metric in _AS_POINTS or metric.endswith("rate")
+
+
 def _value(metric: str, x: float) -> str:
-    return f"{100 * x:.1f}%" if metric in _AS_POINTS else f"{x:.2f}"
+    return f"{100 * x:.1f}%" if _is_share(metric) else f"{x:.2f}"
 
 
 def _diff(metric: str, x: float) -> str:
-    return f"{100 * x:+.1f} pp" if metric in _AS_POINTS else f"{x:+.2f}"
+    return f"{100 * x:+.1f} pp" if _is_share(metric) else f"{x:+.2f}"
+
+
+def _lineup(policies: str) -> str:
+    """"random:p_swap=0.5,random:p_swap=0.5" -> "2 x random"; mixed tables by name, seat by seat."""
+    names = [p.split(":")[0] for p in policies.split(",")]
+    return f"{len(names)} x {names[0]}" if len(set(names)) == 1 else ", ".join(names)
 
 
 def _x_positions(group: pl.DataFrame) -> tuple[list, list[str], bool]:
@@ -37,9 +49,11 @@ def _x_positions(group: pl.DataFrame) -> tuple[list, list[str], bool]:
     (the baseline first, then the values as given)."""
     values = [json.loads(v) for v in group["variant_values"]]
     single = [list(v.values())[0] for v in values] if all(len(v) == 1 for v in values) else None
-    if single is not None and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in single):
+    if single is None:
+        return list(range(group.height)), group["variant"].to_list(), False
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in single):
         return single, [str(v) for v in single], True
-    return list(range(group.height)), group["variant"].to_list(), False
+    return list(range(group.height)), [str(v) for v in single], False
 
 
 def _metrics(effects: pl.DataFrame) -> list[str]:
@@ -71,7 +85,7 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
     rows = group.filter((pl.col("metric") == metric) & pl.col("seat").is_null()).sort("variant_order")
     rows = pl.concat([rows.filter(pl.col("is_baseline")), rows.filter(~pl.col("is_baseline"))])
     x, ticks, numeric = _x_positions(rows)
-    scale = 100 if metric in _AS_POINTS else 1
+    scale = 100 if _is_share(metric) else 1
     base = rows.row(0, named=True)
     y = rows["variant_mean"].to_numpy()
     lo = base["baseline_mean"] + rows["difference_lo"].to_numpy()
@@ -81,10 +95,10 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
     ax.errorbar(x, scale * y, yerr=scale * error_bars(y, lo, hi), fmt="o-", capsize=3,
                 label="variant (bar: paired 95% interval of the difference)")
     ax.plot([x[0]], [scale * y[0]], marker="*", markersize=14, color="black", linestyle="", label="baseline")
-    ax.set_xticks(x, ticks, rotation=0 if numeric else 30)
+    ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
     ax.set_title(_name(metric, game), fontsize=10)
     ax.set_xlabel(rows["parameters"][0])
-    if metric in _AS_POINTS:
+    if _is_share(metric):
         ax.set_ylabel("%")
 
 
@@ -101,11 +115,12 @@ def what_if(page: Page) -> None:
         fig, axes = plt.subplots(1, len(metrics), figsize=(3.6 * len(metrics), 3.4), squeeze=False)
         for ax, metric in zip(axes[0], metrics):
             _panel(ax, group, metric, page.game)
-        axes[0][0].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+        fig.legend(*axes[0][0].get_legend_handles_labels(), fontsize=7, loc="upper center",
+                   bbox_to_anchor=(0.5, 0.0), ncol=3)
         n = group["n_plays"].max()
         parameters = group["parameters"][0]
         baseline = group.filter(pl.col("is_baseline"))["variant"][0]
-        fig.suptitle(f"{page.game.title}: what if {parameters} changed? {players} players, {policies} "
+        fig.suptitle(f"{page.game.title}: what if {parameters} changed? {_lineup(policies)} "
                      f"(n = {n:,} paired plays per variant; baseline {baseline})")
         sentences = []
         main = [m for m in metrics if m != "balance"]
@@ -115,12 +130,13 @@ def what_if(page: Page) -> None:
                                     & pl.col("seat").is_null()).row(0, named=True) for m in main}
             sentences.append(_variant_sentence(variant, baseline, rows, page.game))
         page.figure(f"whatif_{i}", fig,
-                    f"What if {parameters} changed ({players} players, {policies})", " ".join(sentences))
+                    f"What if {parameters} changed ({_lineup(policies)})", " ".join(sentences))
     page.table("What-if effects: each variant against its baseline, paired play by play",
                effects.sort("sweep_id", "players", "policies", "metric", "seat", "variant_order").select(
                    "parameters", "variant", "is_baseline", "players", "policies", "metric", "seat", "n_plays",
                    "baseline_mean", "variant_mean", "difference", "difference_lo", "difference_hi", "p_value",
                    "unpaired_lo", "unpaired_hi", "pairing_gain", "run_id", "baseline_run_id"),
+               collapsed=True,
                note="difference: variant - baseline over the same plays (same seed). unpaired: the interval had the "
                     "runs had independent seeds; pairing_gain: how many times wider that would be. Shares "
                     "(seat0_advantage, balance) as fractions.")
