@@ -133,7 +133,12 @@ def _cmd_sweep(args) -> int:
         players = [int(n) for n in args.players.split(",")]
     except ValueError:
         raise SimlibError(f"--players takes numbers, comma-separated, not {args.players!r}") from None
-    base = _options(argparse.Namespace(params=None, option=args.base))
+    base = {}
+    for item in args.base:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise SimlibError(f"--base needs name=value, got {item!r}")
+        base[key.strip()] = value.strip()
     sweep = Sweep(game, parse_vary(args.vary), players, args.policies, args.plays, args.seed, base,
                   _options(args), args.events)
     runs = sweep.runs()

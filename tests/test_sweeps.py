@@ -181,3 +181,74 @@ def test_the_what_if_page_draws_each_sweep(swept, tmp_path):
     assert page.count("<figure>") == 2  # one per line-up
     assert "penalty_tower=8 (against penalty_tower=15): penalty points per seat" in page
     assert "whatif.html" in (tmp_path / "index.html").read_text()
+
+
+def _pair_sums(lake: Path, marts: Path, chunk: int | None = None) -> pl.DataFrame:
+    """int_variant_pair_sums run by hand over the fixture's cached per-play rows, with a block size of choice."""
+    import importlib.util
+
+    from simlib.analysis.duck import connect
+
+    path = Path(__file__).parents[1] / "pipelines" / "shared" / "int_variant_pair_sums.py"
+    spec = importlib.util.spec_from_file_location("pair_sums", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.CHUNK = chunk or module.CHUNK
+    con = connect()
+    con.execute(f"create view stg_sweeps as select * from read_parquet('{lake}/sweeps/*/*/*.parquet', "
+                f"hive_partitioning = true)")
+    for view, cached in (("int_play_outcomes", "int_play_outcomes"), ("int_play_headline", "int_mauer_play_headline")):
+        con.execute(f"create view {view} as select * from read_parquet('{marts}/.cache/{cached}/*/*.parquet')")
+    con.execute(f"create view mart_seat_outcomes as select * from read_parquet('{marts}/mart_seat_outcomes.parquet')")
+    frame = module.model(type("Context", (), {"con": con})())
+    return frame.sort("sweep_id", "run_id", "metric", "seat", nulls_last=True)
+
+
+def test_pairing_a_block_of_plays_at_a_time_adds_up_to_pairing_all_at_once(swept):
+    lake, marts = swept
+    whole, blocks = _pair_sums(lake, marts), _pair_sums(lake, marts, chunk=1_500)  # 3 blocks, the last partial
+    assert whole.height == 6 * 8 and whole["n_pairs"].min() == PLAYS
+    assert whole.select("run_id", "metric", "seat", "n_pairs").equals(blocks.select("run_id", "metric", "seat",
+                                                                                     "n_pairs"))
+    for column in ("v_sum", "v_sq_sum", "b_sum", "b_sq_sum", "d_sum", "d_sq_sum"):
+        assert blocks[column].to_list() == pytest.approx(whole[column].to_list(), rel=1e-12, abs=1e-9)
+
+
+def test_per_play_rows_are_kept_for_swept_runs_only_and_a_run_joining_a_sweep_gets_them(tmp_path, capsys):
+    lake, marts = tmp_path / "lake", tmp_path / "marts"
+    plain = ["--players", "4", "--policies", "random", "--plays", "1000", "--lake", str(lake), "--quiet"]
+    assert main(["simulate", "mauer", "--seed", "1", *plain]) == 0
+    build(lake, marts, tmp_path / "db.duckdb")
+    assert not list(marts.glob(".cache/int_play_outcomes/*/*.parquet"))
+    assert pl.read_parquet(marts / "mart_variant_effects.parquet").is_empty()
+    # The same run is the baseline of a sweep made later: its per-play rows are computed then.
+    assert main(["sweep", "mauer", "--vary", "penalty_tower=12", "--no-report", *plain]) == 0
+    assert "baseline penalty_tower=15" in capsys.readouterr().out
+    build(lake, marts, tmp_path / "db.duckdb")
+    assert len(list(marts.glob(".cache/int_play_outcomes/*/*.parquet"))) == 2
+    effects = pl.read_parquet(marts / "mart_variant_effects.parquet")
+    assert set(effects["n_plays"]) == {1000} and effects["is_baseline"].sum() == 8
+
+
+def test_the_pipeline_computes_the_same_marts_in_one_process_or_several(swept, tmp_path):
+    from digests import mart_digests
+
+    lake, marts = swept
+    build(lake, tmp_path / "one", tmp_path / "one.duckdb", workers=1)
+    assert mart_digests(tmp_path / "one") == mart_digests(marts) != {}
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("players = \"4\"", "players are numbers"),
+    ("base = 5", "base must be a dict"),
+    ("plays = \"100\"", "plays must be a int"),
+    ("policies = \"random\"", "policies must be a list"),
+])
+def test_a_malformed_batch_sweep_is_one_clear_error(tmp_path, entry, message):
+    spec = {"vary": "{ penalty_tower = [8] }", "players": "4", "policies": "[\"random\"]", "plays": "100"}
+    key = entry.split(" = ")[0]
+    lines = [f"{k} = {v}" for k, v in spec.items() if k != key] + [entry]
+    batch = tmp_path / "b.toml"
+    batch.write_text("[[sweep]]\n" + "\n".join(lines) + "\n")
+    with pytest.raises(SimlibError, match=message):
+        read_batch(MAUER, batch)

@@ -6,8 +6,9 @@ figures read every variant from one place. Balance is 1 - (win rate of the best 
 worst), with each run's own best and worst seats (mart_seat_outcomes): per play, 1 - (won[best] - won[worst]).
 
 A Polars model because the pairing is done a block of play indices at a time: joining two runs of ten million
-plays at once holds both in memory; a block of CHUNK plays holds that many, whatever the runs' size, and the
-per-play files are sorted by play index, so each block reads only its own row groups.
+plays at once holds both in memory; a block of CHUNK plays holds that many, whatever the runs' size. A run's
+per-play rows are written part after part, so a block's play indices lie in few row groups, which the filter
+on play_index lets DuckDB read alone.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ Every view exists even when the lake holds no file for it, so models and queries
 
 from __future__ import annotations
 
+import os
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -41,7 +43,9 @@ def _norm_sf(z: float) -> float:
 
 
 def connect(database: str = ":memory:") -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(database, config={"memory_limit": MEMORY_LIMIT})
+    # Spills go to a folder of this process's own: the pipeline's processes side by side must not share one.
+    spill = os.path.join(tempfile.gettempdir(), f"simlib-duckdb-{os.getpid()}")
+    con = duckdb.connect(database, config={"memory_limit": MEMORY_LIMIT, "temp_directory": spill})
     con.execute((shared_pipelines() / "macros.sql").read_text())
     con.create_function("chi2_sf", _chi2_sf, ["DOUBLE", "BIGINT"], "DOUBLE", side_effects=False)
     con.create_function("norm_sf", _norm_sf, ["DOUBLE"], "DOUBLE", side_effects=False)

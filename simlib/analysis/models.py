@@ -143,8 +143,9 @@ def _folder_models(scope: str | None, folder: Path, con: duckdb.DuckDBPyConnecti
         if entry.get("materialized") not in MATERIALIZATIONS:
             raise SimlibError(f"{schema_path}: model {name}: materialized must be one of {MATERIALIZATIONS}")
         if entry.get("runs", "all") not in ("all", "swept") or (
-                entry.get("runs") == "swept" and entry["materialized"] not in CACHED):
-            raise SimlibError(f"{schema_path}: model {name}: runs must be all or swept (swept: per_part or per_run)")
+                entry.get("runs") == "swept" and (entry["materialized"] not in CACHED or files[name].suffix != ".sql")):
+            raise SimlibError(f"{schema_path}: model {name}: runs must be all or swept (swept: a per_part or per_run "
+                              f"SQL model)")
         models.append(Model(
             name=name, path=files[name], scope=scope, materialized=entry["materialized"],
             description=entry.get("description", ""), columns=entry.get("columns", {}),
@@ -170,6 +171,8 @@ def _resolve_inputs(models: dict[str, Model]) -> dict[str, Model]:
                 raise SimlibError(f"model {m.name} reads {r}, a model of {models[r].scope} runs only")
             if m.materialized == "per_part" and models[r].materialized != "view":
                 raise SimlibError(f"model {m.name} is per_part, so it reads only the lake and staging views, not {r}")
+            if m.materialized in CACHED and models[r].swept_only and not m.swept_only:
+                raise SimlibError(f"model {m.name} covers every run, so it cannot read {r} (swept runs only)")
             if m.materialized in CACHED and models[r].materialized == "table":
                 raise SimlibError(f"model {m.name} is {m.materialized}, so it cannot read {r}, a model over all runs")
         resolved[m.name] = Model(**(vars(m) | {"inputs": inputs,

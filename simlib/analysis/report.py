@@ -348,7 +348,8 @@ def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = N
     shutil.rmtree(figure_dir, ignore_errors=True)
     figure_dir.mkdir(parents=True, exist_ok=True)
     todo = [name for name in games() if not runs.filter(pl.col("game") == name).is_empty()]
-    if (marts_dir / "mart_variant_effects.parquet").exists():
+    effects = marts_dir / "mart_variant_effects.parquet"
+    if effects.exists() and pl.scan_parquet(effects).select(pl.len()).collect().item() > 0:
         todo.insert(0, WHAT_IF)
     workers = min(len(todo), workers or os.cpu_count() or 1)
     if workers > 1:  # pages are independent: drawn side by side (spawned: Polars is not fork-safe)

@@ -84,15 +84,21 @@ def _variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) 
 def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
     rows = group.filter((pl.col("metric") == metric) & pl.col("seat").is_null()).sort("variant_order")
     rows = pl.concat([rows.filter(pl.col("is_baseline")), rows.filter(~pl.col("is_baseline"))])
+    if rows.is_empty() or not rows["is_baseline"][0]:  # e.g. a headline the baseline's plays never had
+        ax.set_axis_off()
+        return
     x, ticks, numeric = _x_positions(rows)
     scale = 100 if _is_share(metric) else 1
     base = rows.row(0, named=True)
     y = rows["variant_mean"].to_numpy()
-    lo = base["baseline_mean"] + rows["difference_lo"].to_numpy()
-    hi = base["baseline_mean"] + rows["difference_hi"].to_numpy()
+    # The paired interval of the difference, drawn around the variant's own value.
+    lo = y - (rows["difference"] - rows["difference_lo"]).to_numpy()
+    hi = y + (rows["difference_hi"] - rows["difference"]).to_numpy()
     ax.axhspan(scale * base["variant_mean_lo"], scale * base["variant_mean_hi"], color="grey", alpha=0.2,
                label="baseline's own 95% interval")
-    ax.errorbar(x, scale * y, yerr=scale * error_bars(y, lo, hi), fmt="o-", capsize=3,
+    order = sorted(range(len(x)), key=lambda i: x[i])  # the line runs along the axis, the baseline wherever it is
+    ax.plot([x[i] for i in order], [scale * y[i] for i in order], color="C0")
+    ax.errorbar(x, scale * y, yerr=scale * error_bars(y, lo, hi), fmt="o", color="C0", capsize=3,
                 label="variant (bar: paired 95% interval of the difference)")
     ax.plot([x[0]], [scale * y[0]], marker="*", markersize=14, color="black", linestyle="", label="baseline")
     ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
@@ -126,8 +132,9 @@ def what_if(page: Page) -> None:
         main = [m for m in metrics if m != "balance"]
         variants = group.filter(~pl.col("is_baseline")).sort("variant_order")["variant"].unique(maintain_order=True)
         for variant in variants:
-            rows = {m: group.filter((pl.col("variant") == variant) & (pl.col("metric") == m)
-                                    & pl.col("seat").is_null()).row(0, named=True) for m in main}
+            of_variant = group.filter((pl.col("variant") == variant) & pl.col("seat").is_null())
+            found = {m: of_variant.filter(pl.col("metric") == m) for m in main}
+            rows = {m: frame.row(0, named=True) for m, frame in found.items() if not frame.is_empty()}
             sentences.append(_variant_sentence(variant, baseline, rows, page.game))
         page.figure(f"whatif_{i}", fig,
                     f"What if {parameters} changed ({_lineup(policies)})", " ".join(sentences))

@@ -83,7 +83,16 @@ def _sweep(game: Game, entry: dict, scale: float) -> Sweep:
     players = entry["players"] if isinstance(entry["players"], list) else [entry["players"]]
     if not isinstance(entry["vary"], dict) or not all(isinstance(v, list) for v in entry["vary"].values()):
         raise SimlibError("batch sweep: vary must be a table of lists, e.g. vary = { penalty_tower = [10, 12] }")
-    # Every variant plays as many plays, a multiple of each one's block (a variant may change the block).
+    kinds = {"players": (players, list), "policies": (entry["policies"], list), "plays": (entry["plays"], int),
+             "base": (entry.get("base", {}), dict), "options": (entry.get("options", {}), dict),
+             "seed": (entry.get("seed", 1), int)}
+    for key, (value, kind) in kinds.items():
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise SimlibError(f"batch sweep: {key} must be a {kind.__name__}, not {value!r}")
+    if not all(isinstance(n, int) for n in players) or not all(isinstance(p, str) for p in entry["policies"]):
+        raise SimlibError("batch sweep: players are numbers and policies a list of line-ups such as \"random\"")
+    # Every variant plays as many plays, a multiple of each one's block (a variant may change the block); the
+    # probe's count is any number every block size divides (720,720 = lcm(1..16)).
     probe = Sweep(game, dict(entry["vary"]), players, list(entry["policies"]), 720_720_000, entry.get("seed", 1),
                   entry.get("base", {}), entry.get("options", {}), bool(entry.get("events", False)))
     block = math.lcm(*(game.block_size(config) for config, _ in probe.runs()))

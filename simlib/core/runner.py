@@ -105,6 +105,8 @@ def run(config: RunConfig, lake: Lake | Path | str, workers: int | None = None,
     lake = Lake.at(lake)
     if shard_size <= 0:
         raise SimlibError(f"--shard-size must be positive, not {shard_size}")
+    if executor is not None and workers is not None:
+        raise SimlibError("give workers or an executor, not both: an executor has its own workers")
     executor = executor or LocalExecutor(workers)
     lake.check_writable()
     run_id = config.run_id(game.rules_version)

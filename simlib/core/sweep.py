@@ -17,6 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from .. import __version__
 from .config import RunConfig
 from .errors import SimlibError
 from .game import Game
@@ -77,6 +78,10 @@ class Sweep:
             vary[name] = [params[name].coerce(v) for v in values]
             if not values or len(set(map(repr, vary[name]))) != len(values):
                 raise SimlibError(f"--vary {name}: give one or more different values")
+        if not self.players or len(set(self.players)) != len(self.players):
+            raise SimlibError(f"a sweep's player counts must be different, not {self.players}")
+        if not self.policies or len(set(self.policies)) != len(self.policies):
+            raise SimlibError(f"a sweep's line-ups must be different, not {self.policies}")
         # Coerced, so that the same sweep typed on the command line or in a batch file has one id.
         object.__setattr__(self, "vary", vary)
         object.__setattr__(self, "base", {k: params[k].coerce(v) for k, v in self.base.items()})
@@ -84,9 +89,11 @@ class Sweep:
 
     @property
     def sweep_id(self) -> str:
+        """A hash of the specification and, as in a run id, the rules and simlib version: the same sweep after a
+        version bump is new runs, and a new sweep beside the old one."""
         spec = {"game": self.game.name, "vary": self.vary, "players": self.players, "policies": self.policies,
                 "plays": self.plays, "seed": self.seed, "base": self.base, "options": self.options,
-                "events": self.events}
+                "events": self.events, "rules_version": self.game.rules_version, "simlib": __version__}
         return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def _config(self, players: int, lineup: str, values: dict[str, Any]) -> RunConfig:
