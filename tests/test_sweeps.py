@@ -252,3 +252,28 @@ def test_a_malformed_batch_sweep_is_one_clear_error(tmp_path, entry, message):
     batch.write_text("[[sweep]]\n" + "\n".join(lines) + "\n")
     with pytest.raises(SimlibError, match=message):
         read_batch(MAUER, batch)
+
+
+def test_every_metric_s_difference_and_interval_follow_the_paired_plays(swept):
+    """Length and seat 0's score of the heavy line-up, paired by play index and worked out with NumPy."""
+    lake, marts = swept
+    effects = pl.read_parquet(marts / "mart_variant_effects.parquet").filter(
+        pl.col("policies").str.starts_with("heavy") & ~pl.col("is_baseline"))
+    games, seats = _lake_rows(lake, "games"), _lake_rows(lake, "seats")
+    checked = 0
+    for row in effects.filter(pl.col("metric").is_in(["length", "score"])).iter_rows(named=True):
+        if row["metric"] == "length":
+            frame, column = games, "turns"
+        elif row["seat"] == 0:
+            frame, column = seats.filter(pl.col("seat") == 0), "score"
+        else:
+            continue
+        v = frame.filter(pl.col("run_id") == row["run_id"]).sort("play_index")[column].to_numpy().astype(float)
+        b = frame.filter(pl.col("run_id") == row["baseline_run_id"]).sort("play_index")[column].to_numpy().astype(float)
+        d = v - b
+        half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if d.std() > 0 else 0.0
+        assert row["difference"] == pytest.approx(d.mean(), abs=1e-12)
+        assert (row["difference_lo"], row["difference_hi"]) == pytest.approx((d.mean() - half, d.mean() + half),
+                                                                              abs=1e-9)
+        checked += 1
+    assert checked == 4  # two variants, length and seat 0's score each
