@@ -18,6 +18,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 from catan_lake_fixture import write_catan_run
+from mart_checks import Z, marts_of, mean_ci, row, wilson
 from scipy import stats
 
 from simlib.analysis.pipeline import build
@@ -26,33 +27,6 @@ from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
 from simlib.games.mauerspechte.tables import GAMES, HOTELS, LOVE_PARADES, SEATS, WALL_PIECES
 
 from lake_fixture import _table
-
-Z = 1.96
-
-
-def wilson(k, n, z=Z):
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
-def mean_ci(values):
-    mean = statistics.mean(values)
-    half = Z * statistics.stdev(values) / math.sqrt(len(values))
-    return mean - half, mean + half
-
-
-def row(frame: pl.DataFrame, **where) -> dict:
-    for key, value in where.items():
-        frame = frame.filter(pl.col(key).is_null() if value is None else pl.col(key) == value)
-    assert frame.height == 1, where
-    return frame.row(0, named=True)
-
-
-def marts_of(folder: Path) -> dict[str, pl.DataFrame]:
-    return {p.stem: pl.read_parquet(p) for p in folder.glob("mart_*.parquet")}
-
 
 # --- a hand-made lake ------------------------------------------------------------------------------------
 
