@@ -105,19 +105,18 @@ class Sweep:
         line-up, the baseline first, then the variants in the order given."""
         names = list(self.vary)
         combos = [dict(zip(names, values)) for values in itertools.product(*self.vary.values())]
-        result = []
+        sweep_id, result = self.sweep_id, []
         for players, lineup in itertools.product(self.players, self.policies):
             baseline = self._config(players, lineup, {})
             base_values = {name: baseline.options[name] for name in names}
             entries = [(base_values, True)] + [(c, False) for c in combos if c != base_values]
-            order = {json.dumps(c, sort_keys=True, default=str): i for i, c in enumerate(combos)}
             for values, is_baseline in entries:
                 config = baseline if is_baseline else self._config(players, lineup, values)
-                key = json.dumps(values, sort_keys=True, default=str)
                 result.append((config, {
-                    "sweep_id": self.sweep_id, "parameters": ",".join(names),
+                    "sweep_id": sweep_id, "parameters": ",".join(names),
                     "variant": " ".join(f"{k}={v}" for k, v in values.items()),
-                    "variant_order": order.get(key, -1), "variant_values": key, "is_baseline": is_baseline,
+                    "variant_order": combos.index(values) if values in combos else -1,
+                    "variant_values": json.dumps(values, sort_keys=True, default=str), "is_baseline": is_baseline,
                     "players": players, "policies": ",".join(map(str, config.policies)), "plays": self.plays,
                     "seed": self.seed}))
         return result
