@@ -25,7 +25,8 @@ def write_catan_run(lake: Path, run_id: str, players: int, policies: list[str], 
     config = {"game": "catan", "players": players, "policies": policies, "plays": len(plays), "seed": 1,
               "options": {"map": "standard", "victory_points": 10, "max_turns": 1000}, "events": False}
     runs = pa.Table.from_pylist([{
-        "rules_version": 2, "simlib_version": "test", "config": json.dumps(config), "seed": 1, "players": players,
+        "rules_version": 2, "rules_versions": '{"catan": 2}', "simlib_version": "test", "config": json.dumps(config),
+        "seed": 1, "players": players,
         "policies": ",".join(policies), "plays": len(plays), "shard_size": 100, "started_at": now, "ended_at": now,
         "status": status}], schema=RUNS_SCHEMA)
     write_atomic(runs, part_path(lake, "runs", "catan", run_id, 0))

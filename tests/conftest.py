@@ -17,3 +17,9 @@ settings.register_profile("ci", derandomize=True, deadline=None, database=None, 
 
 if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
     settings.load_profile("ci")
+
+# Tests import game modules directly (a kernel, a rules module): load the registry first, which checks every
+# game's Numba cache against its sources before any game is imported.
+from simlib.core.registry import games  # noqa: E402
+
+games()

@@ -32,12 +32,15 @@ def _table(schema: pa.Schema, rows: list[dict]) -> pa.Table:
 
 
 def write_run(lake: Path, run_id: str, players: int, policies: list[str], games: list[dict], seats: list[dict],
-              events: list[dict] | None = None, rounds: int = 1, status: str = "complete") -> None:
+              events: list[dict] | None = None, rounds: int = 1, status: str = "complete", seed: int = 1,
+              options: dict | None = None) -> None:
     now = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    config = {"game": "mauer", "players": players, "policies": policies, "plays": len(games), "seed": 1,
-              "options": {"rounds": rounds, "start": "continue", "max_baurunden": 500}, "events": events is not None}
+    config = {"game": "mauer", "players": players, "policies": policies, "plays": len(games), "seed": seed,
+              "options": {"rounds": rounds, "start": "continue", "max_baurunden": 500} | (options or {}),
+              "events": events is not None}
     runs = pa.Table.from_pylist([{
-        "rules_version": 1, "simlib_version": "test", "config": json.dumps(config), "seed": 1, "players": players,
+        "rules_version": 1, "rules_versions": '{"mauer": 1}', "simlib_version": "test", "config": json.dumps(config),
+        "seed": seed, "players": players,
         "policies": ",".join(policies), "plays": len(games), "shard_size": 100, "started_at": now, "ended_at": now,
         "status": status}], schema=RUNS_SCHEMA)
     write_atomic(runs, part_path(lake, "runs", "mauer", run_id, 0))

@@ -105,7 +105,8 @@ def write_burgenland_run(lake: Path, run_id: str, hands: str, policies: list[str
     config = {"game": "burgenland", "players": players, "policies": policies, "plays": len(plays), "seed": 1,
               "events": False, "options": OPTIONS | {"start_hands": hands}}
     runs = pa.Table.from_pylist([{
-        "rules_version": 1, "simlib_version": "test", "config": json.dumps(config), "seed": 1, "players": players,
+        "rules_version": 1, "rules_versions": '{"burgenland": 1}',
+        "simlib_version": "test", "config": json.dumps(config), "seed": 1, "players": players,
         "policies": ",".join(policies), "plays": len(plays), "shard_size": 100, "started_at": now, "ended_at": now,
         "status": "complete"}], schema=RUNS_SCHEMA)
     write_atomic(runs, part_path(lake, "runs", "burgenland", run_id, 0))
@@ -406,8 +407,9 @@ def test_the_report_page_leads_with_the_starting_hands(real):
     page = (reports / "burgenland.html").read_text()
     figures = re.findall(r"<img src='figures/burgenland_(\w+)\.png'", page)
     assert figures[0] == "start_hands"
-    for name in ("seat_advantage", "game_length", "length", "pieces_left", "jokers", "wells", "central"):
+    for name in ("seat_advantage", "length", "pieces_left", "jokers", "wells", "central"):
         assert name in figures, name
+    assert "game_length" not in figures  # replaced by the game's own length section
     for name in figures:
         assert (reports / "figures" / f"burgenland_{name}.png").stat().st_size > 10_000, name
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)

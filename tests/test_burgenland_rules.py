@@ -423,4 +423,5 @@ def test_the_run_id_follows_the_map_files_text(tmp_path):
     first = RunConfig.build(GAME, players=4, policies=["random"], plays=10, seed=1, options={"map": str(path)})
     path.write_text(MAP.replace('spots = ["joker", "coins:2", "swap"]', 'spots = ["joker", "coins:3", "swap"]'))
     edited = RunConfig.build(GAME, players=4, policies=["random"], plays=10, seed=1, options={"map": str(path)})
-    assert first.options["data_id"] != edited.options["data_id"] and first.run_id(1) != edited.run_id(1)
+    versions = GAME.rules_versions()
+    assert first.options["data_id"] != edited.options["data_id"] and first.run_id(versions) != edited.run_id(versions)

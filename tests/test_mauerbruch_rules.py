@@ -179,7 +179,7 @@ def test_a_designers_deck_changes_the_identity(tmp_path):
     theirs = RunConfig.build(GAME, players=3, policies=["random"], plays=10, seed=1)
     assert mine.options["deck"] == "fewer-bans" and theirs.options["deck"] == "numnum-assumed"
     assert mine.options["deck_id"] != theirs.options["deck_id"]
-    assert mine.run_id(1) != theirs.run_id(1)
+    assert mine.run_id(GAME.rules_versions()) != theirs.run_id(GAME.rules_versions())
     games = GAME.simulate(mine, 0, 10, events=False)["games"]
     assert set(games.column("deck_id").to_pylist()) == {mine.options["deck_id"]}
     # The configuration carries the cards: the run replays without the file.

@@ -105,7 +105,8 @@ def write_mauerspechte_run(lake: Path, run_id: str) -> None:
                           "victory_points_4": 15, "vp_chips": 8, "love_parade_min_bid": 0, "hotel_points": 0,
                           "max_turns": 1000}}
     runs = pa.Table.from_pylist([{
-        "rules_version": 1, "simlib_version": "test", "config": json.dumps(config), "seed": 1, "players": 4,
+        "rules_version": 1, "rules_versions": '{"catan": 3, "mauerspechte": 1}',
+        "simlib_version": "test", "config": json.dumps(config), "seed": 1, "players": 4,
         "policies": ",".join(policies), "plays": 3, "shard_size": 100, "started_at": now, "ended_at": now,
         "status": "complete"}], schema=RUNS_SCHEMA)
     write_atomic(runs, part_path(lake, "runs", "mauerspechte", run_id, 0))

@@ -3,7 +3,9 @@ cluster and by local processes, then read by `simlib pipeline`, `simlib sql` and
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -24,16 +26,44 @@ BUCKET = "simlib-test"
 LAKE = f"s3://{BUCKET}/lake"
 
 
+def start_or_fail(server: ThreadedMotoServer, where: str, timeout: float = 30) -> None:
+    """Start the S3 test server, or fail the test saying why: these tests are never skipped (pyproject.toml).
+
+    moto serves from a thread of its own and its start() waits forever when that thread dies (a port in use,
+    Flask missing), so start() runs in a thread here too, and an error in either thread ends the wait at once."""
+    errors: list[str] = []
+
+    def record(args: threading.ExceptHookArgs) -> None:
+        errors.append(f"{args.exc_type.__name__}: {args.exc_value}")
+
+    def start() -> None:
+        try:
+            server.start()
+        except BaseException as e:  # any error is the reason to report
+            errors.append(f"{type(e).__name__}: {e}")
+
+    previous, threading.excepthook = threading.excepthook, record
+    try:
+        starter = threading.Thread(target=start, daemon=True)
+        starter.start()
+        deadline = time.monotonic() + timeout
+        while starter.is_alive() and not errors and time.monotonic() < deadline:
+            starter.join(0.05)
+    finally:
+        threading.excepthook = previous
+    if errors or starter.is_alive():
+        why = "; ".join(errors) if errors else f"no answer within {timeout:g} s"
+        pytest.fail(f"the S3 test server (moto) did not start on {where}: {why} (any message of the server's "
+                    "is in the captured stderr); the object-store tests are never skipped", pytrace=False)
+
+
 @pytest.fixture(scope="module")
 def s3(tmp_path_factory):
     """An S3 server on a free port of 127.0.0.1, and the standard AWS variables pointing at it, with dummy
-    credentials (set before the cluster starts: its workers inherit them)."""
+    credentials (set before the cluster starts: its workers inherit them). A server that does not start fails
+    every test of this file (never a skip)."""
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    starter = threading.Thread(target=server.start, daemon=True)  # start() waits forever if the server fails
-    starter.start()
-    starter.join(30)
-    if starter.is_alive():
-        pytest.skip("the S3 test server (moto) did not start within 30 s")
+    start_or_fail(server, "127.0.0.1, a free port")
     host, port = server.get_host_and_port()
     aws_files = tmp_path_factory.mktemp("aws")
     with pytest.MonkeyPatch.context() as env:
@@ -156,3 +186,16 @@ def test_a_sweep_on_the_cluster_into_the_bucket_gives_the_rows_of_a_local_sweep(
         marts.append(pq.read_table(out / "mart_variant_effects.parquet").sort_by(
             [("run_id", "ascending"), ("metric", "ascending"), ("seat", "ascending")]))
     assert marts[0].num_rows == 3 * 8 and marts[0].equals(marts[1])
+
+
+def test_a_server_that_does_not_start_fails_the_tests_instead_of_skipping_them():
+    """The fixture's start-up check, on a server that cannot start: its port is taken."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+        started = time.monotonic()
+        with pytest.raises(pytest.fail.Exception, match=f"did not start on 127.0.0.1:{port}: "):
+            start_or_fail(server, f"127.0.0.1:{port}")
+        assert time.monotonic() - started < 10  # the dead server thread ends the wait, not the 30 s timeout

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
+from simlib.analysis import report as report_module
 from simlib.analysis.pipeline import build
-from simlib.analysis.report import build_report
+from simlib.analysis.report import build_report, game_sections
 from simlib.core.batch import load_batch
 from simlib.core.errors import SimlibError
 from simlib.core.runner import run
@@ -58,8 +60,10 @@ plays = 20
 """
 FIGURES_MAUERBRUCH = ["seat_advantage", "game_length", "policy_table_3p", "endings", "pair_deciders"]
 
-FIGURES = ["seat_advantage", "game_length", "policy_table_4p", "penalty_by_seat", "match_totals", "baurunde_cases"]
-TABLES = ["Balance per run", "Win rate and mean score by seat", "Game length per run", "Policy strength",
+# the tournament's single rounds (rounds = 1) are part of its set-ups: a policy table of its own
+FIGURES = ["seat_advantage", "game_length", "policy_table_4p_rounds_1", "penalty_by_seat", "match_totals",
+           "baurunde_cases"]
+TABLES = ["Balance per run", "Win share and advantage by seat, per set-up", "Game length per set-up", "Policy strength",
           "Penalty points by seat", "Penalty points by policy", "Match totals by table position",
           "How Baurunden resolve", "Assumed rule parameters", "Runs"]
 
@@ -143,17 +147,16 @@ def test_a_section_that_raises_fails_the_report_naming_game_and_section(report, 
     def broken_section(page):
         raise KeyError("no_such_column")
 
-    monkeypatch.setattr(type(MAUERBRUCH), "report_sections", lambda self: [broken_section])
+    original = report_module.game_sections
+    monkeypatch.setattr(report_module, "game_sections",
+                        lambda game: [broken_section] if game is MAUERBRUCH else original(game))
     root = report.parent
     with pytest.raises(SimlibError, match="broken_section of mauerbruch failed: KeyError"):
         build_report(root / "lake", root / "marts", tmp_path / "out", workers=1)  # the patch lives in this process
 
 
 def test_a_report_module_that_cannot_be_imported_fails_the_report(report, monkeypatch, tmp_path):
-    def sections(self):
-        import simlib.games.mauerbruch.no_such_module  # noqa: F401  (a missing import inside report.py)
-
-    monkeypatch.setattr(type(MAUERBRUCH), "report_sections", sections)
+    monkeypatch.setitem(sys.modules, "simlib.games.mauerbruch.report", None)  # its import fails
     root = report.parent
     with pytest.raises(SimlibError, match="report sections of mauerbruch could not be loaded: ModuleNotFoundError"):
         build_report(root / "lake", root / "marts", tmp_path / "out", workers=1)
@@ -171,5 +174,41 @@ def test_pages_drawn_side_by_side_equal_pages_drawn_one_by_one(report, tmp_path)
 
 
 def test_each_game_hands_over_its_sections():
-    assert [s.__name__ for s in GAME.report_sections()] == ["penalties_by_seat", "match_totals", "baurunde_cases"]
-    assert [s.__name__ for s in MAUERBRUCH.report_sections()] == ["endings", "pair_deciders"]
+    assert [s.__name__ for s in game_sections(GAME)] == ["penalties_by_seat", "match_totals", "baurunde_cases"]
+    assert [s.__name__ for s in game_sections(MAUERBRUCH)] == ["endings", "pair_deciders"]
+
+
+def test_no_label_shows_a_hash(report):
+    """Runs are named by their set-up in words; run ids stay in their own column for SQL users."""
+    hashed = re.compile(r"#[0-9a-f]{6}\b|\b[0-9a-f]{16}\b")
+    for page in report.glob("*.html"):
+        text = page.read_text()
+        for caption in re.findall(r"<figcaption>(.*?)</figcaption>", text, re.S):
+            assert not hashed.search(caption), (page.name, caption)
+        for first_cell in re.findall(r"<tr><td>(.*?)</td>", text):
+            assert not hashed.search(first_cell), (page.name, first_cell)
+
+
+def test_a_game_section_can_lead_the_page_or_replace_a_generic_one():
+    from simlib.analysis.page import lead, page_order, replaces
+
+    def seat_advantage(page): ...
+    def game_length(page): ...
+    def policy_strength(page): ...
+
+    @lead
+    def headline(page): ...
+
+    @replaces("game_length")
+    def rounds(page): ...
+
+    @lead
+    @replaces("seat_advantage")
+    def seats_by_side(page): ...
+
+    def extra(page): ...
+
+    generic = [seat_advantage, game_length, policy_strength]
+    assert page_order(generic, [extra, rounds, headline]) == [headline, seat_advantage, rounds, policy_strength, extra]
+    assert page_order(generic, [seats_by_side, extra]) == [seats_by_side, game_length, policy_strength, extra]
+    assert page_order(generic, []) == generic

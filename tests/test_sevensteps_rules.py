@@ -586,9 +586,10 @@ def test_the_run_id_follows_the_data_files_text(tmp_path):
     first = RunConfig.build(GAME, players=4, policies=["random"], plays=10, seed=1, options={"specials": str(path)})
     path.write_text(text.replace("points = 6", "points = 40", 1))
     edited = RunConfig.build(GAME, players=4, policies=["random"], plays=10, seed=1, options={"specials": str(path)})
-    assert first.run_id(1) != edited.run_id(1) and first.options["data_id"] != edited.options["data_id"]
+    versions = GAME.rules_versions()
+    assert first.run_id(versions) != edited.run_id(versions) and first.options["data_id"] != edited.options["data_id"]
     assert GAME.specials(first).bonus_points.max() == 6 and GAME.specials(edited).bonus_points.max() == 40
     # a run configured once carries its files: it replays the same without them
     path.unlink()
     again = RunConfig.build(GAME, players=4, policies=["random"], plays=10, seed=1, options=edited.options)
-    assert again.run_id(1) == edited.run_id(1)
+    assert again.run_id(versions) == edited.run_id(versions)

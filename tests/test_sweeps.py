@@ -62,7 +62,7 @@ def test_base_names_the_baseline_and_every_line_up_has_its_own():
         baseline = [c for c, r in rows if r["is_baseline"] and c.players == config.players
                     and r["policies"] == row["policies"]]
         assert len(baseline) == 1 and baseline[0].options["penalty_tower"] == 12
-        assert row["baseline_run_id"] == baseline[0].run_id(MAUER.rules_version)
+        assert row["baseline_run_id"] == baseline[0].run_id(MAUER.rules_versions())
         assert config.options["penalty_gate"] == baseline[0].options["penalty_gate"]
 
 

@@ -8,6 +8,7 @@ final as (
         game::varchar as game,
         run_id::varchar as run_id,
         rules_version::int as rules_version,
+        rules_versions,
         simlib_version,
         config,
         seed,

@@ -66,6 +66,13 @@ class Model:
         return _load_module(self.path)
 
 
+def shared_column_docs() -> dict[str, str]:
+    """Columns many models share (game, run_id, players, ...), described once in the shared schema.toml's
+    `[columns]`: a model's own `columns` need not repeat them."""
+    with open(shared_pipelines() / "schema.toml", "rb") as fh:
+        return tomllib.load(fh).get("columns", {})
+
+
 def _load_module(path: Path):
     """A Polars model's module, loaded from its file (pipeline folders are not packages)."""
     spec = importlib.util.spec_from_file_location(f"simlib_pipeline_{path.stem}", path)

@@ -1,14 +1,17 @@
 """`simlib report`: HTML pages designers read, figures first, then tables, then the inputs.
 
 Every figure has a title, labelled axes and its n, and under it one sentence computed from the marts
-(what is significant and what is not). The generic sections here draw what every game has; a game adds
-its own through `Game.report_sections()`, written with the page API of simlib/analysis/page.py, so
-adding a game needs no edit here. A section that raises stops the report, naming the game and section.
+(what is significant and what is not). The generic sections (simlib/analysis/sections.py) draw what every
+game has; a game adds its own (`SECTIONS` in its package's report.py, found by `game_sections`), written
+with the page API of simlib/analysis/page.py, so adding a game needs no edit here. A section that raises
+stops the report, naming the game and section. Pages read marts only: runs and their set-up labels come
+from mart_run_setups.
 """
 
 from __future__ import annotations
 
 import html
+import importlib
 import json
 import multiprocessing
 import os
@@ -17,172 +20,16 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-import numpy as np
 import polars as pl
 
 from .. import __version__
 from ..core.errors import SimlibError
 from ..core.game import Game
-from ..core.lake import Lake
 from ..core.registry import games
-from .page import Page, Table, error_bars, interval, p_text, pct
+from .models import load_models, shared_column_docs
+from .page import Page, Table, count, p_text, page_order
+from .sections import SECTIONS as GENERIC_SECTIONS
 from .whatif import what_if
-
-
-def _run_labels(game: Game, runs: pl.DataFrame) -> pl.DataFrame:
-    """A readable, unique label per run ("4p random penalty_tower=12"), whether every seat played one
-    policy, and whether the run is the largest of its kind (figures draw those; tables show all)."""
-    params = game.parameters()
-    defaults = game.resolve_options({name: p.default for name, p in params.items()})
-    rows = []
-    for row in runs.iter_rows(named=True):
-        config = json.loads(row["config"])
-        names = [p.split(":")[0] for p in config["policies"]]
-        same = len(set(config["policies"])) == 1
-        changed = {k: v for k, v in config["options"].items()
-                   if defaults.get(k) != v and k in params and not params[k].derived}
-        play_changes = " ".join(f"{k}={v}" for k, v in changed.items() if k not in game.match_parameters)
-        base = " ".join(filter(None, [f"{config['players']}p {names[0] if same else ','.join(names)}",
-                                      play_changes]))
-        match_changes = " ".join(f"{k}={v}" for k, v in changed.items() if k in game.match_parameters)
-        label = " ".join(filter(None, [base, match_changes, "events" if config["events"] else ""]))
-        rows.append({"run_id": row["run_id"], "label": label, "kind": base, "homogeneous": same})
-    labels = pl.DataFrame(rows)
-    labels = labels.with_columns(
-        pl.when(pl.col("label").is_duplicated())
-        .then(pl.col("label") + " #" + pl.col("run_id").str.slice(0, 6))
-        .otherwise(pl.col("label")).alias("label"))
-    runs = runs.join(labels, on="run_id")
-    largest = runs.sort("plays", "run_id", descending=[True, False]).unique("kind", keep="first")["run_id"]
-    return runs.with_columns((pl.col("homogeneous") & pl.col("run_id").is_in(largest.implode())).alias("primary"),
-                             (pl.col("players").cast(pl.String) + " players").alias("players_label"))
-
-
-# Generic sections: they need only the marts every game has.
-
-def seat_advantage(page: Page) -> None:
-    seats = page.with_labels(page.mart("mart_seat_outcomes")).filter(pl.col("homogeneous"))
-    balance = page.with_labels(page.mart("mart_run_balance"))
-    if seats.is_empty():
-        return
-    counts = sorted(seats["players"].unique().to_list())
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.2 * len(counts), 3.6), squeeze=False, sharey=True)
-    for ax, n in zip(axes[0], counts):
-        group = seats.filter((pl.col("players") == n) & pl.col("primary"))
-        labels = group["label"].unique(maintain_order=True).to_list()
-        for i, label in enumerate(labels):
-            run = group.filter(pl.col("label") == label).sort("seat")
-            x = run["seat"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.12
-            y = run["win_rate"].to_numpy()
-            err = error_bars(y, run["win_rate_lo"], run["win_rate_hi"])
-            ax.errorbar(x, 100 * y, yerr=100 * err, fmt="o", capsize=3,
-                        label=f"{label.split(' ', 1)[1]} (n={run['n_plays'][0]:,})")
-        ax.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="fair share 1/players")
-        ax.set_title(f"{n} players")
-        ax.set_xlabel("seat (0 = starting player)")
-        ax.set_xticks(range(n))
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
-    axes[0][0].set_ylabel("win rate (%, 95% Wilson interval)")
-    fig.suptitle(f"{page.game.title}: win rate by seat at tables of one policy")
-    drawn = balance.filter(pl.col("primary"))
-    significant = drawn.filter(pl.col("chi2_p_value") < 0.05)
-    not_significant = drawn.filter(pl.col("chi2_p_value") >= 0.05)
-    parts = []
-    if not significant.is_empty():
-        top = significant.sort(pl.col("seat0_advantage").abs(), descending=True).row(0, named=True)
-        effect = "advantage" if top["seat0_advantage"] >= 0 else "disadvantage"
-        parts.append(f"The seat matters significantly (chi-square test, p < 0.05) in {significant.height} of "
-                     f"{drawn.height} configurations drawn; the largest start-player {effect} is at {top['label']}: "
-                     f"seat 0 wins {pct(top['seat0_win_rate'])} "
-                     f"({interval(top['seat0_win_rate_lo'], top['seat0_win_rate_hi'])}) "
-                     f"against a fair {pct(1 / top['players'])} ({p_text(top['chi2_p_value'])})")
-    if not not_significant.is_empty():
-        parts.append("no significant seat effect at " + ", ".join(not_significant["label"].to_list()))
-    page.figure("seat_advantage", fig, "Start-player advantage", "; ".join(parts) + ".")
-    page.split_table("Balance per run", balance.sort("players", "label").select(
-        "label", "players", "n_plays", "seat0_win_rate", "seat0_win_rate_lo", "seat0_win_rate_hi",
-        "seat0_advantage", "balance", "best_seat", "worst_seat", "chi2", "chi2_p_value", "completion_rate",
-        "incomplete_plays", "tie_rate", "mean_turns", "run_id", "homogeneous"))
-    page.table("Win rate and mean score by seat", seats.sort("players", "label", "seat").select(
-        "label", "seat", "n_plays", "wins", "shared_wins", "win_rate", "win_rate_lo", "win_rate_hi", "win_share",
-        "fair_share", "mean_score", "mean_score_lo", "mean_score_hi"))
-
-
-def game_length(page: Page) -> None:
-    hist = page.with_labels(page.mart("mart_game_length_hist")).filter(pl.col("primary"))
-    length = page.with_labels(page.mart("mart_game_length"))
-    if hist.is_empty():
-        return
-    fig, ax = plt.subplots(figsize=(8, 3.8))
-    for label in hist.sort("players", "label")["label"].unique(maintain_order=True):
-        run = hist.filter(pl.col("label") == label).sort("turns")
-        ax.step(run["turns"], 100 * run["share"], where="mid", label=f"{label} (n={run['n_plays'][0]:,})")
-    ax.set_xlabel(f"{page.game.turn_name} per play")
-    ax.set_ylabel("share of plays (%)")
-    ax.set_title(f"{page.game.title}: game length at tables of one policy")
-    ax.legend(fontsize=7, ncol=2)
-    shown = length.filter(pl.col("primary")).sort("median_turns")
-    short, long = shown.row(0, named=True), shown.row(-1, named=True)
-    unit = page.game.turn_name
-    sentence = (f"Median length ranges from {short['median_turns']} {unit} ({short['label']}) to "
-                f"{long['median_turns']} ({long['label']}); 95% of {long['label']} plays end within "
-                f"{long['p95_turns']} {unit} (mean {long['mean_turns']:.2f}, 95% interval "
-                f"{long['mean_turns_lo']:.2f}–{long['mean_turns_hi']:.2f}).")
-    page.figure("game_length", fig, "Game length", sentence)
-    page.split_table("Game length per run", length.sort("players", "label").select(
-        "label", "n_plays", "mean_turns", "mean_turns_lo", "mean_turns_hi", "sd_turns", "min_turns", "p05_turns",
-        "p25_turns", "median_turns", "p75_turns", "p95_turns", "max_turns", "run_id", "homogeneous"))
-
-
-def policy_strength(page: Page) -> None:
-    strength = page.mart("mart_policy_strength")
-    if strength.is_empty():
-        return
-    for n in sorted(strength["players"].unique().to_list()):
-        table = strength.filter(pl.col("players") == n)
-        policies = sorted(set(table["focal"].to_list()) | set(table["field"].to_list()))
-        if table.filter(pl.col("focal") != pl.col("field")).is_empty():
-            continue  # tables of one policy only: nothing to compare
-        grid = np.full((len(policies), len(policies)), np.nan)
-        for row in table.iter_rows(named=True):
-            grid[policies.index(row["focal"]), policies.index(row["field"])] = row["win_rate"]
-        fig, ax = plt.subplots(figsize=(1.5 * len(policies) + 2.5, 1.2 * len(policies) + 1.5))
-        image = ax.imshow(100 * grid, cmap="RdBu", vmin=0, vmax=200 / n)
-        for row in table.iter_rows(named=True):
-            i, j = policies.index(row["focal"]), policies.index(row["field"])
-            half = (row["win_rate_hi"] - row["win_rate_lo"]) / 2
-            ax.text(j, i, f"{pct(row['win_rate'])}\n±{100 * half:.1f}", ha="center", va="center", fontsize=8)
-        ax.set_xticks(range(len(policies)), policies)
-        ax.set_yticks(range(len(policies)), policies)
-        ax.set_xlabel("field: the policy of every other seat")
-        ax.set_ylabel("focal: one player of this policy")
-        fig.colorbar(image, ax=ax, label="focal player's win rate (%)")
-        total = int(table["n_plays"].sum())
-        ax.set_title(f"{page.game.title}: policy against policy, {n} players\n"
-                     f"(seats rotated; n = {total:,} focal seat-plays; fair share {pct(1 / n)})")
-        versus_random = table.filter((pl.col("field") == "random") & (pl.col("focal") != "random"))
-        parts = []
-        if not versus_random.is_empty():
-            best = versus_random.sort("win_rate", descending=True).row(0, named=True)
-            parts.append(f"At a table of random players, {best['focal']} wins most often: {pct(best['win_rate'])} "
-                         f"({interval(best['win_rate_lo'], best['win_rate_hi'])}) against a fair {pct(1 / n)}")
-        fair = 1 / n
-        level = table.filter((pl.col("win_rate_lo") <= fair) & (pl.col("win_rate_hi") >= fair)
-                             & (pl.col("focal") != pl.col("field")))
-        parts.append("no pairing's interval includes the fair share" if level.is_empty() else
-                     "not significantly different from the fair share: " +
-                     ", ".join(f"{r['focal']} vs {r['field']}" for r in level.iter_rows(named=True)))
-        page.figure(f"policy_table_{n}p", fig, f"Policy strength, {n} players", "; ".join(parts) + ".")
-    page.table("Policy strength (one focal player at a table of the field policy)",
-               strength.sort("players", "focal", "field").select(
-                   "players", "focal", "field", "n_runs", "n_plays", "win_rate", "win_rate_lo", "win_rate_hi",
-                   "win_share", "fair_share", "mean_score", "mean_score_lo", "mean_score_hi", "seats_covered",
-                   "seat_balance"))
-
-
-GENERIC_SECTIONS = (seat_advantage, game_length, policy_strength)
-
 
 # HTML
 
@@ -215,8 +62,11 @@ def _cell(column: str, value) -> str:
     return html.escape(str(value))
 
 
-def html_table(frame: pl.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
+def html_table(frame: pl.DataFrame, docs: dict[str, str] | None = None) -> str:
+    """A table; a column's meaning (from the schema files) is its header's tooltip."""
+    docs = docs or {}
+    head = "".join(f"<th title='{html.escape(docs.get(c, ''), quote=True)}'>{html.escape(c)}</th>"
+                   for c in frame.columns)
     rows = "".join("<tr>" + "".join(f"<td>{_cell(c, v)}</td>" for c, v in zip(frame.columns, row)) + "</tr>"
                    for row in frame.iter_rows())
     return f"<div class='wide'><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
@@ -228,30 +78,36 @@ def _page_html(title: str, body: str) -> str:
 
 
 def _inputs_html(page: Page) -> str:
-    runs = page.runs.sort("players", "label").select("label", "run_id", "players", "policies", "plays", "seed",
-                                                      "rules_version", "simlib_version", "ended_at")
+    runs = page.runs.sort("players", "label", "run_id")
     assumed = [p for p in page.game.parameters().values() if p.provenance == "assumed" and not p.derived]
-    used = {}
-    for config in page.runs["config"].to_list():
-        for key, value in json.loads(config)["options"].items():
-            used.setdefault(key, set()).add(str(value))
+    used: dict[str, set[str]] = {}
+    for values in runs["option_values"].to_list():
+        for key, value in json.loads(values).items():
+            used.setdefault(key, set()).add(value)
     rows = "".join(f"<tr><td>{p.name}</td><td>{html.escape(', '.join(sorted(used.get(p.name, {str(p.default)}))))}"
                    f"</td><td>{p.default}</td><td>{html.escape(p.doc)}</td></tr>" for p in assumed)
-    return (f"<h2>Inputs</h2><p>{page.runs.height} complete runs, {int(page.runs['plays'].sum()):,} plays; "
-            f"rules version(s) {', '.join(map(str, sorted(page.runs['rules_version'].unique().to_list())))}, "
-            f"simlib {', '.join(sorted(page.runs['simlib_version'].unique().to_list()))}.</p>"
+    versions = sorted(runs["rules_versions"].unique().to_list())
+    repeated = runs.filter(~pl.col("counted")).height
+    table = runs.with_columns(pl.when(pl.col("counted")).then(pl.lit("")).otherwise(pl.col("counted_in"))
+                              .alias("plays_held_by")).select(
+        "label", "run_id", "n_plays", "seed", "events", "plays_held_by", "rules_versions", "simlib_version")
+    distinct = int(runs.filter(pl.col("counted"))["n_plays"].sum())
+    return (f"<h2>Inputs</h2><p>{count(page.runs.height, 'complete run')}, {count(distinct, 'distinct play')}"
+            + (f" ({count(repeated, 'run')} repeat plays another run holds: counted once)" if repeated else "")
+            + f"; rules versions {html.escape(', '.join(versions))}, "
+            f"simlib {', '.join(sorted(runs['simlib_version'].unique().to_list()))}.</p>"
             f"<h3>Assumed rule parameters these results depend on</h3><p class='note'>Our choices where the rules "
             f"are silent; override with <code>--option name=value</code>. See docs/games/{page.game.name}.md.</p>"
             f"<table><thead><tr><th>parameter</th><th>value(s) used</th><th>default</th><th>meaning</th></tr>"
-            f"</thead><tbody>{rows}</tbody></table><h3>Runs</h3>{html_table(runs)}")
+            f"</thead><tbody>{rows}</tbody></table><h3>Runs</h3>{html_table(table)}")
 
 
 def _table_html(table: Table) -> str:
     note = f"<p class='note'>{html.escape(table.note)}</p>" if table.note else ""
     if table.collapsed:
         return (f"<details><summary>{html.escape(table.title)} ({table.frame.height} rows)</summary>{note}"
-                f"{html_table(table.frame)}</details>")
-    return f"<h3>{html.escape(table.title)}</h3>{note}{html_table(table.frame)}"
+                f"{html_table(table.frame, table.docs)}</details>")
+    return f"<h3>{html.escape(table.title)}</h3>{note}{html_table(table.frame, table.docs)}"
 
 
 def _figures_html(page: Page) -> str:
@@ -267,18 +123,35 @@ def _game_html(page: Page) -> str:
                                        f"<h2>Tables</h2>{tables}{_inputs_html(page)}")
 
 
-def _read_runs(lake: Lake | Path | str) -> pl.DataFrame:
-    lake = Lake.at(lake)
-    files = lake.glob("runs/game=*/run_id=*/*.parquet")
-    if not files:
+def _read_runs(marts_dir: Path) -> pl.DataFrame:
+    """Every complete run with its set-up (mart_run_setups): `label` is the set-up in words, `homogeneous` says
+    every seat played one policy, `primary` marks the largest counted run of each set-up."""
+    path = marts_dir / "mart_run_setups.parquet"
+    if not path.exists():
         return pl.DataFrame()
-    return (pl.read_parquet([lake.url(f) for f in files], hive_partitioning=True)
-            .filter(pl.col("status") == "complete"))
+    runs = pl.read_parquet(path)
+    primary = (runs.filter(pl.col("counted")).sort("n_plays", "run_id", descending=[True, False])
+               .unique(["game", "setup_id"], keep="first")["run_id"])
+    return runs.with_columns(
+        pl.col("setup_label").alias("label"), (pl.col("lineup_kind") == "one_policy").alias("homogeneous"),
+        pl.col("run_id").is_in(primary.implode()).alias("primary"),
+        (pl.col("players").cast(pl.String) + " players").alias("players_label"))
 
 
-def _game_sections(game: Game) -> list:
+def _column_docs() -> dict[str, dict[str, str]]:
+    """Each model's columns and their meanings, from the schema files (the shared columns' included)."""
+    shared = shared_column_docs()
+    return {model.name: shared | model.columns for model in load_models()}
+
+
+def game_sections(game: Game) -> list:
+    """The sections a game hands over: `SECTIONS` of the report.py in its package (none without one)."""
+    if not (game.package / "report.py").exists():
+        return []
     try:
-        return game.report_sections()
+        module = importlib.import_module(type(game).__module__)
+        package = module.__name__ if module.__file__.endswith("__init__.py") else module.__name__.rpartition(".")[0]
+        return list(importlib.import_module(f"{package}.report").SECTIONS)
     except Exception as exc:
         raise SimlibError(f"report sections of {game.name} could not be loaded: {type(exc).__name__}: {exc}") from exc
 
@@ -293,11 +166,11 @@ WHAT_IF = "whatif"  # the What-if page's name among the game pages
 def _write_what_if(lake: Path, marts_dir: Path, out: Path) -> tuple[Path, str]:
     """The What-if page: every game's sweeps (simlib/analysis/whatif.py)."""
     marts = _read_marts(marts_dir)
-    all_runs = _read_runs(lake)
+    all_runs = _read_runs(marts_dir)
     sections, findings = [], []
     swept = set(marts.get("mart_variant_effects", pl.DataFrame({"game": []}))["game"].to_list())
     for game in [g for g in games().values() if g.name in swept]:
-        page = Page(game, _run_labels(game, all_runs.filter(pl.col("game") == game.name)), marts, out / "figures")
+        page = Page(game, all_runs.filter(pl.col("game") == game.name), marts, out / "figures", _column_docs())
         what_if(page)
         if page.figures:
             sections.append(f"<h2>{html.escape(game.title)}</h2>" + _figures_html(page)
@@ -321,9 +194,9 @@ def _write_page(name: str, lake: Path, marts_dir: Path, out: Path) -> tuple[Path
     if name == WHAT_IF:
         return _write_what_if(lake, marts_dir, out)
     game = games()[name]
-    game_runs = _read_runs(lake).filter(pl.col("game") == name)
-    page = Page(game, _run_labels(game, game_runs), _read_marts(marts_dir), out / "figures")
-    for section in [*GENERIC_SECTIONS, *_game_sections(game)]:
+    game_runs = _read_runs(marts_dir).filter(pl.col("game") == name)
+    page = Page(game, game_runs, _read_marts(marts_dir), out / "figures", _column_docs())
+    for section in page_order(list(GENERIC_SECTIONS), game_sections(game)):
         try:
             section(page)
         except Exception as exc:
@@ -332,15 +205,16 @@ def _write_page(name: str, lake: Path, marts_dir: Path, out: Path) -> tuple[Path
     path = out / f"{name}.html"
     path.write_text(_game_html(page))
     findings = "".join(f"<li><b>{html.escape(f.title)}.</b> {html.escape(f.sentence)}</li>" for f in page.figures)
+    distinct = int(game_runs.filter(pl.col("counted"))["n_plays"].sum())
     entry = (f"<li><a href='{path.name}'>{html.escape(game.title)}</a>: {game_runs.height} runs, "
-             f"{int(game_runs['plays'].sum()):,} plays, {len(page.figures)} figures<ul>{findings}</ul></li>")
+             f"{distinct:,} distinct plays, {len(page.figures)} figures<ul>{findings}</ul></li>")
     return path, entry
 
 
 def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = None) -> list[Path]:
     """Write `out/index.html`, one page per game with runs, and their figures; returns the pages. Pages are
     drawn by up to `workers` processes (default: one per core); 1 draws them in this process."""
-    runs = _read_runs(lake)
+    runs = _read_runs(marts_dir)
     if runs.is_empty() or not any(marts_dir.glob("mart_*.parquet")):
         raise SimlibError(f"nothing to report: no complete runs in {lake} or no marts in {marts_dir} "
                           f"(run make simulate and make pipeline)")

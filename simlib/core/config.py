@@ -102,7 +102,11 @@ class RunConfig:
         return cls.build(game, players=d["players"], policies=d["policies"], plays=d["plays"],
                          seed=d["seed"], options=d["options"], events=d["events"])
 
-    def run_id(self, rules_version: int) -> str:
-        """Same configuration, rules and simlib version → same run id (and the same data)."""
-        text = f"{self.to_json()}|rules={rules_version}|simlib={__version__}"
+    def run_id(self, rules_versions: dict[str, int]) -> str:
+        """Same configuration, rules (of the game and every engine it runs on) and simlib version → same run
+        id, and the same data. `rules_versions` is `Game.rules_versions()`."""
+        text = f"{self.to_json()}|rules={rules_versions[self.game]}|simlib={__version__}"
+        engines = ",".join(f"{name}:{v}" for name, v in sorted(rules_versions.items()) if name != self.game)
+        if engines:  # a game on its own engine keeps the run ids it always had
+            text += f"|engines={engines}"
         return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -17,7 +15,6 @@ from .params import Parameter, load_parameters
 from .resources import pipelines_root
 
 if TYPE_CHECKING:
-    from ..analysis.page import Page
     from .config import RunConfig
 
 
@@ -42,10 +39,17 @@ class Game(ABC):
     name: str
     title: str
     rules_version: int  # bumped when behaviour changes, not for speed-ups; written on every row
+    # Other games whose rules this game's kernel runs (a scenario on a base game's engine): their versions are
+    # part of every run id, so that a rule fix there gives new runs here instead of stale "complete" ones.
+    engines: tuple[Game, ...] = ()
     min_players: int
     max_players: int
     # Parameters that shape a match but not a single play (the report pools runs that differ only in these).
     match_parameters: tuple[str, ...] = ()
+    # The options the game's analysis compares, and how a set-up's label says a value: a text with {} for the
+    # value, or a dict from value to text ("*": any other value). Every option that differs from its default
+    # makes a set-up of its own (pipelines/shared/mart_run_setups.py); one without a phrase is labelled by name.
+    setup_options: dict[str, str | dict[str, str]] = {}
     # What the `turns` column counts, for axis labels.
     turn_name: str = "turns"
     # Tables written only for runs with --events (they are large).
@@ -98,14 +102,12 @@ class Game(ABC):
         folder = pipelines_root() / self.name
         return folder if folder.is_dir() else None
 
-    def report_sections(self) -> list[Callable[[Page], None]]:
-        """The game's own report sections, drawn after the generic ones (each takes the game's Page; see
-        simlib/analysis/page.py). By default `SECTIONS` of the package's report.py, if it has one."""
-        if not (self.package / "report.py").exists():
-            return []
-        module = importlib.import_module(type(self).__module__)
-        package = module.__name__ if module.__file__.endswith("__init__.py") else module.__name__.rpartition(".")[0]
-        return list(importlib.import_module(f"{package}.report").SECTIONS)
+    def rules_versions(self) -> dict[str, int]:
+        """The rules version of this game and of every engine its kernel runs, by game name."""
+        versions = {self.name: self.rules_version}
+        for engine in self.engines:
+            versions |= engine.rules_versions()
+        return dict(sorted(versions.items()))
 
     def resolve_options(self, options: dict) -> dict:
         """Derive dependent options (e.g. a deck file's cards and hash) once, when a run is configured."""

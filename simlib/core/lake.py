@@ -31,6 +31,9 @@ def described(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -
 
 RUNS_SCHEMA = pa.schema([
     described("rules_version", pa.int16(), "The game's rules version the run was simulated with."),
+    described("rules_versions", pa.string(),
+              'The rules version of the game and of every engine its kernel runs, as JSON ({"catan": 3, '
+              '"mauerspechte": 1}); all of them are part of the run id.'),
     described("simlib_version", pa.string(), "The simlib version that wrote the run."),
     described("config", pa.string(),
               "The full run configuration as JSON: players, policies, every rule option, plays, seed."),

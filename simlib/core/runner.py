@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -89,7 +90,8 @@ def _runs_row(game: Game, config: RunConfig, run_id: str, shard_size: int, start
               status: str) -> pa.Table:
     ended = None if status == "running" else datetime.now(timezone.utc)
     row = {
-        "rules_version": game.rules_version, "simlib_version": __version__, "config": config.to_json(),
+        "rules_version": game.rules_version, "rules_versions": json.dumps(game.rules_versions()),
+        "simlib_version": __version__, "config": config.to_json(),
         "seed": config.seed, "players": config.players, "policies": ",".join(map(str, config.policies)),
         "plays": config.plays, "shard_size": shard_size, "started_at": started, "ended_at": ended,
         "status": status,
@@ -109,7 +111,7 @@ def run(config: RunConfig, lake: Lake | Path | str, workers: int | None = None,
         raise SimlibError("give workers or an executor, not both: an executor has its own workers")
     executor = executor or LocalExecutor(workers)
     lake.check_writable()
-    run_id = config.run_id(game.rules_version)
+    run_id = config.run_id(game.rules_versions())
     previous = read_run(lake, game.name, run_id)
     if previous is not None and previous["status"] == "complete":
         return RunResult(run_id, lake, config.plays, 0, False, True)

@@ -94,6 +94,8 @@ class Sweep:
         spec = {"game": self.game.name, "vary": self.vary, "players": self.players, "policies": self.policies,
                 "plays": self.plays, "seed": self.seed, "base": self.base, "options": self.options,
                 "events": self.events, "rules_version": self.game.rules_version, "simlib": __version__}
+        if self.game.engines:
+            spec["rules_versions"] = self.game.rules_versions()
         return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def _config(self, players: int, lineup: str, values: dict[str, Any]) -> RunConfig:
@@ -123,9 +125,9 @@ class Sweep:
 
     def rows(self) -> list[tuple[RunConfig, dict]]:
         """`runs()` with each row's baseline run id, for the `sweeps` table."""
-        version = self.game.rules_version
+        versions = self.game.rules_versions()
         runs = self.runs()
-        baselines = {(c.players, row["policies"]): c.run_id(version) for c, row in runs if row["is_baseline"]}
+        baselines = {(c.players, row["policies"]): c.run_id(versions) for c, row in runs if row["is_baseline"]}
         return [(c, row | {"baseline_run_id": baselines[(c.players, row["policies"])]}) for c, row in runs]
 
 
@@ -145,6 +147,6 @@ def parse_vary(items: list[str]) -> dict[str, list[str]]:
 def write_sweep(lake: Lake, sweep: Sweep) -> None:
     """The sweep's rows in the `sweeps` table, one file per variant run; call when every run is complete."""
     for config, row in sweep.rows():
-        run_id = config.run_id(sweep.game.rules_version)
+        run_id = config.run_id(sweep.game.rules_versions())
         table = pa.Table.from_pylist([row], schema=SWEEPS_SCHEMA)
         lake.write_table(table, lake.path(sweep_name(sweep.game.name, run_id, sweep.sweep_id)))

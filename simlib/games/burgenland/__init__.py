@@ -25,19 +25,15 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ...core.jit import drop_stale_cache
-
-drop_stale_cache(Path(__file__).parent)
-
-from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
-from ...core.errors import SimlibError  # noqa: E402
-from ...core.game import Game  # noqa: E402
-from ...core.tables import run_kernel  # noqa: E402
-from . import tables  # noqa: E402
-from .board import Board, board_from_text, map_text  # noqa: E402
-from .components import Components, components_from_text, data_text  # noqa: E402
-from .constants import EV_COLS  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES  # noqa: E402
+from ...core.config import RunConfig
+from ...core.errors import SimlibError
+from ...core.game import Game
+from ...core.tables import run_kernel
+from . import tables
+from .board import Board, board_from_text, map_text
+from .components import Components, components_from_text, data_text
+from .constants import EV_COLS
+from .policies import MAX_PARAMS, POLICIES
 
 
 @lru_cache(maxsize=16)
@@ -56,6 +52,17 @@ class Burgenland(Game):
     rules_version = 1
     min_players = 2
     max_players = 4
+    setup_options = {
+        "start_hands": {"staggered": "staggered starting hands", "equal": "equal starting hands"},
+        "map": "{} board", "data": "{} cards and tiles", "central_wall": "central wall costs {}",
+        "central_house": "central house costs {}", "central_palas": "central palas costs {}",
+        "central_jokers": {"true": "jokers in the central castle", "false": "no jokers in the central castle"},
+        "central_master_builder": {"true": "master builder in the central castle",
+                                   "false": "no master builder in the central castle"},
+        "joker_exchange": "a joker for {} coins",
+        "swap_return": {"supply": "swap tiles return to the supply", "out": "swap tiles leave the game"},
+        "max_turns": "turn limit {}",
+    }
     package = Path(__file__).parent
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS

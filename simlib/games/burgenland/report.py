@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ...analysis.page import Page, error_bars, interval, pct
+from ...analysis.page import Page, error_bars, interval, lead, pct, replaces
 
 PP = " percentage points"
 HANDS = ("staggered", "equal")
@@ -159,6 +159,7 @@ def _by_hands(ax, frame: pl.DataFrame, column: str, scale: float = 1.0, label: b
 
 # --- the start player and the starting hands -------------------------------------------------------------
 
+@lead
 def start_hands(page: Page) -> None:
     seats = _drawn(page.mart("mart_burgenland_seat_advantage"))
     if seats.is_empty():
@@ -227,6 +228,7 @@ def start_hands(page: Page) -> None:
 
 # --- game length -----------------------------------------------------------------------------------------
 
+@replaces("game_length")
 def length(page: Page) -> None:
     lengths = _drawn(page.mart("mart_burgenland_length"))
     hist = _drawn(page.mart("mart_burgenland_length_hist"))
@@ -506,14 +508,5 @@ def central(page: Page) -> None:
         collapsed=True)
 
 
-def lead_with_start_hands(page: Page) -> None:
-    """The starting-hands figure and its tables first (issue 13's first question), then the rest."""
-    lead = f"figures/{page.game.name}_start_hands"
-    page.figures.sort(key=lambda f: not f.file.startswith(lead))
-    first = ("Staggered against equal starting hands by seat", "Win rate and pieces placed by seat")
-    page.tables.sort(key=lambda t: next((i for i, p in enumerate(first) if t.title == p), len(first)))
-
-
-# The sections this game hands to the report (Game.report_sections), in page order; the last one moves the
-# starting-hands figure and tables ahead of the generic ones.
-SECTIONS = (start_hands, length, pieces_left, jokers, wells, central, lead_with_start_hands)
+# The sections this game hands to the report, in page order (see simlib/analysis/page.py: lead, replaces).
+SECTIONS = (start_hands, length, pieces_left, jokers, wells, central)

@@ -33,18 +33,14 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from ...core.jit import drop_stale_cache
-
-drop_stale_cache(Path(__file__).parent)
-
-from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
-from ...core.errors import SimlibError  # noqa: E402
-from ...core.game import Game  # noqa: E402
-from ...core.tables import run_kernel  # noqa: E402
-from . import constants as C  # noqa: E402
-from . import tables  # noqa: E402
-from .board import RANDOM, load_board  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES, family_weights  # noqa: E402
+from ...core.config import RunConfig
+from ...core.errors import SimlibError
+from ...core.game import Game
+from ...core.tables import run_kernel
+from . import constants as C
+from . import tables
+from .board import RANDOM, load_board
+from .policies import MAX_PARAMS, POLICIES, family_weights
 
 if TYPE_CHECKING:
     from .scoring import CatanOutputs
@@ -63,6 +59,7 @@ class Catan(Game):
     rules_version = 3
     min_players = 3
     max_players = 4
+    setup_options = {"map": "{} map", "victory_points": "{} victory points", "max_turns": "turn limit {}"}
     package = Path(__file__).parent
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS

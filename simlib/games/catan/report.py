@@ -165,5 +165,5 @@ def card_holders(page: Page) -> None:
         "without_win_rate_lo", "without_win_rate_hi", "homogeneous"))
 
 
-# The sections this game hands to the report (Game.report_sections), in page order.
+# The sections this game hands to the report, in page order.
 SECTIONS = (production_vs_dice, losses, card_holders)

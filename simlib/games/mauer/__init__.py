@@ -20,17 +20,13 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ...core.jit import drop_stale_cache
-
-drop_stale_cache(Path(__file__).parent)
-
-from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
-from ...core.errors import SimlibError  # noqa: E402
-from ...core.game import Game  # noqa: E402
-from ...core.tables import run_kernel  # noqa: E402
-from . import tables  # noqa: E402
-from .constants import EV_COLS, PIECES, START_MODES  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES  # noqa: E402
+from ...core.config import RunConfig
+from ...core.errors import SimlibError
+from ...core.game import Game
+from ...core.tables import run_kernel
+from . import tables
+from .constants import EV_COLS, PIECES, START_MODES
+from .policies import MAX_PARAMS, POLICIES
 
 
 class Mauer(Game):
@@ -39,6 +35,14 @@ class Mauer(Game):
     rules_version = 1
     min_players = 3
     max_players = 6
+    setup_options = {
+        **{f"penalty_wall_{k}": f"{k}-crenellation wall {{}} penalty points" for k in range(1, 6)},
+        "penalty_gate": "gate {} penalty points", "penalty_tower": "tower {} penalty points",
+        "start": {"continue": "next round starts left of the last Bauherr",
+                  "rotate": "first Bauherr rotates round by round",
+                  "fixed": "every round starts with the match's first player"},
+        "rounds": {"1": "single rounds, not matches", "*": "matches of {} rounds"},
+    }
     match_parameters = ("rounds", "start")
     turn_name = "Baurunden"
     option_flags = {"rounds": "Spielrunden per match"}

@@ -126,5 +126,5 @@ def baurunde_cases(page: Page) -> None:
         "per_play", "pieces_built", "n_plays"))
 
 
-# The sections this game hands to the report (Game.report_sections), in page order.
+# The sections this game hands to the report, in page order.
 SECTIONS = (penalties_by_seat, match_totals, baurunde_cases)

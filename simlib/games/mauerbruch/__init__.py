@@ -19,18 +19,14 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ...core.jit import drop_stale_cache
-
-drop_stale_cache(Path(__file__).parent)
-
-from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
-from ...core.errors import SimlibError  # noqa: E402
-from ...core.game import Game  # noqa: E402
-from ...core.tables import run_kernel  # noqa: E402
-from . import tables  # noqa: E402
-from .constants import EV_COLS, N_STACKS, OPENING_MODES  # noqa: E402
-from .deck import Deck, load_deck, parse_deck  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES  # noqa: E402
+from ...core.config import RunConfig
+from ...core.errors import SimlibError
+from ...core.game import Game
+from ...core.tables import run_kernel
+from . import tables
+from .constants import EV_COLS, N_STACKS, OPENING_MODES
+from .deck import Deck, load_deck, parse_deck
+from .policies import MAX_PARAMS, POLICIES
 
 
 def stack_sizes(n_cards: int) -> np.ndarray:
@@ -52,6 +48,8 @@ class Mauerbruch(Game):
     rules_version = 1
     min_players = 2
     max_players = 4
+    setup_options = {"deck": "deck {}", "opening": {"discard": "opening onto the discard pile",
+                                                   "piles": "opening onto the piles"}}
     option_flags = {"deck": "a deck CSV file replacing the built-in NumNum deck"}
     event_tables = ("events", "deals")
     package = Path(__file__).parent

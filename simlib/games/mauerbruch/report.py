@@ -71,5 +71,5 @@ def pair_deciders(page: Page) -> None:
         "ban_in_force_share", "swap_share"))
 
 
-# The sections this game hands to the report (Game.report_sections), in page order.
+# The sections this game hands to the report, in page order.
 SECTIONS = (endings, pair_deciders)

@@ -24,19 +24,16 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ...core.jit import drop_stale_cache
-
-drop_stale_cache(Path(__file__).parent)
-
-from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
-from ...core.errors import SimlibError  # noqa: E402
-from ...core.game import Game  # noqa: E402
-from ...core.tables import run_kernel  # noqa: E402
-from ..catan import constants as base  # noqa: E402
-from . import constants as C  # noqa: E402
-from . import tables  # noqa: E402
-from .berlin import Berlin, load_berlin  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES, family_weights  # noqa: E402
+from ...core.config import RunConfig
+from ...core.errors import SimlibError
+from ...core.game import Game
+from ...core.tables import run_kernel
+from ..catan import GAME as CATAN
+from ..catan import constants as base
+from . import constants as C
+from . import tables
+from .berlin import Berlin, load_berlin
+from .policies import MAX_PARAMS, POLICIES, family_weights
 
 
 @lru_cache(maxsize=8)
@@ -53,8 +50,16 @@ class Mauerspechte(Game):
     name = "mauerspechte"
     title = "Die Mauerspechte (Catan + Seafarers scenario, Berlin)"
     rules_version = 1
+    engines = (CATAN,)  # Catan's turn, dice, robber and building rules run every play
     min_players = 3
     max_players = 4
+    setup_options = {
+        "map": "{} map", "components": "{} components",
+        "layout": {"fixed": "fixed layout", "shuffled": "shuffled layout"},
+        "victory_points_3": "{} victory points at 3", "victory_points_4": "{} victory points at 4",
+        "vp_chips": "{} victory-point chips", "love_parade_min_bid": "Love Parade bids from {}",
+        "hotel_points": "hotels worth {} points", "max_turns": "turn limit {}",
+    }
     package = Path(__file__).parent
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS

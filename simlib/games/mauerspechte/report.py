@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from ...analysis.page import Page, error_bars, interval, pct
+from ...analysis.page import Page, error_bars, interval, lead, pct
 
 CHIPS = (4, 5, 6, 8, 9, 10)
 PRICES = {3: (4, 10), 4: (5, 9), 5: (6, 8)}  # a hotel's price in cards by its chip
@@ -106,6 +106,7 @@ def _by_chip(ax, drawn: pl.DataFrame, labels: list[str], column: str, scale: flo
 
 # --- hotels ----------------------------------------------------------------------------------------------
 
+@lead
 def hotel_payback(page: Page) -> None:
     payback = page.with_labels(page.mart("mart_mauerspechte_hotel_payback"))
     drawn, labels = _drawn(payback)
@@ -195,6 +196,7 @@ def _dice_curve(chip: int, rolls: np.ndarray) -> np.ndarray:
     return stats.binom.sf(math.ceil(_price(chip) / 2) - 1, rolls, _pips(chip) / 36)
 
 
+@lead
 def hotel_payback_curve(page: Page) -> None:
     curve = page.with_labels(page.mart("mart_mauerspechte_payback_curve"))
     payback = page.with_labels(page.mart("mart_mauerspechte_hotel_payback"))
@@ -263,6 +265,7 @@ def hotel_payback_curve(page: Page) -> None:
                               "against the dice's chance of ceil(price / 2) rolls of the chip in 18 rolls.")
 
 
+@lead
 def hotel_field(page: Page) -> None:
     field = page.with_labels(page.mart("mart_mauerspechte_hotel_field"))
     drawn, labels = _drawn(field)
@@ -343,6 +346,7 @@ def _buyers_text(buyers: pl.DataFrame, labels: list[str], ref: str, what: str) -
     return [text]
 
 
+@lead
 def hotel_wins(page: Page) -> None:
     holdings = page.with_labels(page.mart("mart_mauerspechte_win_by_holdings"))
     buyers = page.with_labels(page.mart("mart_mauerspechte_buyers"))
@@ -641,13 +645,6 @@ def length_vs_catan(page: Page) -> None:
         "difference", "difference_lo", "difference_hi", "ratio"))
 
 
-def lead_with_hotels(page: Page) -> None:
-    """The hotel figures and tables first (the designers' headline question), then the rest in page order."""
-    page.figures.sort(key=lambda f: not f.file.startswith(f"figures/{page.game.name}_hotel"))
-    page.tables.sort(key=lambda t: not t.title.startswith("Hotel"))
-
-
-# The sections this game hands to the report (Game.report_sections), in page order; the last one moves the
-# hotel figures ahead of the generic ones.
+# The sections this game hands to the report, in page order (see simlib/analysis/page.py: lead, replaces).
 SECTIONS = (hotel_payback, hotel_payback_curve, hotel_field, hotel_wins, points_by_source, love_parades,
-            wall_opening, wall_buyers, length_vs_catan, lead_with_hotels)
+            wall_opening, wall_buyers, length_vs_catan)

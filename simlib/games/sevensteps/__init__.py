@@ -25,19 +25,15 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ...core.jit import drop_stale_cache
-
-drop_stale_cache(Path(__file__).parent)
-
-from ...core.config import RunConfig  # noqa: E402  (after the cache check, before the kernel is imported)
-from ...core.errors import SimlibError  # noqa: E402
-from ...core.game import Game  # noqa: E402
-from ...core.tables import run_kernel  # noqa: E402
-from . import tables  # noqa: E402
-from .board import Board, board_from_text, layout_text, tiles_text  # noqa: E402
-from .constants import EV_COLS  # noqa: E402
-from .policies import MAX_PARAMS, POLICIES  # noqa: E402
-from .specials import Specials, specials_from_text, specials_text  # noqa: E402
+from ...core.config import RunConfig
+from ...core.errors import SimlibError
+from ...core.game import Game
+from ...core.tables import run_kernel
+from . import tables
+from .board import Board, board_from_text, layout_text, tiles_text
+from .constants import EV_COLS
+from .policies import MAX_PARAMS, POLICIES
+from .specials import Specials, specials_from_text, specials_text
 
 _DATA_FILES = {"tiles": tiles_text, "layout": layout_text, "specials": specials_text}
 
@@ -58,6 +54,13 @@ class SevenSteps(Game):
     rules_version = 1
     min_players = 2
     max_players = 4
+    setup_options = {
+        "side": {"front": "one-colour sides", "back": "mixed sides"},
+        "tile_threshold": "a tile for fewer than {} points",
+        "first_disc": {"colour": "first disc on its colour", "tile": "first disc on any field of its tile"},
+        "layout": "{} layout", "tiles": "{} tiles", "specials": "{} special tiles",
+        "unused_tile_points": "unused tiles worth {}", "max_turns": "turn limit {}",
+    }
     event_tables = ("events", "turns")
     package = Path(__file__).parent
     policy_catalogue = POLICIES

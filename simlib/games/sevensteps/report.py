@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ...analysis.page import Page, error_bars, interval, pct
+from ...analysis.page import Page, error_bars, interval, lead, pct, replaces
 
 BASE_THRESHOLD = 7  # the seed's "weniger als 7 Punkte"
 PP = " percentage points"
@@ -112,6 +112,8 @@ def _reference(frame: pl.DataFrame, column: str = "lineup") -> dict | None:
 
 # --- the start player ------------------------------------------------------------------------------------
 
+@lead
+@replaces("seat_advantage")
 def seat_advantage_by_side(page: Page) -> None:
     seats = _drawn(page.mart("mart_sevensteps_seat_advantage"))
     if seats.is_empty():
@@ -189,6 +191,7 @@ def seat_advantage_by_side(page: Page) -> None:
 
 # --- skill by side ---------------------------------------------------------------------------------------
 
+@lead
 def skill_gap(page: Page) -> None:
     gaps = _drawn(page.mart("mart_sevensteps_skill_gap"))
     sides = _drawn(page.mart("mart_sevensteps_skill_gap_sides"))
@@ -285,6 +288,7 @@ def skill_gap(page: Page) -> None:
 
 # --- game length -----------------------------------------------------------------------------------------
 
+@replaces("game_length")
 def length_by_side(page: Page) -> None:
     length = _labelled(_drawn(page.mart("mart_sevensteps_length")))
     hist = _drawn(page.mart("mart_sevensteps_length_hist"))
@@ -616,15 +620,5 @@ def threshold(page: Page) -> None:
              "the other seats' mean. Intervals for independent samples.")
 
 
-def lead_with_seats_and_skill(page: Page) -> None:
-    """The start-player and skill-gap figures and tables first (the designers' first questions), then the rest."""
-    lead = (f"figures/{page.game.name}_seat_advantage_by_side", f"figures/{page.game.name}_skill_gap")
-    page.figures.sort(key=lambda f: next((i for i, p in enumerate(lead) if f.file.startswith(p)), len(lead)))
-    first = ("Win rate, win share and score margin by seat", "Skill gap")
-    page.tables.sort(key=lambda t: next((i for i, p in enumerate(first) if t.title.startswith(p)), len(first)))
-
-
-# The sections this game hands to the report (Game.report_sections), in page order; the last one moves the
-# start-player and skill-gap figures ahead of the generic ones.
-SECTIONS = (seat_advantage_by_side, skill_gap, length_by_side, tiles, tile_value, win_by_tiles, threshold,
-            lead_with_seats_and_skill)
+# The sections this game hands to the report, in page order (see simlib/analysis/page.py: lead, replaces).
+SECTIONS = (seat_advantage_by_side, skill_gap, length_by_side, tiles, tile_value, win_by_tiles, threshold)
