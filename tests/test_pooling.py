@@ -150,3 +150,21 @@ def test_policy_strength_pools_seats_of_one_pairing_and_counts_each_play_once(ma
     assert same["win_rate"] == pytest.approx(wins / 21)
     tower = one(marts["mart_policy_strength"], pairing_label="3 random players, tower 12 penalty points")
     assert (tower["n_runs"], tower["n_plays"], tower["options"]) == (1, 6, "penalty_tower=12")
+
+
+@pytest.mark.parametrize("name", ["mauer", "mauerbruch", "catan", "mauerspechte", "sevensteps", "burgenland"])
+def test_a_shorter_run_at_the_same_seed_replays_the_longer_runs_first_plays(name):
+    """What counting each play once rests on: a play depends on its set-up, seed and index only, not on how many
+    plays its run has nor on --events."""
+    from simlib.core.config import RunConfig
+    from simlib.core.registry import get_game
+
+    game = get_game(name)
+    block = 5 if name == "mauer" else 1  # Die Mauer's plays come in matches of 5 rounds
+    short = RunConfig.build(game, players=3, policies=["random"], plays=2 * block, seed=9)
+    long = RunConfig.build(game, players=3, policies=["random"], plays=6 * block, seed=9, events=True)
+    first = game.simulate(short, 0, 2 * block, events=False)
+    again = game.simulate(long, 0, 6 * block, events=True)
+    for table in ("games", "seats"):
+        head = again[table].filter(pl.Series(again[table]["play_index"].to_numpy() < 2 * block).to_arrow())
+        assert head.to_pylist() == first[table].to_pylist(), table

@@ -4,6 +4,7 @@ paired differences worked out here from the lake's own rows with NumPy."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -179,7 +180,8 @@ def test_the_what_if_page_draws_each_sweep(swept, tmp_path):
     build_report(lake, marts, tmp_path, workers=1)
     page = (tmp_path / "whatif.html").read_text()
     assert page.count("<figure>") == 2  # one per line-up
-    assert "penalty_tower=8 (against penalty_tower=15): penalty points per seat" in page
+    assert "tower 8 penalty points (against tower 15 penalty points): penalty points per seat" in page
+    assert "penalty_tower=" not in re.sub(r"<table.*?</table>", "", page, flags=re.S)  # words, not names
     assert "whatif.html" in (tmp_path / "index.html").read_text()
 
 

@@ -21,6 +21,7 @@ import json
 
 import polars as pl
 
+from simlib.analysis.setups import changed_options, lineup_label, option_text, options_label, spec_words
 from simlib.core.registry import get_game
 
 INPUTS = ("stg_runs", "int_run_lineups")
@@ -34,73 +35,13 @@ OUTPUT = {
 }
 
 
-def _text(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _changed(game, options: dict, one_policy: bool) -> dict[str, object]:
-    """The options of a run that differ from the game's defaults and can change a play, in parameter order;
-    a data file's hash (`*_id`) stands for its text (`*_text`, `deck_cards`: not compared)."""
-    params = game.parameters()
-    defaults = _defaults(game)
-    return {name: options[name] for name, p in params.items()
-            if name in options and options[name] != defaults.get(name)
-            and (not p.derived or name.endswith("_id"))
-            and not (one_policy and name in game.match_parameters)}
-
-
-_DEFAULTS: dict[str, dict] = {}
-
-
-def _defaults(game) -> dict:
-    if game.name not in _DEFAULTS:
-        _DEFAULTS[game.name] = game.resolve_options({n: p.default for n, p in game.parameters().items()})
-    return _DEFAULTS[game.name]
-
-
-def _phrase(game, name: str, value) -> str:
-    """How a label says one option's value: the game's phrase (a dict's "*" is for any other value), or the
-    option's name and value."""
-    phrase = game.setup_options.get(name, f"{name.replace('_', ' ')} {{}}")
-    if isinstance(phrase, dict):
-        phrase = phrase.get(_text(value), phrase.get("*", f"{name.replace('_', ' ')} {{}}"))
-    return phrase.format(_text(value))
-
-
-def options_label(game, changed: dict) -> str:
-    plain = [n for n in changed if not n.endswith("_id")]
-    words = [_phrase(game, n, changed[n]) for n in plain]
-    if len(plain) < len(changed) and not plain:
-        words.append("data files edited")
-    return ", ".join(words)
-
-
-def _spec_words(game, spec: str) -> str:
-    """`hollow:builder_hollow=0.5:epsilon=0.1` as `hollow (builder_hollow=0.5)`: the parameters that differ from
-    the policy's defaults."""
-    name, *pairs = spec.split(":")
-    defaults = game.policies()[name].params
-    changed = [pair for pair in pairs if float(pair.partition("=")[2]) != defaults.get(pair.partition("=")[0])]
-    return f"{name} ({', '.join(changed)})" if changed else name
-
-
-def lineup_label(game, players: int, kind: str, specs: list[str], lineup: dict) -> str:
-    """'4 random players', 'greedy in seat 0 against 3 random', '3 players: greedy, climber, random'."""
-    if kind == "one_policy":
-        return f"{players} {_spec_words(game, specs[0])} players"
-    if kind == "one_vs_field":
-        return (f"{_spec_words(game, lineup['focal_spec'])} in seat {lineup['focal_seat']} against {players - 1} "
-                f"{_spec_words(game, lineup['field_spec'])}")
-    return f"{players} players: " + ", ".join(_spec_words(game, s) for s in specs)
-
-
 def setup_row(run: dict, lineup: dict) -> dict:
     game = get_game(run["game"])
     config = json.loads(run["config"])
     specs = config["policies"]
     kind = lineup["lineup_kind"]
-    changed = _changed(game, config["options"], kind == "one_policy")
-    options = " ".join(f"{k}={_text(v)}" for k, v in changed.items())
+    changed = changed_options(game, config["options"], kind == "one_policy")
+    options = " ".join(f"{k}={option_text(v)}" for k, v in changed.items())
     words = options_label(game, changed)
     lineup_words = lineup_label(game, run["players"], kind, specs, lineup)
     label = lineup_words if not words else lineup_words + (" — " if kind == "mixed" else ", ") + words
@@ -109,11 +50,11 @@ def setup_row(run: dict, lineup: dict) -> dict:
     pairing = json.dumps([run["game"], run["players"], lineup["focal_spec"], lineup["field_spec"], options])
     pairing_words = lineup_words
     if kind == "one_vs_field":
-        pairing_words = (f"{_spec_words(game, lineup['focal_spec'])} against {run['players'] - 1} "
-                         f"{_spec_words(game, lineup['field_spec'])}")
+        pairing_words = (f"{spec_words(game, lineup['focal_spec'])} against {run['players'] - 1} "
+                         f"{spec_words(game, lineup['field_spec'])}")
     if words:
         pairing_words += ", " + words
-    values = {n: _text(config["options"][n]) for n in [*game.setup_options, *changed] if n in config["options"]}
+    values = {n: option_text(config["options"][n]) for n in [*game.setup_options, *changed] if n in config["options"]}
     return {"game": run["game"], "run_id": run["run_id"], "seed": run["seed"], "n_plays": run["plays"],
             "rules_versions": run["rules_versions"], "simlib_version": run["simlib_version"],
             "events": bool(config["events"]),

@@ -172,6 +172,12 @@ class Page:
                  if c not in frame.columns]
         return frame.join(self.runs.select("run_id", *extra), on="run_id")
 
+    def drawn(self, frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+        """A labelled per-run frame's rows that a figure of one run per set-up draws (the `primary` runs: the
+        largest counted run of each one-policy set-up), and their labels by players."""
+        rows = frame.filter(pl.col("primary"))
+        return rows, rows.sort("players", "label")["label"].unique(maintain_order=True).to_list()
+
     def colour(self, policy: str) -> str:
         return colour(self.game, policy)
 

@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt
 import polars as pl
 
 from .page import Page, error_bars, p_text
+from .setups import phrase, table_words
 
 _NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length": "game length"}
 _AS_POINTS = ("seat0_advantage", "balance")  # shares: shown in percentage points
@@ -38,10 +39,9 @@ def _diff(metric: str, x: float) -> str:
     return f"{100 * x:+.1f} pp" if _is_share(metric) else f"{x:+.2f}"
 
 
-def _lineup(policies: str) -> str:
-    """"random:p_swap=0.5,random:p_swap=0.5" -> "2 x random"; mixed tables by name, seat by seat."""
-    names = [p.split(":")[0] for p in policies.split(",")]
-    return f"{len(names)} x {names[0]}" if len(set(names)) == 1 else ", ".join(names)
+def _variant_words(game, variant_values: str) -> str:
+    """A variant's varied values in words, from the game's set-up phrases ("tower 12 penalty points")."""
+    return ", ".join(phrase(game, name, value) for name, value in json.loads(variant_values).items())
 
 
 def _x_positions(group: pl.DataFrame) -> tuple[list, list[str], bool]:
@@ -63,8 +63,9 @@ def _metrics(effects: pl.DataFrame) -> list[str]:
 
 
 def _variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) -> str:
-    """"penalty_tower=12 (against 15): penalty points per seat 15.04 -> 13.87, difference -1.17 [-1.18, -1.16],
-    p < 0.001; no significant change in ...; unchanged in every paired play: ..." """
+    """"tower 12 penalty points (against tower 15 penalty points): penalty points per seat 15.04 -> 13.87,
+    difference -1.17 (95% interval -1.18 to -1.16), p < 0.001; no significant change in ...; unchanged in every
+    paired play: ..." """
     changed, insignificant, unchanged = [], [], []
     for metric, row in rows.items():
         name = _name(metric, game)
@@ -73,9 +74,10 @@ def _variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) 
         elif row["p_value"] >= 0.05:
             insignificant.append(f"{name} ({p_text(row['p_value'])})")
         else:
+            lo, hi = _diff(metric, row["difference_lo"]), _diff(metric, row["difference_hi"])
             changed.append(f"{name} {_value(metric, row['baseline_mean'])} → {_value(metric, row['variant_mean'])}, "
-                           f"difference {_diff(metric, row['difference'])} [{_diff(metric, row['difference_lo'])}, "
-                           f"{_diff(metric, row['difference_hi'])}], {p_text(row['p_value'])}")
+                           f"difference {_diff(metric, row['difference'])} (95% interval {lo} to {hi}), "
+                           f"{p_text(row['p_value'])}")
     parts = changed + [f"no significant change in {', '.join(insignificant)}"] * bool(insignificant) \
         + [f"unchanged in every paired play: {', '.join(unchanged)}"] * bool(unchanged)
     return f"{variant} (against {baseline}): " + "; ".join(parts) + "."
@@ -103,7 +105,7 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
     ax.plot([x[0]], [scale * y[0]], marker="*", markersize=14, color="black", linestyle="", label="baseline")
     ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
     ax.set_title(_name(metric, game), fontsize=10)
-    ax.set_xlabel(rows["parameters"][0])
+    ax.set_xlabel(rows["parameters"][0].replace("_", " ").replace(",", ", "))
     if _is_share(metric):
         ax.set_ylabel("%")
 
@@ -125,19 +127,20 @@ def what_if(page: Page) -> None:
                    bbox_to_anchor=(0.5, 0.0), ncol=3)
         n = group["n_plays"].max()
         parameters = group["parameters"][0]
-        baseline = group.filter(pl.col("is_baseline"))["variant"][0]
-        fig.suptitle(f"{page.game.title}: what if {parameters} changed? {_lineup(policies)} "
-                     f"(n = {n:,} paired plays per variant; baseline {baseline})")
+        baseline = _variant_words(page.game, group.filter(pl.col("is_baseline"))["variant_values"][0])
+        table = table_words(page.game, policies.split(","))
+        fig.suptitle(f"{page.game.title}: what if {parameters.replace('_', ' ')} changed? {table}\n"
+                     f"(n = {n:,} paired plays per variant; baseline: {baseline})", fontsize=10)
         sentences = []
         main = [m for m in metrics if m != "balance"]
-        variants = group.filter(~pl.col("is_baseline")).sort("variant_order")["variant"].unique(maintain_order=True)
-        for variant in variants:
+        variants = group.filter(~pl.col("is_baseline")).sort("variant_order").unique("variant", maintain_order=True)
+        for variant, values in zip(variants["variant"], variants["variant_values"]):
             of_variant = group.filter((pl.col("variant") == variant) & pl.col("seat").is_null())
             found = {m: of_variant.filter(pl.col("metric") == m) for m in main}
             rows = {m: frame.row(0, named=True) for m, frame in found.items() if not frame.is_empty()}
-            sentences.append(_variant_sentence(variant, baseline, rows, page.game))
+            sentences.append(_variant_sentence(_variant_words(page.game, values), baseline, rows, page.game))
         page.figure(f"whatif_{i}", fig,
-                    f"What if {parameters} changed ({_lineup(policies)})", " ".join(sentences))
+                    f"What if {parameters.replace('_', ' ')} changed ({table})", " ".join(sentences))
     page.table("What-if effects: each variant against its baseline, paired play by play",
                effects.sort("sweep_id", "players", "policies", "metric", "seat", "variant_order").select(
                    "parameters", "variant", "is_baseline", "players", "policies", "metric", "seat", "n_plays",

@@ -10,36 +10,24 @@ import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
 
-from ...analysis.page import Page, error_bars, interval, pct
+from ...analysis.page import Page, error_bars, interval, pct, sentence
 from .constants import RESOURCES
 
 BUILDINGS = {"settlement": "settlements", "city": "cities"}
 CARDS = {"longest_route": "longest-route card", "largest_army": "largest-army card"}
 
 
-def _drawn(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
-    """The rows of the runs figures draw (the largest run of each one-policy table) and their labels in order."""
-    drawn = frame.filter(pl.col("primary"))
-    labels = drawn.sort("players", "label")["label"].unique(maintain_order=True).to_list()
-    return drawn, labels
-
-
-def _sentence(parts: list[str]) -> str:
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
-
-
 def _panel_per_run(page: Page, mart: str, panel: Callable[[Axes, str, pl.DataFrame], str]):
     """The mart's rows with their run labels, and a figure with one panel per run drawn, each drawn by
     `panel(ax, label, rows)`, which returns its part of the sentence (figure None: nothing to draw)."""
     frame = page.with_labels(page.mart(mart))
-    drawn, labels = _drawn(frame)
+    drawn, labels = page.drawn(frame)
     if not labels:
         return frame, None, ""
     fig, axes = plt.subplots(1, len(labels), figsize=(3.6 * len(labels), 3.8), squeeze=False, sharey=True)
     parts = [panel(ax, label, drawn.filter(pl.col("label") == label)) for ax, label in zip(axes[0], labels)]
     axes[0][0].legend(fontsize=7)
-    return frame, fig, _sentence(parts)
+    return frame, fig, sentence(*parts)
 
 
 def _production_panel(ax: Axes, label: str, run: pl.DataFrame) -> str:
@@ -96,7 +84,7 @@ def _losses_panel(ax: Axes, label: str, run: pl.DataFrame) -> str:
     ax.set_title(f"{label}\n(n={run['n_plays'][0]:,} per seat)", fontsize=9)
     shares = run["lost_share"]
     return (f"{label}: to the robber {_spread(run, 'robbed')}, to discards {_spread(run, 'discarded')}; "
-            f"the seats lose {pct(shares.min())}–{pct(shares.max())} of the cards they receive")
+            f"the seats lose {interval(shares.min(), shares.max())} of the cards they receive")
 
 
 def _spread(run: pl.DataFrame, what: str) -> str:
@@ -125,7 +113,7 @@ def losses(page: Page) -> None:
 
 def card_holders(page: Page) -> None:
     holders = page.with_labels(page.mart("mart_catan_card_holders"))
-    drawn, labels = _drawn(holders)
+    drawn, labels = page.drawn(holders)
     if drawn.is_empty():
         return
     width = max(4.0, 1.3 * len(labels) + 1.5)
@@ -158,7 +146,7 @@ def card_holders(page: Page) -> None:
         sentences.append(text)
     axes[0][0].set_ylabel("win rate (%, 95% Wilson interval)")
     fig.suptitle("Catan: win rate of the card holders at the end against the seats without the card", y=1.04)
-    page.figure("card_holders", fig, "Longest route and largest army", _sentence(sentences))
+    page.figure("card_holders", fig, "Longest route and largest army", sentence(*sentences))
     page.split_table("Win rate of the card holders", holders.sort("players", "label", "card").select(
         "label", "card", "n_plays", "plays_with_holder", "holder_share", "holder_wins", "holder_win_rate",
         "holder_win_rate_lo", "holder_win_rate_hi", "seat_plays_without", "wins_without", "without_win_rate",
