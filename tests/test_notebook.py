@@ -32,10 +32,14 @@ def test_the_readme_notebook_analyses_run(project, monkeypatch):
     namespace: dict = {}
     for cell in cells:
         exec(compile(cell, "README.md", "exec"), namespace)
-    seats, penalties, length = namespace["seats"], namespace["penalties"], namespace["length"]
-    assert isinstance(seats, pd.DataFrame) and isinstance(length, pd.DataFrame)
+    seat0, penalties, length = namespace["seat0"], namespace["penalties"], namespace["length"]
+    assert isinstance(seat0, pd.DataFrame) and isinstance(length, pd.DataFrame)
     assert isinstance(penalties, pl.DataFrame)
-    assert set(seats["players"]) == {3, 4} and seats["win_rate"].between(0, 1).all()
+    # one row per set-up of one policy (the small lake: 3 and 4 players, random and heavy, and the tournament's
+    # reader table), never a mixed table; each advantage inside its interval
+    assert set(seat0["players"]) == {3, 4} and not seat0["setup_label"].str.contains(":").any()
+    assert seat0["setup_label"].is_unique
+    assert ((seat0["advantage_lo"] <= seat0["advantage"]) & (seat0["advantage"] <= seat0["advantage_hi"])).all()
     assert penalties["seat_plays"].sum() > 0 and (penalties["penalty"] >= 0).all()
     assert set(length["game"]) == {"mauer", "mauerbruch", "catan", "sevensteps", "burgenland"}
 
