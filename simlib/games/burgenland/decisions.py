@@ -1,5 +1,6 @@
 """The policies' choices, apart from the rules: which builds are legal (a rules question, asked with the
-jokers a policy is willing to spend), and what random, builder and saver pick among them.
+jokers a policy is willing to spend), and what random, builder and saver choose each turn: a free swap
+(`choose_swap`), an exchange (`exchanges`, `exchange_helps`) and the main action's build (`choose_build`).
 
 A build is a row (piece, castle, spot, tile): castle 0..10 small, 11 central; spot -1 for a well or the
 central castle; tile the physical bonus tile it uses (-1 none).
@@ -55,7 +56,7 @@ def _add(builds, n, piece, castle, spot, tile):
     return n + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=True)
 def legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, jokers_small,
                  jokers_palas, master_need, central, central_price, central_jokers, central_need, only_piece, scratch):
     """Every legal build the hand can pay (small castles with `jokers_small` jokers, palases with
@@ -148,7 +149,7 @@ def build_value(build, w, counts, bd, pool, hand, jokers, stones, master_need, c
     return value
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=True)
 def best_build(builds, n, w, counts, bd, pool, hand, jokers, stones, master_need, central_price, central_need,
                paid, bonus_effect):
     """The index of the build of highest value (the first on a tie)."""
@@ -263,8 +264,136 @@ def patience(code, prm):
     return prm[SAVER_PATIENCE] if code != RANDOM else 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=True)
 def exchange_payment(hand, coins, paid):
     """Cards reaching `coins` for a joker (smallest overpay); False if the hand cannot pay."""
     paid[:] = 0
     return coins > 0 and pay_coins(hand, paid, coins)
+
+
+
+# The turn's decisions run without Numba's reference counting (_nrt=False, as Catan's): with it, each array
+# argument costs a count and a release per call (more when inlined), up to 40% more time a play. So they
+# allocate nothing, and what they call that allocates (pay_coins, through legal_builds, best_build and
+# exchange_payment) is compiled with counting (_nrt=True, which the caller's flag does not override).
+
+
+@nb.njit(cache=True, inline="always")
+def builder_swap(hand, jokers, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, master_need,
+                 central_price, builds, paid, castles_ok):
+    """The builder's swap: only when it cannot build now, and only one that brings enough cards of a castle's
+    colours (jokers counted) for a piece it holds to go there."""
+    if legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, jokers, jokers,
+                    master_need, False, central_price, 0, 0, -1, paid) > 0:
+        return -1, -1
+    castles_ok[:] = False
+    for piece in range(4):
+        if supply[piece] > 0:
+            small_places(castles_ok, piece, counts, spot_piece, n_spots, marker, tile_of)
+    a, b, m = best_swap_for(hand, stones, bd, castles_ok)
+    if m + jokers < C.PRICE:  # the swap does not make a build affordable
+        return -1, -1
+    return a, b
+
+
+@nb.njit(cache=True, inline="always")
+def saver_swap(prm, hand, jokers, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, master_need,
+               central_price, builds, paid, castles_ok):
+    """The saver's swap: when it cannot build its piece now, the one bringing the most of its cards' colours
+    onto a castle where the piece can go (even if still too few: it waits for cards). None when the piece has
+    no small-castle place: a swap cannot help the central castle, whose price has no colours."""
+    target = saver_target(supply, counts, spot_piece, n_spots, marker, tile_of)
+    if target < 0:
+        return -1, -1
+    spend = policy_jokers(SAVER, prm, jokers, target)
+    if legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, spend, spend,
+                    master_need, False, central_price, 0, 0, target, paid) > 0:
+        return -1, -1
+    castles_ok[:] = False
+    small_places(castles_ok, target, counts, spot_piece, n_spots, marker, tile_of)
+    a, b, _ = best_swap_for(hand, stones, bd, castles_ok)
+    return a, b
+
+
+@nb.njit(cache=True, _nrt=False)
+def choose_swap(code, prm, held_swaps, tile_of, hand, jokers, supply, counts, spot_piece, n_spots, stones, bd,
+                marker, master_need, central_price, builds, paid, castles_ok, key, ctr):
+    """The free swap of a seat holding a swap tile (or a swap bonus tile): positions (a, b), (-1, -1) for none.
+    Random swaps by chance, builder and saver when they cannot build now."""
+    if code == RANDOM:
+        return random_swap(code, prm, held_swaps, tile_of, key, ctr)
+    if code == BUILDER:
+        return builder_swap(hand, jokers, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of,
+                            master_need, central_price, builds, paid, castles_ok)
+    return saver_swap(prm, hand, jokers, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of,
+                      master_need, central_price, builds, paid, castles_ok)
+
+
+@nb.njit(cache=True, inline="always")
+def exchanges(code):
+    """Whether the policy exchanges coins for jokers at all: the builder does (see exchange_helps); random and
+    saver never."""
+    return code == BUILDER
+
+
+@nb.njit(cache=True, _nrt=False)
+def exchange_helps(coins, hand, jokers, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of,
+                   master_need, central_price, builds, paid, after, scratch):
+    """The builder exchanges cards worth `coins` (into `paid`) for a joker when that makes a small-castle build
+    affordable that is not now (`after`, `scratch`: work arrays)."""
+    if legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, jokers, jokers,
+                    master_need, False, central_price, 0, 0, -1, paid) > 0:
+        return False
+    if not exchange_payment(hand, coins, paid):
+        return False
+    for c in range(C.N_COLOURS):
+        for v in range(C.MAX_COINS):
+            after[c, v] = hand[c, v] - paid[c, v]
+    return legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, after, jokers + 1,
+                        jokers + 1, master_need, False, central_price, 0, 0, -1, scratch) > 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def choose_build(code, prm, waiting, s, builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of,
+                 hand, jokers, master_need, rules, pool, saver_weights, paid, bonus_effect, key, ctr):
+    """The main action: (k, spend), the row of `builds` to build (-1: draw two) and the jokers to spend on it.
+    Random: uniform (random_build). Builder and saver: the build of best value (the saver: of its piece, valued
+    by the builder's default weights), the central castle only after `patience` turns in a row without a
+    small-castle build (`waiting[s]`). A palas may take every joker (legal_builds offered it with them all)."""
+    central_jokers = jokers if rules.central_jokers else 0
+    central_need = master_need if rules.central_master_builder else 0
+    if code == RANDOM:
+        n = legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, jokers, jokers,
+                         master_need, True, rules.central_price, central_jokers, central_need, -1, paid)
+        k = random_build(n, key, ctr)
+        return (k, _jokers_for(builds[k], jokers, jokers, central_jokers)) if k < n else (-1, jokers)
+    target, w, only, spend = -1, prm, -1, jokers
+    if code == SAVER:  # as at the turn's start: the piece's place depends on neither the stones nor the hand
+        target = saver_target(supply, counts, spot_piece, n_spots, marker, tile_of)
+        w, only = saver_weights, target if target >= 0 else -1 - target
+        spend = policy_jokers(code, prm, jokers, only)
+        central_jokers = min(central_jokers, spend)
+    n = 0
+    if target >= 0 or code == BUILDER:
+        n = legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, spend, jokers,
+                         master_need, False, rules.central_price, 0, 0, only, paid)
+    if n > 0:
+        waiting[s] = 0
+    else:
+        waiting[s] += 1
+        if waiting[s] > patience(code, prm):
+            n = legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, 0, 0,
+                             master_need, True, rules.central_price, central_jokers, central_need, only, paid)
+            spend = central_jokers
+    if n == 0:
+        return -1, spend
+    k = best_build(builds, n, w, counts, bd, pool, hand, spend, stones, master_need, rules.central_price,
+                   central_need, paid, bonus_effect)
+    return k, _jokers_for(builds[k], spend, jokers, central_jokers)
+
+
+@nb.njit(cache=True, inline="always")
+def _jokers_for(build, spend, jokers, central_jokers):
+    if build[CASTLE] == C.CENTRAL:
+        return central_jokers
+    return jokers if build[PIECE] == C.PALAS else spend

@@ -4,9 +4,11 @@ A play: stones, master builders, well cards and bonus tiles shuffled, pieces han
 starting hands dealt; then turns in seat order (seat 0 first), each some free actions (a swap, an exchange)
 and one main action (draw 2 or build 1), until a seat places its last piece. Every draw is keyed by
 (seed, play, the play's draw counter), so results do not depend on which plays share a batch.
-Blocks: `set_up`, `deal`, per turn `free_actions`, `choose_build`, `build` (with `reward`) or `draw_two`;
-every action fills one event row (`rec`), from which `account` adds up the seats' outputs. The blocks are
-inlined into the loop (inline="always"), as in 7 Steps' kernel.
+Blocks: `set_up`, `deal`, per turn `do_swap` and `exchange` (free actions), `build` (with `reward`) or
+`draw_two`; every action fills one event row (`rec`), from which `account` adds up the seats' outputs. The
+blocks are inlined into the loop (inline="always"), as in 7 Steps' kernel. What a seat's policy chooses
+(whether to swap and where, whether to exchange, which build) is asked of decisions.py; the kernel carries
+out the rules.
 """
 
 import numba as nb
@@ -18,19 +20,12 @@ from . import outputs as O
 from .decisions import (
     DEFAULT_WEIGHTS,
     MAX_BUILDS,
-    best_build,
-    best_swap_for,
-    exchange_payment,
-    legal_builds,
-    patience,
+    choose_build,
+    choose_swap,
+    exchange_helps,
+    exchanges,
     payment,
-    policy_jokers,
-    random_build,
-    random_swap,
-    saver_target,
-    small_places,
 )
-from .policies import BUILDER, RANDOM, SAVER
 from .rules import (
     BONUS_TOP,
     CENTRAL_BUILT,
@@ -213,6 +208,14 @@ def do_swap(rec, a, b, s, stones, swaps_held, tiles_held, tile_of, pool, rules):
     pool[SWAPS_USED] += 1
 
 
+@nb.njit(cache=True, inline="always")
+def exchange(rec, s, hand, jokers, paid, discard, pool):
+    """Pay the cards in `paid` for a joker."""
+    pay(hand, jokers, s, paid, 0, discard, pool)
+    note_paid(rec, paid)
+    rec[C.EV_JOKERS_GAINED] = take_jokers(jokers, s, pool, 1)
+
+
 @nb.njit(cache=True)
 def reward(rec, piece, castle, spot, s, bd, cards, counts, hands, jokers, deck, discard, pool, tiles_held,
            bonus_order, swaps_held, key, ctr):
@@ -354,90 +357,31 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, ru
             s = turn % n_seats
             code, p, hand = codes[s], prm[s], hands[s]
             held_tiles(tile_of, tiles_held[s], cards.bonus_effect)
-            # free actions: a swap (random: by chance; builder and saver: when it helps), an exchange (builder)
             marker = marker_castle(well_order, pool)
             master_need = master[pool[MASTER_TOP] % master.shape[0]]
-            # the saver's piece (its place does not depend on the stones, so a swap leaves it)
-            target = saver_target(supply[s], counts, spot_piece, n_spots, marker, tile_of) if code == SAVER else -1
-            a, b = random_swap(code, p, swaps_held[s], tile_of, key, ctr)
-            if code != RANDOM and (swaps_held[s] > 0 or tile_of[C.SWAP_TILE] >= 0):
-                castles_ok[:] = False
-                if code == BUILDER:
-                    n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand,
-                                     jokers[s], jokers[s], master_need, False, rules.central_price, 0, 0, -1, paid)
-                    if n == 0:
-                        for piece in range(4):
-                            if supply[s, piece] > 0:
-                                small_places(castles_ok, piece, counts, spot_piece, n_spots, marker, tile_of)
-                        a, b, m = best_swap_for(hand, stones, bd, castles_ok)
-                        if m + jokers[s] < C.PRICE:  # the swap does not make a build affordable
-                            a, b = -1, -1
-                elif target >= 0:
-                    spend = policy_jokers(code, p, jokers[s], target)
-                    n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of,
-                                     hand, spend, spend, master_need, False, rules.central_price, 0, 0, target, paid)
-                    if n == 0:
-                        small_places(castles_ok, target, counts, spot_piece, n_spots, marker, tile_of)
-                        a, b, m = best_swap_for(hand, stones, bd, castles_ok)
-            if a >= 0:
-                new_row(rec, C.SWAP, play, turn, s, pool)
-                do_swap(rec, a, b, s, stones, swaps_held, tiles_held, tile_of, pool, rules)
+            # free actions: a swap, holding a swap tile; an exchange, if the rules allow one and a joker is left
+            if swaps_held[s] > 0 or tile_of[C.SWAP_TILE] >= 0:
+                a, b = choose_swap(code, p, swaps_held[s], tile_of, hand, jokers[s], supply[s], counts, spot_piece,
+                                   n_spots, stones, bd, marker, master_need, rules.central_price, builds, paid,
+                                   castles_ok, key, ctr)
+                if a >= 0:
+                    new_row(rec, C.SWAP, play, turn, s, pool)
+                    do_swap(rec, a, b, s, stones, swaps_held, tiles_held, tile_of, pool, rules)
+                    close_row(rec, pool, deck)
+                    row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
+            if rules.joker_exchange > 0 and pool[JOKER_PILE] > 0 and exchanges(code) and exchange_helps(
+                    rules.joker_exchange, hand, jokers[s], supply[s], counts, spot_piece, n_spots, stones, bd, marker,
+                    tile_of, master_need, rules.central_price, builds, paid, after, scratch):
+                new_row(rec, C.EXCHANGE, play, turn, s, pool)
+                exchange(rec, s, hand, jokers, paid, discard, pool)
                 close_row(rec, pool, deck)
                 row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
-            if code == BUILDER and rules.joker_exchange > 0 and pool[JOKER_PILE] > 0:
-                n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand,
-                                 jokers[s], jokers[s], master_need, False, rules.central_price, 0, 0, -1, paid)
-                if n == 0 and exchange_payment(hand, rules.joker_exchange, paid):
-                    after[:] = hand - paid
-                    if legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of, after,
-                                    jokers[s] + 1, jokers[s] + 1, master_need, False, rules.central_price, 0, 0, -1,
-                                    scratch) > 0:
-                        new_row(rec, C.EXCHANGE, play, turn, s, pool)
-                        pay(hand, jokers, s, paid, 0, discard, pool)
-                        note_paid(rec, paid)
-                        rec[C.EV_JOKERS_GAINED] = take_jokers(jokers, s, pool, 1)
-                        close_row(rec, pool, deck)
-                        row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
-            # the main action
-            central_jokers = jokers[s] if rules.central_jokers else 0
-            central_need = master_need if rules.central_master_builder else 0
-            k, spend = -1, jokers[s]
-            if code == RANDOM:
-                n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand,
-                                 jokers[s], jokers[s], master_need, True, rules.central_price, central_jokers,
-                                 central_need, -1, paid)
-                k = random_build(n, key, ctr)
-                k = k if k < n else -1
-            else:
-                if code == BUILDER:
-                    w, only = p, -1
-                else:
-                    w = saver_weights
-                    only = target if target >= 0 else -1 - target
-                    spend = policy_jokers(code, p, jokers[s], only)
-                    central_jokers = min(central_jokers, spend)
-                n = 0
-                if target >= 0 or code == BUILDER:
-                    n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of,
-                                     hand, spend, jokers[s], master_need, False, rules.central_price, 0, 0, only, paid)
-                if n > 0:
-                    waiting[s] = 0
-                else:
-                    waiting[s] += 1
-                    if waiting[s] > patience(code, p):
-                        n = legal_builds(builds, supply[s], counts, spot_piece, n_spots, stones, bd, marker, tile_of,
-                                         hand, 0, 0, master_need, True, rules.central_price, central_jokers,
-                                         central_need, only, paid)
-                        spend = central_jokers
-                if n > 0:
-                    k = best_build(builds, n, w, counts, bd, pool, hand, spend, stones, master_need,
-                                   rules.central_price, central_need, paid, cards.bonus_effect)
+            # the main action: a build, or drawing two cards
+            k, spend = choose_build(code, p, waiting, s, builds, supply[s], counts, spot_piece, n_spots, stones, bd,
+                                    marker, tile_of, hand, jokers[s], master_need, rules, pool, saver_weights, paid,
+                                    cards.bonus_effect, key, ctr)
             if k >= 0:
                 new_row(rec, C.BUILD, play, turn, s, pool)
-                if builds[k, 1] == C.CENTRAL:
-                    spend = central_jokers
-                elif builds[k, 0] == C.PALAS:
-                    spend = jokers[s]
                 done = build(rec, builds[k], spend, s, bd, cards, rules, stones, master, well_order, counts, spot_piece,
                              n_spots, supply, hands, jokers, deck, discard, pool, tiles_held, bonus_order, swaps_held,
                              paid, key, ctr)
