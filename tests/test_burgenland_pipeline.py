@@ -1,6 +1,7 @@
-"""Burgenland's marts (pipelines/burgenland/): on a tiny hand-made lake with every answer worked out by hand, and
-on a small real run (several part files per run), recomputed from the lake with Polars (another engine); the
-report page leads with the starting-hands question."""
+"""Burgenland's marts (pipelines/burgenland/): on a tiny hand-made lake, every answer computed here from the rows
+the lake was written from, and on a small real run (several part files per run), recomputed from the lake with
+Polars (another engine); the report page leads with the starting-hands question. The marts are per set-up
+(mart_run_setups): only counted runs, so a run that repeats another's plays adds nothing."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ MAP = map_text("standard")
 OPTIONS = {"central_house": 6, "central_jokers": True, "central_master_builder": False, "central_palas": 7,
            "central_wall": 5, "data": "assumed", "data_id": "d1", "data_text": "jokers = 17", "joker_exchange": 6,
            "map": "standard", "map_text": MAP, "max_turns": 2000, "start_hands": "staggered", "swap_return": "supply"}
-OTHER = ("central_house=6 central_jokers=true central_master_builder=false central_palas=7 central_wall=5 "
-         "data=assumed data_id=d1 joker_exchange=6 map=standard max_turns=2000 swap_return=supply")
+KINDS = {"wall": "walls_left", "house": "houses_left", "palas": "palases_left", "well": "wells_left",
+         "any": "pieces_left"}
 
 
 def ratio_ci(x, y):
@@ -38,6 +39,17 @@ def ratio_ci(x, y):
     n, r = len(x), sum(x) / sum(y)
     half = Z * math.sqrt(sum((a - r * b) ** 2 for a, b in zip(x, y)) / (n * (n - 1))) / (sum(y) / n)
     return r, r - half, r + half
+
+
+def half(values) -> float:
+    lo, hi = mean_ci(values)
+    return (hi - lo) / 2
+
+
+def disc(values, q: float):
+    """quantile_disc: the smallest value with at least a share q of the values at or below it."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 # --- a hand-made lake ------------------------------------------------------------------------------------
@@ -96,6 +108,8 @@ RUNS = {
         (1, 100, 50, "last_piece", [seat((0, 0, 1, 2), (3, 0, 0, 0, 4, 0), 1, 5, 5),
                                     seat(W, (2, 1, 0, 0, 3, 1), 3, 10, 4)])]),
 }
+# The first two plays of a_stag again: the same set-up and seed, so mart_run_setups counts only a_stag.
+RUNS["a_stag_prefix"] = ("staggered", ["random"] * 4, RUNS["a_stag"][2][:2])
 SUPPLY = {4: 11, 2: 16}
 
 
@@ -144,143 +158,187 @@ def seats_of(run_id: str) -> list[dict]:
             for p, (winner, _, _, _, play_seats) in enumerate(RUNS[run_id][2]) for n, s in enumerate(play_seats)]
 
 
-def test_seat_advantage_and_start_hands_by_hand(hand):
-    seats = hand["mart_burgenland_seat_advantage"]
-    # Only the tables of one policy: four random players with each kind of hands, and two random players.
-    assert sorted(set(zip(seats["players"], seats["start_hands"]))) == [(2, "staggered"), (4, "equal"),
-                                                                       (4, "staggered")]
-    assert (seats["policy"] == "random").all() and (seats["other_options"] == OTHER).all()
-    zero = row(seats, players=4, start_hands="staggered", seat=0)
-    assert (zero["n_runs"], zero["n_plays"], zero["wins"]) == (1, 3, 1)
-    assert zero["win_rate"] == pytest.approx(1 / 3) and zero["advantage"] == pytest.approx(1 / 3 - 0.25)
-    assert (zero["win_rate_lo"], zero["win_rate_hi"]) == pytest.approx(wilson(1, 3))
-    assert (zero["advantage_lo"], zero["advantage_hi"]) == pytest.approx(tuple(x - 0.25 for x in wilson(1, 3)))
-    assert zero["mean_placed"] == pytest.approx(29 / 3)  # 8, 11, 10
-    assert (zero["mean_placed_lo"], zero["mean_placed_hi"]) == pytest.approx(mean_ci([8, 11, 10]))
-    margins = [8 - 10, 11 - 9, 10 - 29 / 3]  # placed minus the other seats' mean, play by play
-    assert zero["margin"] == pytest.approx(statistics.mean(margins))
-    assert (zero["margin_lo"], zero["margin_hi"]) == pytest.approx(mean_ci(margins))
-    assert row(seats, players=4, start_hands="staggered", seat=3)["win_rate"] == pytest.approx(2 / 3)
-    equal = seats.filter((pl.col("players") == 4) & (pl.col("start_hands") == "equal"))
-    assert equal["win_rate"].sum() == pytest.approx(0.5)  # one of two plays stalled: nobody won it
-    assert row(equal, seat=0)["mean_placed"] == pytest.approx(9.5)  # 11 and 8
+def margins(run_id: str, seat: int) -> list[float]:
+    """The seat's pieces placed minus the other seats' mean, play by play."""
+    plays = {}
+    for s in seats_of(run_id):
+        plays.setdefault(s["play"], []).append(s["placed"])
+    return [p[seat] - (sum(p) - p[seat]) / (len(p) - 1) for p in plays.values()]
 
+
+def of(hand, mart: str, run_id: str, **where) -> dict:
+    """The row of a mart for run_id's set-up (mart_run_setups) and `where`."""
+    return row(hand[mart], setup_id=row(hand["mart_run_setups"], run_id=run_id)["setup_id"], **where)
+
+
+def test_only_counted_runs_count(hand):
+    setups = hand["mart_run_setups"]
+    prefix, full = row(setups, run_id="a_stag_prefix"), row(setups, run_id="a_stag")
+    assert prefix["setup_id"] == full["setup_id"] and not prefix["counted"] and full["counted"]
+    for mart in ("mart_burgenland_length", "mart_burgenland_wells", "mart_burgenland_central"):
+        assert hand[mart].filter(pl.col("setup_id") == full["setup_id"])["n_plays"].unique().to_list() == [3], mart
+    # one row per set-up, never two set-ups pooled: the builder in seat 0 and in seat 1 are two set-ups
+    assert hand["mart_burgenland_length"].height == len(set(setups["setup_id"])) == 5
+
+
+def test_start_hands_by_hand(hand):
     gaps = hand["mart_burgenland_start_hands"]
-    assert gaps.height == 4 and (gaps["players"] == 4).all()  # two players were dealt staggered hands only
-    g = row(gaps, seat=0)
-    assert (g["n_plays"], g["staggered_n_plays"], g["equal_n_plays"], g["fair_share"]) == (5, 3, 2, 0.25)
-    assert (g["staggered_win_rate"], g["equal_win_rate"]) == pytest.approx((1 / 3, 0.5))
-    half = Z * math.sqrt((1 / 3) * (2 / 3) / 3 + 0.25 / 2)
-    assert (g["difference"], g["difference_lo"], g["difference_hi"]) == pytest.approx(
-        (-1 / 6, -1 / 6 - half, -1 / 6 + half))
-    assert (g["staggered_vs_fair"], g["equal_vs_fair"]) == ("within", "within")  # three plays say little
-    equal_margins = [11 - 28 / 3, 8 - 28 / 3]
-    assert g["margin_difference"] == pytest.approx(statistics.mean(margins) - statistics.mean(equal_margins))
+    # the one pair that differs only in its hands: four random players (two players and the builders: staggered only)
+    assert gaps.height == 4 and (gaps["players"] == 4).all()
+    stag, equal = (row(hand["mart_run_setups"], run_id=r) for r in ("a_stag", "b_equal"))
+    assert (gaps["staggered_setup_id"] == stag["setup_id"]).all()
+    assert (gaps["equal_setup_id"] == equal["setup_id"]).all()
+    assert (gaps["setup_label"] == stag["setup_label"]).all()
+    for seat in range(4):
+        g = row(gaps, seat=seat)
+        won = {r: [s["won"] for s in seats_of(r) if s["seat"] == seat] for r in ("a_stag", "b_equal")}
+        ps, pe = (statistics.mean(won[r]) for r in ("a_stag", "b_equal"))
+        assert (g["staggered_n_plays"], g["equal_n_plays"], g["fair_share"]) == (3, 2, 0.25)
+        assert g["same_seed_plays"] == 2  # seed 1 both: plays 0 and 1 start from the same shuffles
+        assert (g["staggered_win_rate"], g["equal_win_rate"]) == pytest.approx((ps, pe))
+        assert (g["staggered_win_rate_lo"], g["staggered_win_rate_hi"]) == pytest.approx(wilson(sum(won["a_stag"]), 3))
+        h = Z * math.sqrt(ps * (1 - ps) / 3 + pe * (1 - pe) / 2)
+        assert (g["difference"], g["difference_lo"], g["difference_hi"]) == pytest.approx((ps - pe, ps - pe - h,
+                                                                                          ps - pe + h))
+        ms, me = margins("a_stag", seat), margins("b_equal", seat)
+        d, dh = statistics.mean(ms) - statistics.mean(me), math.hypot(half(ms), half(me))
+        assert (g["staggered_margin"], g["equal_margin"]) == pytest.approx((statistics.mean(ms), statistics.mean(me)))
+        assert (g["margin_difference"], g["margin_difference_lo"], g["margin_difference_hi"]) == pytest.approx(
+            (d, d - dh, d + dh))
+    zero = row(gaps, seat=0)
+    assert (zero["staggered_vs_fair"], zero["equal_vs_fair"]) == ("within", "within")  # a few plays say little
+    # the shared seat mart it reads: Burgenland's score is the pieces placed
+    seat0 = of(hand, "mart_seat_advantage", "a_stag", seat=0)
+    placed = [s["placed"] for s in seats_of("a_stag") if s["seat"] == 0]
+    assert seat0["mean_score"] == pytest.approx(statistics.mean(placed))
 
 
 def test_length_by_hand(hand):
-    length = hand["mart_burgenland_length"]
-    stag = row(length, players=4, start_hands="staggered", lineup="random")
-    assert (stag["n_runs"], stag["n_plays"], stag["lineup_spec"]) == (1, 3, "random")
-    assert (stag["mean_turns"], stag["mean_rounds"]) == pytest.approx((371 / 3, 94 / 3))
-    assert (stag["mean_rounds_lo"], stag["mean_rounds_hi"]) == pytest.approx(mean_ci([30, 31, 33]))
-    assert (stag["min_rounds"], stag["median_rounds"], stag["p95_rounds"], stag["max_rounds"]) == (30, 31, 33, 33)
-    assert (stag["completion_rate"], stag["n_stalled"], stag["n_turn_limit"]) == (1.0, 0, 0)
-    equal = row(length, players=4, start_hands="equal")
-    assert (equal["completion_rate"], equal["n_stalled"], equal["stalled_rate"]) == (0.5, 1, 0.5)
-    assert (equal["completion_rate_lo"], equal["completion_rate_hi"]) == pytest.approx(wilson(1, 2))
-    assert equal["mean_rounds"] == 40.0 and equal["median_rounds"] == 30
-    builder = row(length, lineup="builder + 3 random")
-    assert (builder["n_runs"], builder["n_plays"], builder["mean_rounds"]) == (2, 2, 25.5)
-    hist = hand["mart_burgenland_length_hist"].filter(pl.col("start_hands") == "equal").sort("rounds")
-    assert hist["rounds"].to_list() == [30, 50] and hist["share"].to_list() == [0.5, 0.5]
+    for run_id, (_, policies, plays) in RUNS.items():
+        if run_id == "a_stag_prefix":
+            continue
+        length = of(hand, "mart_burgenland_length", run_id)
+        rounds = [math.ceil(turns / len(policies)) for _, turns, _, _, _ in plays]
+        assert rounds == [r for _, _, r, _, _ in plays]  # the lake's rounds: ceil(turns / players)
+        assert (length["n_runs"], length["n_plays"]) == (1, len(plays))
+        assert length["mean_rounds"] == pytest.approx(statistics.mean(rounds))
+        if len(rounds) > 1:
+            assert (length["mean_rounds_lo"], length["mean_rounds_hi"]) == pytest.approx(mean_ci(rounds))
+            assert length["sd_rounds"] == pytest.approx(statistics.stdev(rounds))
+        assert (length["min_rounds"], length["p05_rounds"], length["median_rounds"], length["p95_rounds"],
+                length["max_rounds"]) == (min(rounds), disc(rounds, 0.05), disc(rounds, 0.5), disc(rounds, 0.95),
+                                          max(rounds))
+        ends = [end for _, _, _, end, _ in plays]
+        for reason in ("last_piece", "stalled", "turn_limit"):
+            k = ends.count(reason)
+            assert length[f"n_{reason}"] == k and length[f"{reason}_rate"] == pytest.approx(k / len(ends))
+            assert (length[f"{reason}_rate_lo"], length[f"{reason}_rate_hi"]) == pytest.approx(wilson(k, len(ends)))
+    assert of(hand, "mart_burgenland_length", "b_equal")["start_hands"] == "equal"
 
 
 def test_pieces_left_by_hand(hand):
-    left = hand["mart_burgenland_pieces_left"].filter(
-        (pl.col("players") == 4) & (pl.col("start_hands") == "staggered") & (pl.col("lineup") == "random"))
-    losers = [s for s in seats_of("a_stag") if not s["won"]]
-    assert len(losers) == 9
-    wells = row(left, kind="well")
-    wells_left = [s["wells_left"] for s in losers]  # 2 1 1 / 1 2 0 / 1 1 2
-    assert (wells["seat_plays"], wells["supply"], wells["mean_left"]) == (9, 2, pytest.approx(11 / 9))
-    assert (wells["mean_left_lo"], wells["mean_left_hi"]) == pytest.approx(mean_ci(wells_left))
-    assert wells["left_share"] == pytest.approx(11 / 18)
-    assert (wells["left_share_lo"], wells["left_share_hi"]) == pytest.approx(tuple(x / 2 for x in mean_ci(wells_left)))
-    assert wells["holder_share"] == pytest.approx(8 / 9)
-    assert (wells["holder_share_lo"], wells["holder_share_hi"]) == pytest.approx(wilson(8, 9))
-    assert wells["share_of_left"] == pytest.approx(11 / 17)
-    assert [row(left, kind=k)["share_of_left"] for k in ("wall", "house", "palas", "any")] == pytest.approx(
-        [1 / 17, 2 / 17, 3 / 17, 1.0])
-    assert (row(left, kind="wall")["supply"], row(left, kind="any")["supply"]) == (3, 11)
-    equal = hand["mart_burgenland_pieces_left"].filter((pl.col("start_hands") == "equal") & (pl.col("kind") == "any"))
-    assert equal["seat_plays"].to_list() == [7]  # the stalled play's four seats all count: none won
-    two = row(hand["mart_burgenland_pieces_left"], players=2, kind="well")
-    assert (two["supply"], two["seat_plays"], two["mean_left"], two["left_share"]) == (3, 1, 2.0, pytest.approx(2 / 3))
+    for run_id in ("a_stag", "b_equal", "d_two"):
+        players = len(RUNS[run_id][1])
+        losers = [s for s in seats_of(run_id) if not s["won"]]
+        supply = dict(zip(("wall", "house", "palas", "well"), (5, 4, 4, 3) if players == 2 else (3, 3, 3, 2)))
+        supply["any"] = sum(supply.values())
+        total = sum(s["pieces_left"] for s in losers)
+        for kind, column in KINDS.items():
+            r = of(hand, "mart_burgenland_pieces_left", run_id, kind=kind)
+            left = [s[column] for s in losers]
+            held = sum(x > 0 for x in left)
+            assert (r["seat_plays"], r["supply"], r["policy"]) == (len(losers), supply[kind], "random")
+            assert r["mean_left"] == pytest.approx(statistics.mean(left))
+            assert r["left_share"] == pytest.approx(statistics.mean(left) / supply[kind])
+            if len(left) > 1:
+                assert (r["mean_left_lo"], r["mean_left_hi"]) == pytest.approx(mean_ci(left))
+                assert (r["left_share_lo"], r["left_share_hi"]) == pytest.approx(
+                    tuple(x / supply[kind] for x in mean_ci(left)))
+            assert (r["holder_share"], r["share_of_left"]) == pytest.approx((held / len(left), sum(left) / total))
+            assert (r["holder_share_lo"], r["holder_share_hi"]) == pytest.approx(wilson(held, len(left)))
+    # the stalled play's four seats all count: none won
+    assert of(hand, "mart_burgenland_pieces_left", "b_equal", kind="any")["seat_plays"] == 7
 
 
 def test_jokers_by_hand(hand):
-    jk = hand["mart_burgenland_jokers"].filter(
-        (pl.col("players") == 4) & (pl.col("start_hands") == "staggered") & (pl.col("lineup") == "random"))
     seats = seats_of("a_stag")
-    walls = row(jk, measure="walls")
-    values = [s["jokers_walls"] for s in seats]
-    assert (walls["seat_plays"], walls["mean_jokers"]) == (12, pytest.approx(17 / 12))
-    assert (walls["mean_jokers_lo"], walls["mean_jokers_hi"]) == pytest.approx(mean_ci(values))
-    assert walls["holder_share"] == pytest.approx(9 / 12)
-    assert (walls["holder_share_lo"], walls["holder_share_hi"]) == pytest.approx(wilson(9, 12))
-    means = {m: row(jk, measure=m)["mean_jokers"] for m in ("spots", "tiles", "exchanged", "gained", "used", "left")}
-    assert means == pytest.approx({"spots": 6 / 12, "tiles": 4 / 12, "exchanged": 1 / 12, "gained": 28 / 12,
-                                   "used": 35 / 12, "left": 5 / 12})
-    shares = {m: row(jk, measure=m)["share_of_jokers"] for m in ("walls", "used", "left")}
-    assert shares == pytest.approx({"walls": 17 / 40, "used": 35 / 40, "left": 5 / 40})  # 12 dealt + 28 gained
-    builder = row(hand["mart_burgenland_jokers"], lineup="builder + 3 random", policy="builder", measure="exchanged")
-    assert (builder["seat_plays"], builder["mean_jokers"], builder["holder_share"]) == (2, 1.0, 0.5)
+    n, gained = len(seats), sum(s["jokers_gained"] for s in seats)
+    for measure in ("walls", "spots", "tiles", "exchanged", "gained", "used", "left"):
+        r = of(hand, "mart_burgenland_jokers", "a_stag", measure=measure)
+        values = [s[f"jokers_{measure}"] for s in seats]
+        held = sum(v > 0 for v in values)
+        assert (r["seat_plays"], r["n_plays"]) == (n, 3)
+        assert (r["mean_jokers"], r["mean_jokers_lo"], r["mean_jokers_hi"]) == pytest.approx(
+            (statistics.mean(values), *mean_ci(values)))
+        assert (r["holder_share"], r["holder_share_lo"], r["holder_share_hi"]) == pytest.approx(
+            (held / n, *wilson(held, n)))
+        assert r["share_of_jokers"] == pytest.approx(sum(values) / (n + gained))  # of the dealt one + gained
+    # the builder in seat 0 (its own set-up) bought two jokers for coins, the one in seat 1 none
+    zero = of(hand, "mart_burgenland_jokers", "c_builder_0", policy="builder", measure="exchanged")
+    one = of(hand, "mart_burgenland_jokers", "c_builder_1", policy="builder", measure="exchanged")
+    assert (zero["seat_plays"], zero["mean_jokers"], one["mean_jokers"]) == (1, 2.0, 0.0)
 
 
 def test_wells_by_hand(hand):
-    wells = row(hand["mart_burgenland_wells"], players=4, start_hands="staggered", lineup="random")
     seats = seats_of("a_stag")
-    assert (wells["n_plays"], wells["wells_per_play"]) == (3, pytest.approx(13 / 3))
-    assert (wells["wells_per_play_lo"], wells["wells_per_play_hi"]) == pytest.approx(mean_ci([4, 5, 4]))
-    built = [s["wells_built"] for s in seats]
-    coins = [s["well_coins"] for s in seats]
-    assert (wells["seat_plays"], wells["mean_wells"], wells["builder_share"]) == (12, pytest.approx(13 / 12), 0.75)
+    per_play = [sum(s["wells_built"] for s in seats if s["play"] == p) for p in range(3)]
+    wells = of(hand, "mart_burgenland_wells", "a_stag")
+    assert (wells["n_plays"], wells["wells_per_play"]) == (3, pytest.approx(statistics.mean(per_play)))
+    assert (wells["wells_per_play_lo"], wells["wells_per_play_hi"]) == pytest.approx(mean_ci(per_play))
+    built, coins = [s["wells_built"] for s in seats], [s["well_coins"] for s in seats]
+    assert (wells["seat_plays"], wells["mean_wells"]) == (12, pytest.approx(statistics.mean(built)))
     assert (wells["mean_wells_lo"], wells["mean_wells_hi"]) == pytest.approx(mean_ci(built))
-    assert wells["mean_well_coins"] == pytest.approx(47 / 12)
+    builders = sum(b > 0 for b in built)
+    assert (wells["builder_share"], wells["builder_share_lo"], wells["builder_share_hi"]) == pytest.approx(
+        (builders / 12, *wilson(builders, 12)))
+    assert (wells["mean_well_coins"], wells["mean_well_coins_lo"], wells["mean_well_coins_hi"]) == pytest.approx(
+        (statistics.mean(coins), *mean_ci(coins)))
     assert (wells["coins_per_well"], wells["coins_per_well_lo"], wells["coins_per_well_hi"]) == pytest.approx(
         ratio_ci(coins, built))
-    wins = hand["mart_burgenland_win_by_wells"].filter(
-        (pl.col("players") == 4) & (pl.col("start_hands") == "staggered") & (pl.col("lineup") == "random"))
-    assert wins.sort("wells_built")["seat_plays"].to_list() == [3, 5, 4]
-    assert wins.sort("wells_built")["wins"].to_list() == [0, 0, 3]  # a seat short of a well never wins
-    two = row(wins, wells_built=2)
-    assert (two["wells_supply"], two["win_rate"], two["seat_play_share"]) == (2, 0.75, pytest.approx(4 / 12))
-    assert (two["win_rate_lo"], two["win_rate_hi"]) == pytest.approx(wilson(3, 4))
-    assert (two["mean_placed"], two["mean_well_coins"]) == (10.5, 6.5)  # placed 11 11 9 11; coins 6 9 5 6
-    assert row(hand["mart_burgenland_win_by_wells"], players=2, wells_built=3)["wells_supply"] == 3
+    for w in range(3):
+        r = of(hand, "mart_burgenland_win_by_wells", "a_stag", wells_built=w)
+        mine = [s for s in seats if s["wells_built"] == w]
+        wins = sum(s["won"] for s in mine)
+        assert (r["wells_supply"], r["seat_plays"], r["wins"]) == (2, len(mine), wins)
+        assert (r["seat_play_share"], r["win_rate"], r["fair_share"]) == pytest.approx(
+            (len(mine) / 12, wins / len(mine), 0.25))
+        assert (r["win_rate_lo"], r["win_rate_hi"]) == pytest.approx(wilson(wins, len(mine)))
+        assert (r["mean_placed"], r["mean_well_coins"]) == pytest.approx(
+            (statistics.mean(s["placed"] for s in mine), statistics.mean(s["well_coins"] for s in mine)))
+        assert w == 2 or wins == 0  # a seat short of a well never wins
+    assert of(hand, "mart_burgenland_win_by_wells", "d_two", wells_built=3)["wells_supply"] == 3
 
 
 def test_central_by_hand(hand):
-    castle = row(hand["mart_burgenland_central"], players=4, start_hands="staggered", lineup="random")
     seats = seats_of("a_stag")
-    play_central, play_placed = [10, 10, 9], [38, 38, 39]
-    assert (castle["n_plays"], castle["central_per_play"]) == (3, pytest.approx(29 / 3))
+    castle = of(hand, "mart_burgenland_central", "a_stag")
+    play_central = [sum(s["central_built"] for s in seats if s["play"] == p) for p in range(3)]
+    play_placed = [sum(s["placed"] for s in seats if s["play"] == p) for p in range(3)]
+    assert (castle["n_plays"], castle["central_per_play"]) == (3, pytest.approx(statistics.mean(play_central)))
     assert (castle["central_per_play_lo"], castle["central_per_play_hi"]) == pytest.approx(mean_ci(play_central))
-    assert (castle["play_share"], castle["placed_share"]) == (1.0, pytest.approx(29 / 115))
+    with_central = sum(c > 0 for c in play_central)
+    assert (castle["play_share"], castle["play_share_lo"], castle["play_share_hi"]) == pytest.approx(
+        (with_central / 3, *wilson(with_central, 3)))
     assert (castle["placed_share"], castle["placed_share_lo"], castle["placed_share_hi"]) == pytest.approx(
         ratio_ci(play_central, play_placed))
     central = [s["central_built"] for s in seats]
-    assert (castle["seat_plays"], castle["mean_central"], castle["users"], castle["non_users"]) == (
-        12, pytest.approx(29 / 12), 10, 2)
-    assert (castle["mean_central_lo"], castle["mean_central_hi"]) == pytest.approx(mean_ci(central))
+    users = [s for s in seats if s["central_built"] > 0]
+    others = [s for s in seats if s["central_built"] == 0]
+    assert (castle["seat_plays"], castle["users"], castle["non_users"]) == (12, len(users), len(others))
+    assert (castle["mean_central"], castle["mean_central_lo"], castle["mean_central_hi"]) == pytest.approx(
+        (statistics.mean(central), *mean_ci(central)))
+    assert (castle["user_share"], castle["user_share_lo"], castle["user_share_hi"]) == pytest.approx(
+        (len(users) / 12, *wilson(len(users), 12)))
     assert (castle["policy_placed_share"], castle["policy_placed_share_lo"], castle["policy_placed_share_hi"]) == (
         pytest.approx(ratio_ci(central, [s["placed"] for s in seats])))
-    assert (castle["user_win_rate"], castle["non_user_win_rate"]) == (pytest.approx(0.3), 0.0)
-    assert (castle["user_win_rate_lo"], castle["user_win_rate_hi"]) == pytest.approx(wilson(3, 10))
-    builder = row(hand["mart_burgenland_central"], lineup="builder + 3 random", policy="builder")
-    assert (builder["n_runs"], builder["seat_plays"], builder["mean_central"], builder["users"]) == (2, 2, 0.5, 1)
-    assert builder["non_user_win_rate"] == 1.0 and builder["central_per_play"] == 7.0  # 6 and 8, all seats
+    user_wins, other_wins = sum(s["won"] for s in users), sum(s["won"] for s in others)
+    assert (castle["user_win_rate"], castle["non_user_win_rate"]) == pytest.approx(
+        (user_wins / len(users), other_wins / len(others)))
+    assert (castle["user_win_rate_lo"], castle["user_win_rate_hi"]) == pytest.approx(wilson(user_wins, len(users)))
+    builder = of(hand, "mart_burgenland_central", "c_builder_0", policy="builder")
+    assert (builder["n_runs"], builder["seat_plays"], builder["users"], builder["non_users"]) == (1, 1, 0, 1)
+    assert builder["non_user_win_rate"] == 1.0 and builder["user_win_rate"] is None
+    assert builder["central_per_play"] == sum(s["central_built"] for s in seats_of("c_builder_0"))
 
 
 # --- a small real run -------------------------------------------------------------------------------------
@@ -312,8 +370,9 @@ def lake_table(lake: Path, table: str) -> pl.DataFrame:
     return shared_lake_table(lake, "burgenland", table)
 
 
-def run_setups(lake: Path) -> pl.DataFrame:
-    """Per run: start_hands, the policy names by seat and the wells each seat starts with (from the map)."""
+def run_setups(lake: Path, marts: dict) -> pl.DataFrame:
+    """Per run: its set-up (mart_run_setups), start_hands, the policy names by seat and the wells each seat starts
+    with (from the run's configuration and map)."""
     rows = []
     for r in lake_table(lake, "runs").iter_rows(named=True):
         config = json.loads(r["config"])
@@ -321,11 +380,11 @@ def run_setups(lake: Path) -> pl.DataFrame:
         supply = next(s for s in board["setup"] if s["players"] == config["players"])["supply"]
         rows.append({"run_id": r["run_id"], "hands": config["options"]["start_hands"],
                      "names": ",".join(p.split(":")[0] for p in config["policies"]), "wells_supply": supply["well"]})
-    return pl.DataFrame(rows)
+    return pl.DataFrame(rows).join(marts["mart_run_setups"].select("run_id", "setup_id"), on="run_id")
 
 
-def lake_seats(lake: Path) -> pl.DataFrame:
-    seats = lake_table(lake, "seats").join(run_setups(lake), on="run_id")
+def lake_seats(lake: Path, marts: dict) -> pl.DataFrame:
+    seats = lake_table(lake, "seats").join(run_setups(lake, marts), on="run_id")
     return seats.with_columns(pl.len().over("run_id", "play_index").alias("players"),
                               pl.col("score").sum().over("run_id", "play_index").alias("total")).with_columns(
         (pl.col("score") - (pl.col("total") - pl.col("score")) / (pl.col("players") - 1)).alias("margin"))
@@ -338,66 +397,67 @@ def test_the_real_lake_has_several_parts_per_run(real):
 
 def test_seat_marts_agree_with_the_lake(real):
     lake, marts, _ = real
-    seats = lake_seats(lake)
-    advantage = marts["mart_burgenland_seat_advantage"]
-    assert advantage.height == 4 + 4 + 2  # the one-policy tables: random at 4 with both hands, and at 2
-    for r in advantage.iter_rows(named=True):
-        mine = seats.filter((pl.col("hands") == r["start_hands"]) & (pl.col("players") == r["players"])
-                            & (pl.col("names").str.count_matches("random") == r["players"])
-                            & (pl.col("seat") == r["seat"]))
-        assert r["n_plays"] == mine.height and r["wins"] == mine["winner"].sum()
-        assert r["mean_placed"] == pytest.approx(mine["score"].mean())
-        assert (r["margin_lo"], r["margin_hi"]) == pytest.approx(mean_ci(mine["margin"].to_list()))
+    seats = lake_seats(lake, marts)
     gaps = marts["mart_burgenland_start_hands"]
-    assert gaps.height == 4
+    assert gaps.height == 4  # the one pair: four random players, staggered and equal
     for r in gaps.iter_rows(named=True):
-        stag, equal = (row(advantage, players=4, start_hands=h, seat=r["seat"]) for h in ("staggered", "equal"))
-        assert r["difference"] == pytest.approx(stag["win_rate"] - equal["win_rate"])
+        for hands in ("staggered", "equal"):
+            mine = seats.filter((pl.col("setup_id") == r[f"{hands}_setup_id"]) & (pl.col("seat") == r["seat"]))
+            assert mine["hands"].unique().to_list() == [hands]
+            assert mine["names"].unique().to_list() == ["random,random,random,random"]
+            assert r[f"{hands}_n_plays"] == mine.height == 240
+            assert r[f"{hands}_win_rate"] == pytest.approx(mine["winner"].mean())
+            assert r[f"{hands}_margin"] == pytest.approx(mine["margin"].mean())
+        assert r["same_seed_plays"] == 240  # both at seed 7
+        assert r["difference"] == pytest.approx(r["staggered_win_rate"] - r["equal_win_rate"])
     # every seat's jokers balance: the one dealt + gained = used + left
     assert (1 + seats["jokers_gained"] == seats["jokers_used"] + seats["jokers_left"]).all()
 
     left = marts["mart_burgenland_pieces_left"]
-    kinds = {"wall": "walls_left", "house": "houses_left", "palas": "palases_left", "well": "wells_left",
-             "any": "pieces_left"}
-    for r in left.filter(pl.col("lineup") == pl.col("policy")).iter_rows(named=True):
-        mine = seats.filter((pl.col("hands") == r["start_hands"]) & (pl.col("players") == r["players"])
-                            & (pl.col("names").str.count_matches("random") == r["players"]) & ~pl.col("winner"))
+    assert set(left["setup_id"]) == set(seats["setup_id"])
+    for r in left.iter_rows(named=True):
+        mine = seats.filter((pl.col("setup_id") == r["setup_id"]) & (pl.col("policy_spec") == r["policy_spec"])
+                            & ~pl.col("winner"))
         assert r["seat_plays"] == mine.height
-        assert r["mean_left"] == pytest.approx(mine[kinds[r["kind"]]].cast(pl.Float64).mean())
-        assert r["holder_share"] == pytest.approx((mine[kinds[r["kind"]]] > 0).mean())
-    for r in marts["mart_burgenland_jokers"].filter(pl.col("lineup") == "saver + 3 random").iter_rows(named=True):
-        mine = seats.filter(pl.col("names").str.contains("saver") & (pl.col("policy") == r["policy"]))
+        assert r["mean_left"] == pytest.approx(mine[KINDS[r["kind"]]].cast(pl.Float64).mean())
+        assert r["holder_share"] == pytest.approx((mine[KINDS[r["kind"]]] > 0).mean())
+    jk = marts["mart_burgenland_jokers"]
+    for r in jk.filter(pl.col("setup_label").str.contains("saver")).iter_rows(named=True):
+        mine = seats.filter((pl.col("setup_id") == r["setup_id"]) & (pl.col("policy") == r["policy"]))
         assert r["mean_jokers"] == pytest.approx(mine[f"jokers_{r['measure']}"].cast(pl.Float64).mean())
+    assert jk.filter(pl.col("setup_label").str.contains("saver"))["policy"].unique().sort().to_list() == [
+        "random", "saver"]
 
 
 def test_play_marts_agree_with_the_lake(real):
     lake, marts, _ = real
-    setups = run_setups(lake)
-    games = lake_table(lake, "games").join(setups, on="run_id")
-    for r in marts["mart_burgenland_length"].iter_rows(named=True):
-        mine = games.filter((pl.col("hands") == r["start_hands"]) & (pl.col("players") == r["players"])
-                            & (pl.col("names").str.contains("builder|saver") == (r["lineup"] != "random")))
-        if r["lineup"] != "random":
-            mine = mine.filter(pl.col("names").str.contains(r["lineup"].split(" ")[0]))
+    games = lake_table(lake, "games").join(run_setups(lake, marts), on="run_id")
+    length = marts["mart_burgenland_length"]
+    assert length.height == len(REAL_RUNS)
+    for r in length.iter_rows(named=True):
+        mine = games.filter(pl.col("setup_id") == r["setup_id"])
+        # the mart's rounds come from the shared turn histogram; the lake writes them down itself
         assert r["n_plays"] == mine.height and r["mean_rounds"] == pytest.approx(mine["rounds"].mean())
-        rounds = mine["rounds"].sort().to_list()
-        assert r["median_rounds"] == rounds[math.ceil(len(rounds) / 2) - 1]  # quantile_disc
-        assert r["completion_rate"] == pytest.approx(mine["completed"].mean())
+        rounds = mine["rounds"].to_list()
+        assert (r["median_rounds"], r["p95_rounds"], r["max_rounds"]) == (
+            disc(rounds, 0.5), disc(rounds, 0.95), max(rounds))
+        assert r["last_piece_rate"] == pytest.approx(mine["completed"].mean())
+        assert r["start_hands"] == mine["hands"].unique().item()
 
-    seats = lake_seats(lake)
-    for r in marts["mart_burgenland_wells"].filter(pl.col("lineup") == "random").iter_rows(named=True):
-        mine = games.filter((pl.col("hands") == r["start_hands"]) & (pl.col("players") == r["players"])
-                            & (pl.col("names").str.count_matches("random") == r["players"]))
+    seats = lake_seats(lake, marts)
+    for r in marts["mart_burgenland_wells"].iter_rows(named=True):
+        mine = games.filter(pl.col("setup_id") == r["setup_id"])
         assert r["wells_per_play"] == pytest.approx(mine["wells_built"].cast(pl.Float64).mean())
-        theirs = seats.filter(pl.col("run_id").is_in(mine["run_id"].unique().implode()))
+        theirs = seats.filter((pl.col("setup_id") == r["setup_id"]) & (pl.col("policy_spec") == r["policy_spec"]))
         assert r["coins_per_well"] == pytest.approx(theirs["well_coins"].sum() / theirs["wells_built"].sum())
-        short = theirs.filter(pl.col("wells_built") < pl.col("wells_supply"))
-        assert short["winner"].sum() == 0  # a seat short of a well never wins
-    for r in marts["mart_burgenland_central"].filter(pl.col("lineup") == "random").iter_rows(named=True):
-        mine = games.filter((pl.col("hands") == r["start_hands"]) & (pl.col("players") == r["players"])
-                            & (pl.col("names").str.count_matches("random") == r["players"]))
+    short = seats.filter(pl.col("wells_built") < pl.col("wells_supply"))
+    assert short["winner"].sum() == 0  # a seat short of a well never wins
+    assert marts["mart_burgenland_win_by_wells"].filter(pl.col("wells_built") < pl.col("wells_supply"))[
+        "seat_plays"].sum() == short.height
+    for r in marts["mart_burgenland_central"].iter_rows(named=True):
+        mine = games.filter(pl.col("setup_id") == r["setup_id"])
         assert r["central_per_play"] == pytest.approx(mine["central_built"].cast(pl.Float64).mean())
-        theirs = seats.filter(pl.col("run_id").is_in(mine["run_id"].unique().implode()))
+        theirs = seats.filter(pl.col("setup_id") == r["setup_id"])
         assert r["placed_share"] == pytest.approx(theirs["central_built"].sum() / theirs["score"].sum())
         assert r["placed_share_lo"] < r["placed_share"] < r["placed_share_hi"]
 
@@ -414,7 +474,11 @@ def test_the_report_page_leads_with_the_starting_hands(real):
         assert (reports / "figures" / f"burgenland_{name}.png").stat().st_size > 10_000, name
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
     assert "under staggered hands seat 0 wins" in captions[0] and "under equal hands" in captions[0], captions[0]
-    assert "compensate" in captions[0] and re.search(r"\d+\.\d%", captions[0]), captions[0]
+    assert "4 random players" in captions[0] and "share their seeds" in captions[0], captions[0]
+    assert ("compensate" in captions[0] or "favoured" in captions[0]) and re.search(r"\d+\.\d%", captions[0])
     assert all(len(c) > 80 for c in captions)
+    assert "rounds" in captions[figures.index("length")]
     tables = re.findall(r"<h3>(.*?)</h3>", page)
-    assert tables[:2] == ["Staggered against equal starting hands by seat", "Win rate and pieces placed by seat"]
+    assert tables[:2] == ["Staggered against equal starting hands by seat",
+                          "Win share and advantage by seat, per set-up"]
+    assert "Game length in rounds and how plays end" in tables and "Game length per set-up" not in tables

@@ -22,8 +22,10 @@ from mart_checks import Z, marts_of, mean_ci, row, wilson
 from scipy import stats
 
 from simlib.analysis.pipeline import build
+from simlib.analysis.report import build_report
 from simlib.cli import main
 from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
+from simlib.games.catan.tables import GAMES as CATAN_GAMES
 from simlib.games.mauerspechte.tables import GAMES, HOTELS, LOVE_PARADES, SEATS, WALL_PIECES
 
 from lake_fixture import _table
@@ -97,19 +99,27 @@ PARADE_ROWS = [
 ]
 
 
-def write_mauerspechte_run(lake: Path, run_id: str) -> None:
+def write_runs_row(lake: Path, game: str, run_id: str, policies: list[str], plays: int, seed: int,
+                   options: dict) -> None:
     now = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    policies = ["random"] * 4
-    config = {"game": "mauerspechte", "players": 4, "policies": policies, "plays": 3, "seed": 1, "events": False,
-              "options": {"map": "berlin", "components": "berlin", "layout": "fixed", "victory_points_3": 17,
-                          "victory_points_4": 15, "vp_chips": 8, "love_parade_min_bid": 0, "hotel_points": 0,
-                          "max_turns": 1000}}
+    config = {"game": game, "players": len(policies), "policies": policies, "plays": plays, "seed": seed,
+              "events": False, "options": options}
+    versions = '{"catan": 3, "mauerspechte": 1}' if game == "mauerspechte" else '{"catan": 3}'
     runs = pa.Table.from_pylist([{
-        "rules_version": 1, "rules_versions": '{"catan": 3, "mauerspechte": 1}',
-        "simlib_version": "test", "config": json.dumps(config), "seed": 1, "players": 4,
-        "policies": ",".join(policies), "plays": 3, "shard_size": 100, "started_at": now, "ended_at": now,
-        "status": "complete"}], schema=RUNS_SCHEMA)
-    write_atomic(runs, part_path(lake, "runs", "mauerspechte", run_id, 0))
+        "rules_version": 1, "rules_versions": versions, "simlib_version": "test", "config": json.dumps(config),
+        "seed": seed, "players": len(policies), "policies": ",".join(policies), "plays": plays, "shard_size": 100,
+        "started_at": now, "ended_at": now, "status": "complete"}], schema=RUNS_SCHEMA)
+    write_atomic(runs, part_path(lake, "runs", game, run_id, 0))
+
+
+MS_OPTIONS = {"map": "berlin", "components": "berlin", "layout": "fixed", "victory_points_3": 17,
+              "victory_points_4": 15, "vp_chips": 8, "love_parade_min_bid": 0, "hotel_points": 0, "max_turns": 1000}
+
+
+def write_mauerspechte_run(lake: Path, run_id: str, plays: int = 3, seed: int = 1, options: dict | None = None,
+                           spec: str = "random") -> None:
+    """The hand-made plays 0 .. plays - 1 (a shorter run is a prefix of the longer), at four seats of `spec`."""
+    write_runs_row(lake, "mauerspechte", run_id, [spec] * 4, plays, seed, MS_OPTIONS | (options or {}))
     hotels_owned = {}
     for h in HOTEL_ROWS:
         hotels_owned[(h["play_index"], h["seat"])] = hotels_owned.get((h["play_index"], h["seat"]), 0) + 1
@@ -117,26 +127,43 @@ def write_mauerspechte_run(lake: Path, run_id: str) -> None:
     for (play, seat), sources in POINTS.items():
         points = sum(sources.values())
         winner = GAME_ROWS[play]["winners"] == [seat]
-        seats.append({"play_index": play, "seat": seat, "policy": "random", "policy_spec": "random", "points": points,
-                      "score": points, "rank": 1 if winner else 2, "winner": winner,
+        seats.append({"play_index": play, "seat": seat, "policy": spec.split(":")[0], "policy_spec": spec,
+                      "points": points, "score": points, "rank": 1 if winner else 2, "winner": winner,
                       "hotels": hotels_owned.get((play, seat), 0), **sources})
     games = [g | {"players": 4, "rounds": g["turns"] // 4, "end_reason": "won", "completed": True, "winner_points": 15,
                   "final_points": [sum(POINTS[(g["play_index"], s)].values()) for s in range(4)]} for g in GAME_ROWS]
     for table, schema, rows in (("games", GAMES, games), ("seats", SEATS, seats), ("hotels", HOTELS, HOTEL_ROWS),
                                 ("wall_pieces", WALL_PIECES, WALL_ROWS), ("love_parades", LOVE_PARADES, PARADE_ROWS)):
-        write_atomic(_table(schema, [dict(r) for r in rows]), part_path(lake, table, "mauerspechte", run_id, 0))
+        rows = [dict(r) for r in rows if r["play_index"] < plays]
+        write_atomic(_table(schema, rows), part_path(lake, table, "mauerspechte", run_id, 0))
+
+
+CATAN_OPTIONS = {"map": "standard", "victory_points": 10, "max_turns": 1000}
+
+
+def write_catan_turns(lake: Path, run_id: str, turns: list[int], seed: int = 1, options: dict | None = None,
+                      spec: str = "random") -> None:
+    """A Catan run of four seats of `spec` whose plays last `turns` (seat 0 wins each)."""
+    write_catan_run(lake, run_id, 4, [spec] * 4,
+                    [{"play_index": p, "seat": s, "winner": s == 0} for p in range(len(turns)) for s in range(4)], [])
+    write_runs_row(lake, "catan", run_id, [spec] * 4, len(turns), seed, CATAN_OPTIONS | (options or {}))
+    games = [{"play_index": p, "players": 4, "turns": t, "rounds": t // 4, "end_reason": "won", "completed": True,
+              "winners": [0], "final_points": [10, 5, 5, 5]} for p, t in enumerate(turns)]
+    write_atomic(_table(CATAN_GAMES, games), part_path(lake, "games", "catan", run_id, 0))
 
 
 @pytest.fixture(scope="module")
-def hand(tmp_path_factory):
+def hand_root(tmp_path_factory):
     root = tmp_path_factory.mktemp("mauerspechte_hand")
     write_mauerspechte_run(root / "lake", "hand")
-    # A Catan table of the same four random players: plays of 40 and 41 turns.
-    write_catan_run(root / "lake", "catan_hand", 4, ["random"] * 4,
-                    [{"play_index": p, "seat": s, "winner": s == 0} for p in range(2) for s in range(4)], [])
     result = build(root / "lake", root / "marts", root / "simlib.duckdb")
     assert result.test_failures == [], result.test_failures
-    return marts_of(root / "marts")
+    return root
+
+
+@pytest.fixture(scope="module")
+def hand(hand_root):
+    return marts_of(hand_root / "marts")
 
 
 def test_hotel_payback_by_hand(hand):
@@ -298,15 +325,75 @@ def test_wall_by_hand(hand):
     assert hist["opened_share"].to_list() == pytest.approx([2 / 3])
 
 
-def test_length_against_catan_by_hand(hand):
-    length = row(hand["mart_mauerspechte_length_vs_catan"], players=4)
-    assert length["policies"] == "random,random,random,random" and length["game"] == "mauerspechte"
-    assert (length["n_runs"], length["n_plays"], length["mean_turns"], length["median_turns"]) == (1, 3, 100.0, 100)
-    assert (length["mean_turns_lo"], length["mean_turns_hi"]) == pytest.approx(mean_ci([100, 120, 80]))
-    assert (length["catan_n_plays"], length["catan_mean_turns"], length["catan_median_turns"]) == (2, 40.5, 40)
-    assert length["difference"] == 59.5 and length["ratio"] == pytest.approx(100 / 40.5)
-    half = Z * math.sqrt(statistics.variance([100, 120, 80]) / 3 + statistics.variance([40, 41]) / 2)
-    assert (length["difference_lo"], length["difference_hi"]) == pytest.approx((59.5 - half, 59.5 + half))
+# Die Mauerspechte's turns per play in the hand-made runs (plays 0, 1, 2), and the Catan runs beside them.
+MS_TURNS = [g["turns"] for g in GAME_ROWS]
+CATAN_RUNS = {  # run id: (turns per play, seed, options, policy spec)
+    "c_random": ([40, 44, 51], 1, {}, "random"),
+    "c_random_prefix": ([40, 44], 1, {}, "random"),  # the same set-up and seed, fewer plays: a prefix, not counted
+    "c_random_seed2": ([60, 62], 2, {}, "random"),  # another seed: counted, pooled with c_random
+    "c_random_vp12": ([70, 75], 1, {"victory_points": 12}, "random"),  # other options: never the partner
+    "c_builder": ([30, 34], 1, {}, "builder:variety=2"),
+    "c_builder_v3": ([90, 94], 1, {}, "builder:variety=3"),  # other policy parameters: never the partner
+}
+
+
+@pytest.fixture(scope="module")
+def pooled(tmp_path_factory):
+    """Runs of several set-ups of both games, with repeats, for the pooled length against Catan."""
+    root = tmp_path_factory.mktemp("mauerspechte_pooled")
+    lake = root / "lake"
+    write_mauerspechte_run(lake, "ms_random")
+    write_mauerspechte_run(lake, "ms_random_prefix", plays=2)  # its plays are ms_random's first two
+    write_mauerspechte_run(lake, "ms_hotels_2", plays=2, options={"hotel_points": 2})
+    write_mauerspechte_run(lake, "ms_builder", plays=2, spec="builder:max_bid=2:variety=2")
+    for run_id, (turns, seed, options, spec) in CATAN_RUNS.items():
+        write_catan_turns(lake, run_id, turns, seed, options, spec)
+    result = build(lake, root / "marts", root / "simlib.duckdb")
+    assert result.test_failures == [], result.test_failures
+    return marts_of(root / "marts")
+
+
+def _welch(a: list[int], b: list[int]) -> tuple[float, float]:
+    d = statistics.mean(a) - statistics.mean(b)
+    half = Z * math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b))
+    return d - half, d + half
+
+
+def _median(values: list[int]) -> int:
+    """The smallest value with at least half the plays at or below it (quantile_disc)."""
+    ordered = sorted(values)
+    return ordered[math.ceil(len(ordered) / 2) - 1]
+
+
+def test_length_against_catan_pools_each_setup_once(pooled):
+    length = pooled["mart_mauerspechte_length_vs_catan"]
+    assert length.height == 3 and (length["game"] == "mauerspechte").all()
+    catan = CATAN_RUNS["c_random"][0] + CATAN_RUNS["c_random_seed2"][0]  # the prefix once, victory_points 12 never
+    for label, plays in (("4 random players", MS_TURNS), ("4 random players, hotels worth 2 points", MS_TURNS[:2])):
+        r = row(length, setup_label=label)
+        assert (r["n_runs"], r["n_plays"], r["mean_turns"]) == (1, len(plays), pytest.approx(statistics.mean(plays)))
+        assert r["median_turns"] == _median(plays)
+        assert (r["mean_turns_lo"], r["mean_turns_hi"]) == pytest.approx(mean_ci(plays))
+        assert (r["catan_setup_label"], r["catan_n_runs"], r["catan_n_plays"]) == ("4 random players", 2, 5)
+        assert r["catan_mean_turns"] == pytest.approx(statistics.mean(catan))
+        assert (r["catan_mean_turns_lo"], r["catan_mean_turns_hi"]) == pytest.approx(mean_ci(catan))
+        assert r["catan_median_turns"] == _median(catan) == 51
+        assert r["difference"] == pytest.approx(statistics.mean(plays) - statistics.mean(catan))
+        assert (r["difference_lo"], r["difference_hi"]) == pytest.approx(_welch(plays, catan))
+        assert r["ratio"] == pytest.approx(statistics.mean(plays) / statistics.mean(catan))
+    assert row(length, setup_label="4 random players")["setup_id"] != row(
+        length, setup_label="4 random players, hotels worth 2 points")["setup_id"]
+    # builder:max_bid=2:variety=2 (the scenario's own max_bid aside) meets Catan's builder:variety=2 only.
+    builder = row(length, setup_label="4 builder players")
+    assert (builder["n_plays"], builder["catan_setup_label"], builder["catan_n_plays"]) == (2, "4 builder players", 2)
+    assert builder["catan_mean_turns"] == pytest.approx(statistics.mean(CATAN_RUNS["c_builder"][0]))
+    assert builder["difference"] == pytest.approx(statistics.mean(MS_TURNS[:2]) - 32)
+
+
+def test_length_against_catan_without_a_partner(hand):
+    length = row(hand["mart_mauerspechte_length_vs_catan"], setup_label="4 random players")
+    assert (length["n_runs"], length["n_plays"], length["mean_turns"]) == (1, 3, statistics.mean(MS_TURNS))
+    assert length["catan_setup_id"] is None and length["catan_n_plays"] is None and length["difference"] is None
 
 
 # --- a small real run -------------------------------------------------------------------------------------
@@ -326,6 +413,9 @@ def real(tmp_path_factory):
         status, out = cli("simulate", "mauerspechte", "--plays", str(plays), "--players", str(players),
                           "--policies", policy, "--seed", "7", "--workers", "1", "--lake", str(lake), "--quiet")
         assert status == 0, out
+    status, out = cli("simulate", "catan", "--plays", "100", "--players", "4", "--policies", "random", "--seed", "7",
+                      "--workers", "1", "--lake", str(lake), "--quiet")  # the base game at one of the tables
+    assert status == 0, out
     status, out = cli("pipeline", "--lake", str(lake), "--marts", str(marts), "--db", str(root / "simlib.duckdb"))
     assert status == 0 and ", 0 failed" in out, out
     status, out = cli("report", "--lake", str(lake), "--marts", str(marts), "--out", str(reports))
@@ -400,23 +490,48 @@ def test_seat_marts_agree_with_the_lake(real):
     for r in marts["mart_mauerspechte_love_parades"].iter_rows(named=True):
         mine = parades.filter(pl.col("run_id") == r["run_id"])
         assert r["n_parades"] == mine.height and r["mean_price"] == pytest.approx(mine["price"].mean())
-    length = marts["mart_mauerspechte_length_vs_catan"]
-    assert length.height == 2 and length["catan_n_plays"].is_null().all()  # no Catan run in this lake
+    length = marts["mart_mauerspechte_length_vs_catan"].sort("players")
+    assert length["setup_label"].to_list() == ["3 builder players", "4 random players"]
+    assert length["n_plays"].to_list() == [120, 160] and length["catan_n_plays"].to_list() == [None, 100]
+    catan = pl.read_parquet(str(lake / "games" / "game=catan" / "**" / "*.parquet"), hive_partitioning=True)["turns"]
+    mine = lake_table(lake, "games").filter(pl.col("players") == 4)["turns"]
+    r = row(length, players=4)
+    assert (r["mean_turns"], r["catan_mean_turns"]) == pytest.approx((mine.mean(), catan.mean()))
+    assert r["difference"] == pytest.approx(mine.mean() - catan.mean())
 
 
 def test_the_report_page_leads_with_the_hotels(real):
-    _, _, reports = real
+    _, marts, reports = real
     page = (reports / "mauerspechte.html").read_text()
     figures = re.findall(r"<img src='figures/mauerspechte_(\w+)\.png'", page)
     assert figures[:4] == ["hotel_payback", "hotel_payback_curve", "hotel_field", "hotel_wins"]
-    for name in ("seat_advantage", "points_by_source", "love_parades", "wall_opening", "wall_buyers",
-                 "length_vs_catan"):
+    for name in ("seat_advantage", "points_by_source", "love_parades", "wall", "length_vs_catan"):
         assert name in figures, name
     for name in figures:
         assert (reports / "figures" / f"mauerspechte_{name}.png").stat().st_size > 10_000, name
-    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
-    lead = captions[0]
-    assert "design" in lead and "18" in lead and re.search(r"\d+\.\d%–\d+\.\d%", lead), lead
-    assert all(len(c) > 80 for c in captions)
+    captions = dict(re.findall(r"<img src='figures/mauerspechte_(\w+)\.png'.*?<figcaption>(.*?)</figcaption>", page))
+    lead = captions["hotel_payback"]
+    assert "design in 18" in lead and re.search(r"\d+\.\d% \(\d+\.\d% to \d+\.\d%, chip \d+\)", lead), lead
+    assert lead.startswith("<b>Does a hotel pay back its price?.</b> At 4 random players ("), lead
+    assert all(len(c) > 80 and "None" not in c and "nan" not in c for c in captions.values()), captions
+    # Scripted players on the fixed map: the sentence says why their seats differ, where they differ significantly.
+    seats = marts["mart_seat_advantage"].filter(pl.col("setup_label") == "3 builder players")
+    apart = seats["win_share_lo"].max() > seats["win_share_hi"].min()
+    assert ("the fixed map makes every scripted opening the same" in captions["seat_advantage"]) == apart
     tables = re.findall(r"<h3>(.*?)</h3>", page)
-    assert tables[0] == "Hotel payback by chip"
+    assert tables[:3] == ["Hotel payback by chip", "Hotel chips and the field&#x27;s buildings",
+                          "Hotel owners against the other seats"]
+    assert "Game length against Catan" in tables and not re.search(r"<td>[0-9a-f]{12}</td>", page)
+
+
+def test_the_report_page_of_one_setup_reads_right(hand_root):
+    """One set-up and three plays: sentences name it, without ranges over set-ups or empty values."""
+    build_report(hand_root / "lake", hand_root / "marts", hand_root / "reports", workers=1)
+    page = (hand_root / "reports" / "mauerspechte.html").read_text()
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
+    assert len(captions) >= 8 and all("None" not in c and "nan" not in c and "set-ups drawn" not in c
+                                      for c in captions), captions
+    assert any("At 4 random players (6 hotels) the owner got" in c for c in captions), captions
+    # Love Parades at the hand-made table: 3 parades in 3 plays, chips of 3, 0 and 5 cards.
+    parade = next(c for c in captions if "Love Parades a play" in c or "Love Parades and" in c)
+    assert "a play holds 1.00" in parade and f"a chip costs {8 / 3:.2f}" in parade, parade

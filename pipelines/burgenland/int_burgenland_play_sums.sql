@@ -9,8 +9,7 @@ with seats as (
 
 plays as (
     select
-        run_id,
-        play_index,
+        run_id, play_index,
         sum(central_built)::bigint as central,
         sum(score)::bigint as placed,
         sum(wells_built)::bigint as wells
@@ -22,14 +21,11 @@ final as (
     select
         run_id,
         count(*) as n_plays,
-        sum(central)::bigint as central_sum,
-        sum(central * central)::bigint as central_sq_sum,
-        sum(placed)::bigint as placed_sum,
-        sum(placed * placed)::bigint as placed_sq_sum,
+        sum(central)::bigint as central_sum, sum(central * central)::bigint as central_sq_sum,
+        sum(placed)::bigint as placed_sum, sum(placed * placed)::bigint as placed_sq_sum,
         sum(central * placed)::bigint as central_placed_sum,
         count(*) filter (where central > 0) as plays_with_central,
-        sum(wells)::bigint as wells_sum,
-        sum(wells * wells)::bigint as wells_sq_sum
+        sum(wells)::bigint as wells_sum, sum(wells * wells)::bigint as wells_sq_sum
     from plays
     group by run_id
 )

@@ -1,71 +1,56 @@
 -- Burgenland, which kind of piece holds players back: the pieces left in the supply at the end by the seats
 -- that did not win (the winner has none left), by kind (wall, house, palas, well; any = all four), policy and
--- set-up (players, starting hands, line-up, other options), runs of the same set-up pooled. The mean left with
--- its 95% interval, the share of the kind's supply left (mean left / pieces of the kind a seat starts with),
--- the share of seats stuck with at least one (Wilson) and the kind's share of all pieces left.
-with counts as (
-    select * from int_burgenland_piece_counts
+-- set-up, each distinct play once (int_burgenland_measure_stats). The mean left with its 95% interval, the share
+-- of the kind's supply left (mean left / the pieces of the kind a seat starts with), the share of seats stuck
+-- with at least one (Wilson) and the kind's share of all pieces left.
+with stats as (
+    select * from int_burgenland_measure_stats
 ),
 
 supply as (
     select * from int_burgenland_supply
 ),
 
-runs as (
-    select * from int_burgenland_runs
+setup_runs as (
+    select * from int_burgenland_setups
 ),
 
-plays as (
-    select players, start_hands, lineup_spec, other_options, sum(plays)::bigint as n_plays
-    from runs
-    group by all
+kinds as (
+    select * from (values
+        ('walls_left', 'wall'), ('houses_left', 'house'), ('palases_left', 'palas'), ('wells_left', 'well'),
+        ('pieces_left', 'any')) as k(measure, kind)
 ),
 
-sums as (
-    select
-        r.players, r.start_hands, r.lineup, r.lineup_spec, r.other_options, c.policy_spec, c.kind,
-        any_value(c.policy) as policy,
-        count(distinct c.run_id) as n_runs,
-        max(u.supply) as supply,
-        sum(c.n_seat_plays)::bigint as n,
-        sum(c.left_sum)::bigint as left_s,
-        sum(c.left_sq_sum)::hugeint as left_ss,
-        sum(c.holders)::bigint as holders
-    from counts as c
-    join runs as r using (run_id)
-    join supply as u using (run_id, kind)
-    where not c.winner
-    group by all
+supplies as (
+    -- One map per set-up (its data_id is part of the set-up): the pieces of each kind a seat starts with.
+    select u.setup_id, s.kind, max(s.supply) as supply
+    from setup_runs as u
+    join supply as s using (run_id)
+    group by u.setup_id, s.kind
 ),
 
 final as (
     select
         'burgenland' as game,
-        s.players,
-        s.start_hands,
-        s.lineup,
-        s.lineup_spec,
-        s.other_options,
-        s.policy,
-        s.policy_spec,
-        s.kind,
+        s.setup_id, s.setup_label, s.players, s.start_hands, s.policy, s.policy_spec,
+        k.kind,
         s.n_runs,
-        p.n_plays,
-        s.n as seat_plays,
-        s.supply,
-        s.left_s / s.n as mean_left,
-        mean_lo_int(s.n, s.left_s, s.left_ss) as mean_left_lo,
-        mean_hi_int(s.n, s.left_s, s.left_ss) as mean_left_hi,
-        s.left_s / s.n / s.supply as left_share,
-        mean_lo_int(s.n, s.left_s, s.left_ss) / s.supply as left_share_lo,
-        mean_hi_int(s.n, s.left_s, s.left_ss) / s.supply as left_share_hi,
-        s.holders / s.n as holder_share,
-        wilson_lo(s.holders, s.n) as holder_share_lo,
-        wilson_hi(s.holders, s.n) as holder_share_hi,
-        s.left_s / nullif(sum(s.left_s) filter (where s.kind = 'any') over setup, 0) as share_of_left
-    from sums as s
-    join plays as p using (players, start_hands, lineup_spec, other_options)
-    window setup as (partition by s.players, s.start_hands, s.lineup_spec, s.other_options, s.policy_spec)
+        s.n_plays,
+        s.seat_plays,
+        p.supply,
+        s.mean as mean_left,
+        s.mean_lo as mean_left_lo,
+        s.mean_hi as mean_left_hi,
+        s.mean / p.supply as left_share,
+        s.mean_lo / p.supply as left_share_lo,
+        s.mean_hi / p.supply as left_share_hi,
+        s.holder_share, s.holder_share_lo, s.holder_share_hi,
+        s.total / nullif(sum(s.total) filter (where k.kind = 'any') over (partition by s.setup_id, s.policy_spec), 0)
+            as share_of_left
+    from stats as s
+    join kinds as k using (measure)
+    join supplies as p using (setup_id, kind)
+    where s.among = 'non_winners'
 )
 
 select * from final

@@ -1,56 +1,73 @@
--- Burgenland, is the extra card fair compensation? For each seat at tables of one policy, its win rate under
--- staggered starting hands (seat k starts with 4 + k colour cards) beside the same under equal hands (4 each),
--- the difference staggered - equal with its 95% interval (independent samples), and where each stands against
--- the fair 1/players: under equal hands seat 0's lead is what the extra cards are to make up for; under
--- staggered hands a fair seat 0 is `within` the fair share.
+-- Burgenland, is the extra card fair compensation? Two set-ups that differ only in their starting hands (the
+-- same players, policies by seat and other options; staggered: seat k starts with 4 + k colour cards, equal: 4
+-- each) are joined, and per seat their win rates and margins (mart_seat_advantage: each distinct play once) set
+-- side by side: the difference staggered - equal with its 95% interval, and where each stands against the fair
+-- 1/players (under equal hands seat 0's lead is what the extra cards are to make up for; under staggered hands a
+-- fair seat 0 is `within` the fair share). The intervals treat the two samples as independent. Runs at the same
+-- seed start each play index from the same shuffles, so where the set-ups share seeds (same_seed_plays > 0) their
+-- plays are paired, not independent: the sweep's paired difference (mart_variant_effects) is the exact one.
 with seats as (
-    select * from mart_burgenland_seat_advantage
+    select * from mart_seat_advantage
 ),
 
-staggered as (
-    select * from seats where start_hands = 'staggered'
+setup_runs as (
+    select * from int_burgenland_setups
 ),
 
-equal as (
-    select * from seats where start_hands = 'equal'
+pairs as (
+    select distinct
+        s.setup_id as staggered_setup_id,
+        e.setup_id as equal_setup_id,
+        s.setup_label,
+        e.setup_label as equal_setup_label,
+        s.players
+    from setup_runs as s
+    join setup_runs as e
+        on e.players = s.players and e.policies = s.policies and e.other_option_values = s.other_option_values
+    where s.start_hands = 'staggered' and e.start_hands = 'equal'
+),
+
+same_seed as (
+    -- Plays both set-ups have at one seed and play index (one counted run per set-up and seed, plays 0 .. n - 1).
+    select p.staggered_setup_id, p.equal_setup_id, sum(least(a.run_plays, b.run_plays))::bigint as same_seed_plays
+    from pairs as p
+    join setup_runs as a on a.setup_id = p.staggered_setup_id
+    join setup_runs as b on b.setup_id = p.equal_setup_id and b.seed = a.seed
+    group by all
 ),
 
 final as (
     select
         'burgenland' as game,
-        s.players,
-        s.policy,
-        s.policy_spec,
-        s.other_options,
+        p.staggered_setup_id, p.equal_setup_id, p.setup_label, p.equal_setup_label, p.players,
         s.seat,
         s.fair_share,
-        s.n_plays + e.n_plays as n_plays,
-        s.n_plays as staggered_n_plays,
-        e.n_plays as equal_n_plays,
+        s.n_plays as staggered_n_plays, e.n_plays as equal_n_plays, coalesce(d.same_seed_plays, 0) as same_seed_plays,
+        -- the win rates with their Wilson intervals, and their difference (normal, independent samples)
         s.win_rate as staggered_win_rate,
-        s.win_rate_lo as staggered_win_rate_lo,
-        s.win_rate_hi as staggered_win_rate_hi,
+        s.win_rate_lo as staggered_win_rate_lo, s.win_rate_hi as staggered_win_rate_hi,
         e.win_rate as equal_win_rate,
-        e.win_rate_lo as equal_win_rate_lo,
-        e.win_rate_hi as equal_win_rate_hi,
+        e.win_rate_lo as equal_win_rate_lo, e.win_rate_hi as equal_win_rate_hi,
         s.win_rate - e.win_rate as difference,
-        s.win_rate - e.win_rate - 1.96 * sqrt(
-            s.win_rate * (1 - s.win_rate) / s.n_plays + e.win_rate * (1 - e.win_rate) / e.n_plays) as difference_lo,
-        s.win_rate - e.win_rate + 1.96 * sqrt(
-            s.win_rate * (1 - s.win_rate) / s.n_plays + e.win_rate * (1 - e.win_rate) / e.n_plays) as difference_hi,
+        s.win_rate - e.win_rate - h.half as difference_lo, s.win_rate - e.win_rate + h.half as difference_hi,
         case when s.win_rate_lo > s.fair_share then 'above' when s.win_rate_hi < s.fair_share then 'below'
             else 'within' end as staggered_vs_fair,
         case when e.win_rate_lo > e.fair_share then 'above' when e.win_rate_hi < e.fair_share then 'below'
             else 'within' end as equal_vs_fair,
-        s.margin as staggered_margin,
-        e.margin as equal_margin,
-        s.margin - e.margin as margin_difference,
-        s.margin - e.margin - sqrt((s.margin_hi - s.margin) ^ 2 + (e.margin_hi - e.margin) ^ 2)
-            as margin_difference_lo,
-        s.margin - e.margin + sqrt((s.margin_hi - s.margin) ^ 2 + (e.margin_hi - e.margin) ^ 2)
-            as margin_difference_hi
-    from staggered as s
-    join equal as e using (players, policy_spec, other_options, seat)
+        -- the margins (pieces placed - the other seats' mean, paired within each play), and their difference
+        s.margin as staggered_margin, e.margin as equal_margin, s.margin - e.margin as margin_difference,
+        s.margin - e.margin - h.margin_half as margin_difference_lo,
+        s.margin - e.margin + h.margin_half as margin_difference_hi
+    from pairs as p
+    join seats as s on s.game = 'burgenland' and s.setup_id = p.staggered_setup_id
+    join seats as e on e.game = 'burgenland' and e.setup_id = p.equal_setup_id and e.seat = s.seat
+    cross join lateral (
+        select
+            1.96 * sqrt(s.win_rate * (1 - s.win_rate) / s.n_plays + e.win_rate * (1 - e.win_rate) / e.n_plays)
+                as half,
+            sqrt((s.margin_hi - s.margin) ^ 2 + (e.margin_hi - e.margin) ^ 2) as margin_half
+    ) as h
+    left join same_seed as d using (staggered_setup_id, equal_setup_id)
 )
 
 select * from final

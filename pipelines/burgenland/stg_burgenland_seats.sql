@@ -1,4 +1,5 @@
--- Burgenland's seats: pieces placed (the score) and left by kind, the joker economy (taken for walls, from
+-- Burgenland's seats: the policy, winning or not, and the seat's counts as int: pieces placed (the score) and
+-- left by kind, rank, turns, draws and builds, the starting hand, the joker economy (taken for walls, from
 -- spots, from bonus tiles, for coins; paid; held at the end), the wells built and their rewards, the pieces
 -- built in the central castle.
 with source as (
@@ -7,33 +8,17 @@ with source as (
 
 final as (
     select
+        columns([
+            'seat', 'score', 'rank', 'pieces_left', 'walls_left', 'houses_left', 'palases_left', 'wells_left',
+            'turns', 'draws', 'builds', 'start_cards', 'jokers_walls', 'jokers_spots', 'jokers_tiles',
+            'jokers_exchanged', 'jokers_gained', 'jokers_used', 'jokers_left', 'wells_built', 'well_coins',
+            'central_built'
+        ])::int,
         run_id::varchar as run_id,
         play_index,
-        seat::int as seat,
         policy::varchar as policy,
         policy_spec::varchar as policy_spec,
-        score::int as score,
-        rank::int as rank,
-        winner,
-        pieces_left::int as pieces_left,
-        walls_left::int as walls_left,
-        houses_left::int as houses_left,
-        palases_left::int as palases_left,
-        wells_left::int as wells_left,
-        turns::int as turns,
-        draws::int as draws,
-        builds::int as builds,
-        start_cards::int as start_cards,
-        jokers_walls::int as jokers_walls,
-        jokers_spots::int as jokers_spots,
-        jokers_tiles::int as jokers_tiles,
-        jokers_exchanged::int as jokers_exchanged,
-        jokers_gained::int as jokers_gained,
-        jokers_used::int as jokers_used,
-        jokers_left::int as jokers_left,
-        wells_built::int as wells_built,
-        well_coins::int as well_coins,
-        central_built::int as central_built
+        winner
     from source
 )
 

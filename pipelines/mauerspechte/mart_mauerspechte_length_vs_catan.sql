@@ -1,95 +1,77 @@
 -- Die Mauerspechte against the base game: game length in turns (one player's roll and actions, in both
--- games) at the same table, i.e. the same number of players and the same policy names by seat (the
--- scenario's policies are Catan's taught the scenario). Pooled over the runs of each table from the shared
--- marts, which hold every game's runs keyed by game and run_id: means from each run's n, mean and sd, the
--- medians from the pooled histograms. Tables of Die Mauerspechte without a Catan run have no Catan columns.
--- A `table` model: it reads the shared per-run marts of both games, so it is rebuilt over all runs.
-with game_length as (
-    select * from mart_game_length
+-- games) per Die Mauerspechte set-up, beside the Catan set-up of the same players and line-up at Catan's
+-- default options. The same line-up: at every seat the same policy with the same values of the parameters
+-- Catan's policy has (the scenario's own, such as max_bid or hotel_site, aside), so builder:max_bid=2:variety=2
+-- meets Catan's builder:variety=2 and not builder:variety=3. Both sides come from the shared
+-- mart_setup_length: counted runs only (each distinct play once), one set-up never pooled with another (a
+-- Die Mauerspechte set-up with hotel_points 2 has its own row; Catan's victory_points 12 is never its
+-- partner). A set-up without a Catan partner has null Catan columns. The one model of this folder that reads
+-- another game's (Catan's) rows.
+with setup_length as (
+    select * from mart_setup_length
 ),
 
-game_length_hist as (
-    select * from mart_game_length_hist
+setups as (
+    select * from mart_run_setups
 ),
 
 runs as (
     select * from stg_runs
 ),
 
-run_tables as (
-    select
-        game,
-        run_id,
-        players,
-        array_to_string(list_transform(string_split(policies, ','), lambda spec: split_part(spec, ':', 1)), ',')
-            as policies
-    from runs
-    where game in ('mauerspechte', 'catan')
-),
-
-pooled as (
-    select
-        t.game,
-        t.players,
-        t.policies,
-        count(*) as n_runs,
-        sum(l.n_plays)::bigint as n_plays,
-        sum(l.mean_turns * l.n_plays) as turns_sum,
-        sum(coalesce(l.sd_turns, 0) ^ 2 * (l.n_plays - 1) + l.mean_turns ^ 2 * l.n_plays) as turns_sq_sum
-    from game_length as l
-    join run_tables as t using (game, run_id)
+setup_policies as (
+    -- the policy specs by seat of each set-up (part of its id, so one list per set-up)
+    select s.game, s.setup_id, any_value(s.options) as options, any_value(string_split(r.policies, ',')) as specs
+    from setups as s
+    join runs as r using (game, run_id)
+    where s.counted and s.game in ('mauerspechte', 'catan')
     group by all
 ),
 
-medians as (
-    select
-        game, players, policies,
-        min(turns) filter (where up_to >= total * 0.5) as median_turns
-    from (
-        select
-            *,
-            sum(n) over (partition by game, players, policies order by turns) as up_to,
-            sum(n) over (partition by game, players, policies) as total
-        from (
-            select t.game, t.players, t.policies, h.turns, sum(h.n_plays_with_turns) as n
-            from game_length_hist as h
-            join run_tables as t using (game, run_id)
-            group by all
-        )
-    )
-    group by all
+scenario as (
+    select l.*, p.specs
+    from setup_length as l
+    join setup_policies as p using (game, setup_id)
+    where l.game = 'mauerspechte'
 ),
 
-stats as (
-    select
-        p.game,
-        p.players,
-        p.policies,
-        p.n_runs,
-        p.n_plays,
-        p.turns_sum / p.n_plays as mean_turns,
-        sd_from_sums(p.n_plays, p.turns_sum, p.turns_sq_sum) as sd_turns,
-        m.median_turns
-    from pooled as p
-    join medians as m using (game, players, policies)
+base as (
+    select l.*, p.specs
+    from setup_length as l
+    join setup_policies as p using (game, setup_id)
+    where l.game = 'catan' and p.options = ''
+),
+
+partners as (
+    select s.setup_id, b.setup_id as catan_setup_id
+    from scenario as s
+    join base as b
+        on b.players = s.players
+        and list_bool_and(list_transform(generate_series(1, s.players), lambda i:
+            split_part(s.specs[i], ':', 1) = split_part(b.specs[i], ':', 1)
+            and list_has_all(string_split(s.specs[i], ':'), string_split(b.specs[i], ':'))))
 ),
 
 final as (
     select
         'mauerspechte' as game,
+        s.setup_id,
+        s.setup_label,
         s.players,
-        s.policies,
+        s.lineup_kind,
         s.n_runs,
         s.n_plays,
         s.mean_turns,
-        s.mean_turns - mean_ci_half(s.sd_turns, s.n_plays) as mean_turns_lo,
-        s.mean_turns + mean_ci_half(s.sd_turns, s.n_plays) as mean_turns_hi,
+        s.mean_turns_lo,
+        s.mean_turns_hi,
         s.median_turns,
+        c.setup_id as catan_setup_id,
+        c.setup_label as catan_setup_label,
         c.n_runs as catan_n_runs,
         c.n_plays as catan_n_plays,
         c.mean_turns as catan_mean_turns,
-        c.mean_turns - mean_ci_half(c.sd_turns, c.n_plays) as catan_mean_turns_lo,
-        c.mean_turns + mean_ci_half(c.sd_turns, c.n_plays) as catan_mean_turns_hi,
+        c.mean_turns_lo as catan_mean_turns_lo,
+        c.mean_turns_hi as catan_mean_turns_hi,
         c.median_turns as catan_median_turns,
         s.mean_turns - c.mean_turns as difference,
         s.mean_turns - c.mean_turns
@@ -97,10 +79,9 @@ final as (
         s.mean_turns - c.mean_turns
             + 1.96 * sqrt(s.sd_turns ^ 2 / s.n_plays + c.sd_turns ^ 2 / c.n_plays) as difference_hi,
         s.mean_turns / c.mean_turns as ratio
-    from stats as s
-    left join stats as c
-        on c.game = 'catan' and c.players = s.players and c.policies = s.policies
-    where s.game = 'mauerspechte'
+    from scenario as s
+    left join partners as p on p.setup_id = s.setup_id
+    left join base as c on c.setup_id = p.catan_setup_id
 )
 
 select * from final
