@@ -2,7 +2,7 @@
 -- the field (every other seat, one policy) in the same play. Only tables of one focal player among at
 -- least two field players have it (at two seats neither is the field).
 with seats as (
-    select * from stg_sevensteps_seats
+    select * from stg_seats
 ),
 
 by_policy as (

@@ -1,13 +1,14 @@
 -- 7 Steps, per part of a run (runs with events only), seat policy, build-aid tile played at the start of
 -- the turn, victory-point tile played after placing, and tile taken at the end of it ('none' for none):
 -- turns, with the sums of their scores, discs placed and bonus points. Computed one part at a time
--- (per_part): each turn is joined to its seat for the policy, which a part holds few enough plays for.
+-- (per_part): each turn is joined to its seat (the shared stg_seats) for the policy, which a part holds few
+-- enough plays for.
 with turns as (
     select * from stg_sevensteps_turns
 ),
 
 seats as (
-    select * from stg_sevensteps_seats
+    select * from stg_seats
 ),
 
 final as (

@@ -1,4 +1,5 @@
--- 7 Steps' plays: length in rounds and turns, the side, towers collapsed, how the play ended, the winners.
+-- 7 Steps' own columns of a play (the shared stg_games has the length in turns, how the play ended and the
+-- winners): rounds, the side it was played on, the towers that collapsed and the discs left in the bag.
 with source as (
     select * from lake_sevensteps_games
 ),
@@ -7,15 +8,10 @@ final as (
     select
         run_id::varchar as run_id,
         play_index,
-        players::int as players,
-        turns::int as turns,
         rounds::int as rounds,
         side::varchar as side,
         collapses::int as collapses,
-        end_reason::varchar as end_reason,
-        completed,
-        bag_left::int as bag_left,
-        winners::int[] as winners
+        bag_left::int as bag_left
     from source
 )
 
