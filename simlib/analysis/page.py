@@ -187,6 +187,7 @@ class Page:
         per value of `series` (side by side, labelled with their n where the frame has `n_plays`)."""
         groups = [(None, frame)] if series is None else frame.group_by(series, maintain_order=True)
         groups = [(k[0] if isinstance(k, tuple) else k, g) for k, g in groups]
+        fmt = style.pop("fmt", "o")  # once, for every series
         for i, (name, group) in enumerate(groups):
             group = group.sort(x)
             offset = (i - (len(groups) - 1) / 2) * spread if group[x].dtype.is_numeric() else 0
@@ -196,7 +197,7 @@ class Page:
             label = None if name is None else str(name)
             if label is not None and "n_plays" in group.columns:
                 label += f" (n = {int(group['n_plays'].max()):,})"
-            ax.errorbar(xs, scale * ys, yerr=scale * err, fmt=style.pop("fmt", "o"), capsize=3, label=label,
+            ax.errorbar(xs, scale * ys, yerr=scale * err, fmt=fmt, capsize=3, label=label,
                         color=(colours or {}).get(name), **style)
 
     def figure(self, name: str, fig, title: str, sentence: str) -> None:
