@@ -42,6 +42,7 @@ final as (
         p.staggered_setup_id, p.equal_setup_id, p.setup_label, p.equal_setup_label, p.players,
         s.seat,
         s.fair_share,
+        s.n_plays + e.n_plays as n_plays,
         s.n_plays as staggered_n_plays, e.n_plays as equal_n_plays, coalesce(d.same_seed_plays, 0) as same_seed_plays,
         -- the win rates with their Wilson intervals, and their difference (normal, independent samples)
         s.win_rate as staggered_win_rate,
