@@ -17,8 +17,12 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	touch $@
 
-# What the tests add: pytest, ruff, and the Dask and S3 extras with the tests' own S3 server.
+# What the tests add: pytest, ruff, and the Dask and S3 extras with the tests' own S3 server; and for the browser
+# test (tests/test_browser.py) Selenium and Debian's chromium and chromium-driver, apt-installed when missing.
 install-dev: $(VENV)/.installed-dev
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		{ echo "installing chromium and chromium-driver for the browser test"; \
+		  apt-get update -q && apt-get install -y -q chromium chromium-driver; }
 
 $(VENV)/.installed-dev: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -37,8 +41,11 @@ pipeline: install
 	$(SIMLIB) pipeline --lake $(LAKE)
 
 report: install
-	$(SIMLIB) batch --scale $(SCALE) --lake $(LAKE) --quiet
+	@echo "simlib: 1/3 simulating each game's report batch (the first run on a machine compiles the kernels first)"
+	$(SIMLIB) batch --scale $(SCALE) --lake $(LAKE)
+	@echo "simlib: 2/3 building the marts"
 	$(SIMLIB) pipeline --lake $(LAKE)
+	@echo "simlib: 3/3 writing the report"
 	$(SIMLIB) report --lake $(LAKE)
 
 bench: install

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import textwrap
 import time
 from pathlib import Path
 
+from . import __version__
 from .core.config import RunConfig
 from .core.errors import SimlibError
+from .core.game import Game
 from .core.lake import Lake
-from .core.params import read_overrides
+from .core.params import check_settable, read_overrides
 from .core.registry import games, get_game
 
 
@@ -20,49 +24,100 @@ class _Parser(argparse.ArgumentParser):
         raise SimlibError(message)
 
 
+def _integer(text: str) -> int:
+    """An integer flag's value; argparse's own message ("invalid int value") does not read well."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def _lake_location(text: str) -> str:
+    if not text.strip():  # an empty path is the current folder: a lake's tables would land among its files
+        raise argparse.ArgumentTypeError("give a folder or an object-store URL, not an empty string")
+    return text
+
+
+def _columns(header: tuple[str, ...], rows: list[tuple]) -> str:
+    """Rows under a header, every column as wide as its longest cell; on a terminal the last column (free text)
+    wrapped to its width and indented under itself, elsewhere one line a row (for grep)."""
+    cells = [tuple(map(str, row)) for row in [header, *rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header) - 1)]
+    indent = sum(widths) + 2 * len(widths)
+    room = max(40, shutil.get_terminal_size().columns - indent) if sys.stdout.isatty() else 10**6
+    lines = []
+    for row in cells:
+        lead = "".join(f"{cell:{width}s}  " for cell, width in zip(row, widths))
+        text = textwrap.wrap(row[-1], room) or [""]
+        lines += [(lead + text[0]).rstrip()] + [" " * indent + more for more in text[1:]]
+    return "\n".join(lines)
+
+
 def _cmd_games(args) -> None:
-    for game in games().values():
-        print(f"{game.name:10s} {game.title} ({game.min_players}-{game.max_players} players, "
-              f"rules version {game.rules_version})")
+    rows = [(g.name, f"{g.min_players}-{g.max_players}", g.rules_version, g.title) for g in games().values()]
+    print(_columns(("game", "players", "rules_version", "title"), rows))
 
 
 def _cmd_policies(args) -> None:
+    rows = []
     for info in get_game(args.game).policies().values():
-        print(f"{info.name:8s} {info.description}")
-        for key, default in info.params.items():
-            print(f"{'':8s}   {key}={default:g}: {info.param_docs.get(key, '')}")
+        rows.append((info.name, "", "", info.description))
+        rows += [("", key, f"{default:g}", info.param_docs.get(key, "")) for key, default in info.params.items()]
+    print(_columns(("policy", "parameter", "default", "description"), rows))
 
 
 def _cmd_params(args) -> None:
-    for p in get_game(args.game).parameters().values():
-        provenance = "derived" if p.derived else p.provenance
-        print(f"{p.name:16s} {p.default!s:10s} {provenance:9s} {p.doc}")
+    params = get_game(args.game).parameters().values()
+    rows = [(p.name, _shown(p.default), "derived" if p.derived else p.provenance, p.doc) for p in params]
+    print(_columns(("parameter", "default", "provenance", "description"), rows))
+    if any(p.derived for p in params):
+        print("derived parameters are filled in from the others when a run is configured: they cannot be set")
 
 
-def _options(args) -> dict:
-    options = dict(read_overrides(args.params)) if args.params else {}
+def _shown(value) -> str:
+    """A default as a designer types it with --option (true, not True; "" for an empty text)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return '""' if value == "" else str(value)
+
+
+def _options(args, game: Game) -> dict:
+    """The rule parameters a command sets with --params FILE, a parameter's own flag (--rounds) and --option
+    NAME=VALUE, coerced. A parameter set twice to different values is an error, not a silent choice; a derived
+    one is refused (it would be replaced when the run is configured)."""
+    given = []  # (how the user said it, parameter, value)
+    if args.params:
+        given += [(f"{name} = {value!r} in {args.params}", name, value)
+                  for name, value in read_overrides(args.params).items()]
+    for name in dict.fromkeys(flag for g in games().values() for flag in g.option_flags):  # another game's: refused
+        value = getattr(args, f"option_{name}", None)
+        if value is not None:
+            given.append((f"--{name.replace('_', '-')} {value}", name, value))
     for item in args.option:
         key, eq, value = item.partition("=")
-        if not eq:
-            raise SimlibError(f"--option needs name=value, got {item!r}")
-        options[key.strip()] = value.strip()
-    for game in games().values():
-        for name in game.option_flags:
-            value = getattr(args, f"option_{name}", None)
-            if value is not None:
-                options[name] = value
+        if not eq or not key.strip():
+            raise SimlibError(f"--option needs NAME=VALUE, got {item!r}")
+        given.append((f"--option {item}", key.strip(), value.strip()))
+    params = game.parameters()
+    check_settable(game.name, params, [name for _, name, _ in given])
+    options, said = {}, {}
+    for how, name, value in given:
+        value = params[name].coerce(value)
+        if name in options and options[name] != value:
+            raise SimlibError(f"{said[name]} and {how} set {name} differently: give it once")
+        options[name], said[name] = value, how
     return options
 
 
 def _add_lake_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lake", default="data/lake",
+    p.add_argument("--lake", default="data/lake", type=_lake_location,
                    help="the lake: a folder, or an object-store URL such as s3://bucket/prefix (default data/lake)")
 
 
 def _add_run_location_args(p: argparse.ArgumentParser) -> None:
     """Where a command's runs are simulated and written (simulate, batch, sweep); see docs/scaling.md."""
     _add_lake_arg(p)
-    p.add_argument("--workers", type=int, help="worker processes of the local executor (default: all cores)")
+    p.add_argument("--workers", type=_integer, help="worker processes of the local executor (default: all cores)")
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local: this machine's processes (default); dask: the workers of a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -81,7 +136,7 @@ def _cmd_simulate(args) -> None:
 
     game = get_game(args.game)
     config = RunConfig.build(game, players=args.players, policies=args.policies.split(","), plays=args.plays,
-                             seed=args.seed, options=_options(args), events=args.events)
+                             seed=args.seed, options=_options(args, game), events=args.events)
     lake = Lake.at(args.lake)
     began = time.perf_counter()
     with _open_executor(args) as executor:
@@ -90,16 +145,20 @@ def _cmd_simulate(args) -> None:
     if result.already_complete:
         print(f"run {result.run_id} is already complete in {args.lake} (same configuration, same data)")
     else:
-        print(f"wrote run {result.run_id} to {args.lake} ({result.shards_written} parts"
-              f"{', resumed' if result.resumed else ''}) in {took:.1f} s")
-    print(run_summary(lake, game.name, result.run_id))
+        parts = f"{result.shards_written} part{'s' if result.shards_written != 1 else ''}"
+        print(f"wrote run {result.run_id} to {args.lake} ({parts}{', resumed' if result.resumed else ''}) "
+              f"in {took:.1f} s")
+    print(run_summary(lake, game, result.run_id, [str(p) for p in config.policies]))
 
 
 def _cmd_batch(args) -> None:
     from .core.batch import read_batch
     from .core.runner import compile_kernels, run
+    from .core.summary import setup_words
     from .core.sweep import write_sweep
 
+    if args.file and not args.game:  # a batch file's runs are one game's
+        raise SimlibError("--file needs a game: simlib batch GAME --file FILE")
     names = [args.game] if args.game else list(games())
     todo, sweeps = [], []
     for name in names:
@@ -116,8 +175,9 @@ def _cmd_batch(args) -> None:
         for i, config in enumerate(todo, 1):
             result = run(config, lake, progress=not args.quiet, executor=executor)
             state = "already complete" if result.already_complete else "written"
-            print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: {config.players} players, "
-                  f"{','.join(p.name for p in config.policies)}, {config.plays:,} plays ({state})", flush=True)
+            print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: "
+                  f"{setup_words(get_game(config.game), config)}; {config.plays:,} plays "
+                  f"({state})", flush=True)
     for sweep in sweeps:
         write_sweep(lake, sweep)
     print(f"batch of {len(todo)} runs ({len(sweeps)} sweeps) done in {time.perf_counter() - began:.1f} s; "
@@ -125,6 +185,7 @@ def _cmd_batch(args) -> None:
 
 
 def _cmd_sweep(args) -> int:
+    from .core.batch import sweep_runs
     from .core.runner import run
     from .core.sweep import Sweep, parse_vary, write_sweep
 
@@ -140,8 +201,8 @@ def _cmd_sweep(args) -> int:
             raise SimlibError(f"--base needs name=value, got {item!r}")
         base[key.strip()] = value.strip()
     sweep = Sweep(game, parse_vary(args.vary), players, args.policies, args.plays, args.seed, base,
-                  _options(args), args.events)
-    runs = sweep.runs()
+                  _options(args, game), args.events)
+    runs = sweep_runs(sweep)
     lake = Lake.at(args.lake)
     with _open_executor(args) as executor:
         for i, (config, row) in enumerate(runs, 1):
@@ -159,10 +220,35 @@ def _cmd_sweep(args) -> int:
     return status
 
 
+class _Steps:
+    """What a long command is doing, on stderr: on a terminal one line rewritten in place, in a log a line at
+    most every `every` seconds (the last step is always said by the command's own summary)."""
+
+    def __init__(self, what: str, every: float = 5.0):
+        self.what, self.every, self.said = what, every, 0.0
+        self.terminal = sys.stderr.isatty()
+
+    def __call__(self, text: str) -> None:
+        if self.terminal:
+            width = shutil.get_terminal_size().columns - 1
+            print(f"\r\033[K{self.what}: {text}"[:width + 4], end="", file=sys.stderr, flush=True)
+        elif time.monotonic() - self.said >= self.every:
+            self.said = time.monotonic()
+            print(f"{self.what}: {text}", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.terminal:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+
 def _cmd_pipeline(args) -> int:
     from .analysis.pipeline import build
 
-    result = build(Lake.at(args.lake), Path(args.marts), Path(args.db))
+    steps = _Steps("pipeline")
+    try:
+        result = build(Lake.at(args.lake), Path(args.marts), Path(args.db), progress=steps)
+    finally:
+        steps.done()
     print(f"built {len(result.marts)} marts over {result.runs} runs ({result.runs_computed} new) into {args.marts} "
           f"and {args.db} in {result.seconds:.1f} s; {result.tests_run} data tests, "
           f"{len(result.test_failures)} failed")
@@ -185,7 +271,11 @@ def _cmd_sql(args) -> int:
 def _cmd_report(args) -> None:
     from .analysis.report import build_report
 
-    pages = build_report(Lake.at(args.lake), Path(args.marts), Path(args.out))
+    steps = _Steps("report", every=0.0)  # a line a page
+    try:
+        pages = build_report(Lake.at(args.lake), Path(args.marts), Path(args.out), progress=steps)
+    finally:
+        steps.done()
     print(f"wrote {Path(args.out) / 'index.html'} with {len(pages)} game page(s)")
 
 
@@ -218,7 +308,9 @@ def _cmd_schema(args) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="simlib", description="Simulate board games in batches and analyse their balance.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser.add_argument("--version", action="version", version=f"simlib {__version__}",
+                        help="print simlib's version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.add_parser("games", help="list the games").set_defaults(func=_cmd_games)
     p = sub.add_parser("policies", help="list a game's policies and their parameters")
     p.add_argument("game", help="a game (simlib games lists them)")
@@ -229,10 +321,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="simulate a batch of plays into the lake")
     p.add_argument("game", help="a game (simlib games lists them)")
-    p.add_argument("--plays", type=int, required=True, help="number of plays")
-    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--plays", type=_integer, required=True, help="number of plays")
+    p.add_argument("--players", type=_integer, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="one policy, or one per seat: a,b,c (name:param=value)")
-    p.add_argument("--seed", type=int, default=0,
+    p.add_argument("--seed", type=_integer, default=0,
                    help="the run's seed (default 0); with the play index it fixes every draw")
     flags = {}
     for game in games().values():
@@ -245,8 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameter overrides")
     p.add_argument("--events", action="store_true", help="also write the events table (much larger)")
     _add_run_location_args(p)
-    p.add_argument("--shard-size", type=int, default=50_000, help="plays per part file")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--shard-size", type=_integer, default=50_000, help="plays per part file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("batch", help="simulate a batch of runs (default: each game's report batch)")
@@ -254,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", help="a batch TOML file instead of the game's report batch")
     p.add_argument("--scale", type=float, default=1.0, help="multiply every run's plays")
     _add_run_location_args(p)
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
     p.set_defaults(func=_cmd_batch)
 
     p = sub.add_parser("sweep", help="what if? one run per rule variant on one seed, compared with a baseline, "
@@ -267,8 +359,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", required=True, help="number of players, or several: 3,4")
     p.add_argument("--policies", action="append", required=True,
                    help="a line-up: one policy, or one per seat (a,b,c); repeat for several")
-    p.add_argument("--plays", type=int, required=True, help="plays per variant")
-    p.add_argument("--seed", type=int, default=1, help="the seed every run of the sweep shares (default 1)")
+    p.add_argument("--plays", type=_integer, required=True, help="plays per variant")
+    p.add_argument("--seed", type=_integer, default=1, help="the seed every run of the sweep shares (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule parameter fixed for every run")
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
@@ -278,7 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--marts", default="data/marts", help="where the marts go (default data/marts)")
     p.add_argument("--db", default="data/simlib.duckdb", help="the DuckDB file (default data/simlib.duckdb)")
     p.add_argument("--out", default="reports", help="where the report goes (default reports)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
     p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser("pipeline", help="build the marts over the lake and run their data tests")
@@ -294,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("table", "csv", "json", "parquet"), default="table",
                    help="table (readable, on the terminal), csv, json or parquet (needs --output)")
     p.add_argument("--output", metavar="FILE", help="write the result to this file instead of the terminal")
-    p.add_argument("--max-rows", type=int, default=40, help="rows shown in table format (default 40)")
+    p.add_argument("--max-rows", type=_integer, default=40, help="rows shown in table format (default 40)")
     _add_lake_arg(p)
     p.add_argument("--marts", default="data/marts", help="the marts folder (default data/marts)")
     p.set_defaults(func=_cmd_sql)
@@ -308,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-simulate one play of a run and print it step by step")
     p.add_argument("game", help="a game (simlib games lists them)")
     p.add_argument("--run", required=True, help="the run id (see the runs table)")
-    p.add_argument("--play", type=int, required=True, help="the play index within the run")
+    p.add_argument("--play", type=_integer, required=True, help="the play index within the run")
     _add_lake_arg(p)
     p.set_defaults(func=_cmd_replay)
 
@@ -319,7 +411,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as done:  # --help and --version print and exit: a status, here as for any command
+            return done.code or 0
+        if args.command is None:  # bare `simlib`: what it can do, on stdout (asked for, not an error)
+            parser.print_help()
+            return 0
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
     except SimlibError as exc:

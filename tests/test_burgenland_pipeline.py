@@ -18,6 +18,7 @@ import pyarrow as pa
 import pytest
 from mart_checks import Z, cli, marts_of, mean_ci, pipeline_and_report, row, wilson
 from mart_checks import lake_table as shared_lake_table
+from report_pages import figure_names, figure_png
 
 from simlib.analysis.pipeline import build
 from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
@@ -362,6 +363,10 @@ def real(tmp_path_factory):
                           policies, "--seed", "7", "--workers", "1", "--shard-size", "50", "--lake", str(lake),
                           "--quiet", "--option", f"start_hands={hands}")
         assert status == 0, out
+    # The first two runs as a what-if sweep of the starting hands: the same runs, now paired play by play.
+    status, out = cli("sweep", "burgenland", "--vary", "start_hands=equal", "--players", "4", "--policies", "random",
+                      "--plays", "240", "--seed", "7", "--workers", "1", "--lake", str(lake), "--no-report", "--quiet")
+    assert status == 0, out
     marts, reports = pipeline_and_report(root, lake)
     return lake, marts, reports
 
@@ -465,13 +470,13 @@ def test_play_marts_agree_with_the_lake(real):
 def test_the_report_page_leads_with_the_starting_hands(real):
     _, _, reports = real
     page = (reports / "burgenland.html").read_text()
-    figures = re.findall(r"<img src='figures/burgenland_(\w+)\.png'", page)
+    figures = figure_names(page, "burgenland")
     assert figures[0] == "start_hands"
     for name in ("seat_advantage", "length", "pieces_left", "jokers", "wells", "central"):
         assert name in figures, name
     assert "game_length" not in figures  # replaced by the game's own length section
     for name in figures:
-        assert (reports / "figures" / f"burgenland_{name}.png").stat().st_size > 10_000, name
+        assert len(figure_png(page, f"burgenland_{name}")) > 10_000, name
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
     assert "under staggered hands seat 0 wins" in captions[0] and "under equal hands" in captions[0], captions[0]
     assert "4 random players" in captions[0] and "share their seeds" in captions[0], captions[0]
@@ -482,3 +487,26 @@ def test_the_report_page_leads_with_the_starting_hands(real):
     assert tables[:2] == ["Staggered against equal starting hands by seat",
                           "Win share and advantage by seat, per set-up"]
     assert "Game length in rounds and how plays end" in tables and "Game length per set-up" not in tables
+
+    index = (reports / "index.html").read_text().split("<div class='card'>")[1:]
+    verdicts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", next(c for c in index if "burgenland.html" in c)))
+    (start, _), (own, answer), (length, said) = list(verdicts.items())[:3]  # the index's questions, answered
+    assert own == "Do staggered hands make up for the start?" and "at 4 random players" in answer, verdicts
+    assert (start, length) == ("Is the start player favoured?", "How long does a play last?") and "rounds" in said
+
+
+def test_the_what_if_headline_is_the_pieces_left_by_the_seats_that_did_not_win(real):
+    lake, marts, reports = real
+    name = "pieces left per seat that did not win"
+    effects = marts["mart_variant_effects"].filter(pl.col("metric") == f"headline: {name}")
+    assert effects.height == 2 and effects["run_id"].n_unique() == 2  # the baseline and its variant
+    seats = lake_table(lake, "seats")
+    plays = seats.filter(~pl.col("winner")).group_by("run_id", "play_index").agg(pl.col("pieces_left").mean())
+    for r in effects.iter_rows(named=True):
+        mine = plays.filter(pl.col("run_id") == r["run_id"])
+        assert r["n_plays"] == mine.height == 240
+        assert r["variant_mean"] == pytest.approx(mine["pieces_left"].mean())
+        paired = mine.join(plays.filter(pl.col("run_id") == r["baseline_run_id"]), on="play_index")
+        assert r["difference"] == pytest.approx((paired["pieces_left"] - paired["pieces_left_right"]).mean())
+    assert not marts["mart_variant_effects"]["metric"].str.contains("win rate").any()  # not seat 0's panel again
+    assert name in (reports / "whatif.html").read_text()

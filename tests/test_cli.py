@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from simlib import __version__
 from simlib.cli import main
 
 
@@ -44,7 +47,28 @@ BAD = [
      "not one of"),
     (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "random", "--option", "colour=red"],
      "unknown option"),
-    (["simulate", "mauer", "--plays", "ten", "--players", "4", "--policies", "random"], "invalid int"),
+    (["simulate", "mauer", "--plays", "ten", "--players", "4", "--policies", "random"], "'ten' is not an integer"),
+    # Issue 23's table: conflicting, derived, duplicate and ill-typed values are errors, not silent choices.
+    (["simulate", "mauer", "--plays", "30", "--players", "4", "--policies", "random", "--rounds", "2", "--option",
+      "rounds=3"], "--rounds 2 and --option rounds=3 set rounds differently: give it once"),
+    (["simulate", "mauerbruch", "--plays", "10", "--players", "3", "--policies", "random", "--option", "deck_id=abc"],
+     "option deck_id of mauerbruch is derived from the others and cannot be set (settable: deck, opening)"),
+    (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "heavy:epsilon=0.1:epsilon=0.2"],
+     "policy heavy: parameter epsilon is given twice"),
+    (["simulate", "mauerbruch", "--plays", "10", "--players", "3", "--policies", "random", "--option", "colour=red"],
+     "unknown option 'colour' for mauerbruch (settable: deck, opening)"),
+    (["simulate", "mauerbruch", "--plays", "10", "--players", "3", "--policies", "random", "--rounds", "2"],
+     "unknown option 'rounds' for mauerbruch"),
+    (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "random", "--option", "penalty_tower=abc"],
+     "option penalty_tower: 'abc' is not an integer"),
+    (["simulate", "mauer", "--plays", "10", "--players", "4", "--policies", "random", "--option", "penalty_tower=1.5"],
+     "option penalty_tower: 1.5 is not an integer"),
+    (["simulate", "burgenland", "--plays", "10", "--players", "3", "--policies", "random", "--option",
+      "central_jokers=maybe"], "option central_jokers: 'maybe' is not true or false"),
+    (["simulate", "catan", "--plays", "10", "--players", "3", "--policies", "random", "--option", "map=nosuch"],
+     "map 'nosuch' is neither built in (beginner, standard) nor a file"),
+    (["sweep", "mauer", "--vary", "penalty_tower=15", "--players", "4", "--policies", "random", "--plays", "10",
+      "--no-report"], "nothing to compare: penalty_tower=15 is the baseline's own value"),
 ]
 
 
@@ -122,3 +146,183 @@ def test_every_flag_of_every_command_has_help_text():
         for action in command._actions:
             if action.dest != "help":
                 assert action.help, f"simlib {name}: {action.option_strings or action.dest} has no help text"
+
+
+def test_an_empty_lake_path_is_an_error_not_the_current_folder(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "simlib.cli", "simulate", "mauer", "--plays", "5", "--players", "4",
+                           "--policies", "random", "--rounds", "1", "--lake", ""], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["simlib: error: argument --lake: give a folder or an object-store URL, not "
+                                        "an empty string"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_batch_sweep_of_the_baseline_alone_is_an_error(tmp_path):
+    batch = tmp_path / "b.toml"
+    batch.write_text('[[sweep]]\nvary = { penalty_tower = [15] }\nplayers = 4\npolicies = ["random"]\nplays = 10\n')
+    done = simlib("batch", "mauer", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "nothing to compare" in done.stderr
+    assert not (tmp_path / "lake").exists()
+
+
+def test_a_batch_file_cannot_set_a_derived_parameter_nor_go_without_a_game(tmp_path):
+    batch = tmp_path / "b.toml"
+    batch.write_text('[[run]]\nplayers = 3\npolicies = ["random"]\nplays = 10\noptions = { deck_id = "abc" }\n')
+    done = simlib("batch", "mauerbruch", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
+    assert done.returncode == 2 and "deck_id of mauerbruch is derived" in done.stderr
+    done = simlib("batch", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
+    assert done.stderr.splitlines() == ["simlib: error: --file needs a game: simlib batch GAME --file FILE"]
+    assert not (tmp_path / "lake").exists()
+
+
+def test_batch_lines_say_each_runs_set_up_in_words(tmp_path, capsys):
+    batch = tmp_path / "b.toml"
+    batch.write_text('[[run]]\nplayers = 4\npolicies = ["random", "heavy,random,random,random"]\nplays = 10\n'
+                     'options = { penalty_tower = 12 }\n')
+    assert main(["batch", "mauer", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet",
+                 "--workers", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"\[1/2\] mauer run [0-9a-f]{16}: 4 random players, tower 12 penalty points; "
+                        r"10 plays \(written\)", lines[0]), lines
+    assert re.fullmatch(r"\[2/2\] mauer run [0-9a-f]{16}: heavy in seat 0 against 3 random, tower 12 penalty "
+                        r"points; 10 plays \(written\)", lines[1]), lines
+
+
+def test_version_and_bare_simlib():
+    done = simlib("--version")
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"simlib {__version__}\n", "")
+    done = simlib()  # asked what it can do: the help on stdout, status 0
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith("usage: simlib") and all(c in done.stdout for c in ("simulate", "batch", "sql"))
+
+
+def _aligned(out: str, header: tuple[str, ...], first_cells: list[str]) -> None:
+    """The header names every column, and each column starts where its header does, on every row."""
+    lines = out.splitlines()
+    assert lines[0].split() == list(header), lines[0]
+    starts = [lines[0].index(name) for name in header]
+    for cell in first_cells:
+        row = next(line for line in lines[1:] if line.startswith(cell + " "))
+        assert all(row[start - 1] == " " and row[start] != " " for start in starts[1:]), (row, starts)
+
+
+def test_games_policies_and_params_print_aligned_columns_with_headers(capsys):
+    assert main(["games"]) == 0
+    _aligned(capsys.readouterr().out, ("game", "players", "rules_version", "title"), ["mauerspechte", "mauer"])
+    assert main(["params", "burgenland"]) == 0
+    out = capsys.readouterr().out
+    _aligned(out, ("parameter", "default", "provenance", "description"), ["central_master_builder", "map"])
+    assert re.search(r"^map_text +\"\" +derived ", out, re.M) and "cannot be set" in out
+    assert main(["policies", "mauerbruch"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["policy", "parameter", "default", "description"]
+    assert re.search(r"^ +break_margin +0 +cards it wants", out, re.M)
+
+
+def test_the_simulate_summary_gives_win_rates_by_policy_too(tmp_path, capsys):
+    assert main(["simulate", "mauer", "--plays", "30", "--players", "3", "--policies", "random,heavy,hollow",
+                 "--lake", str(tmp_path), "--quiet", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "(1 part)" in out and "30 plays; win rate by seat:" in out
+    assert re.search(r"^win rate by policy: random [\d.]+%, heavy [\d.]+%, hollow [\d.]+% \(seats rotate: each "
+                     r"policy plays every seat in turn\); mean score by policy: random ", out, re.M), out
+    assert main(["simulate", "mauer", "--plays", "10", "--players", "3", "--policies", "heavy", "--lake",
+                 str(tmp_path), "--quiet"]) == 0
+    assert "by policy" not in capsys.readouterr().out  # one policy: by seat says it all
+
+
+def test_the_summary_explains_rates_past_100_percent(tmp_path):
+    """Three plays with the policies rotating through the seats, the second won by seats 1 and 2 together."""
+    from simlib.core.registry import get_game
+    from simlib.core.summary import run_summary
+
+    from lake_fixture import seats_from_penalties, write_run
+
+    games, seats = seats_from_penalties([[0, 5, 5], [5, 0, 0], [5, 5, 0]])
+    for row in seats:
+        row["player"] = (row["seat"] + row["play_index"]) % 3
+    write_run(tmp_path, "r1", 3, ["heavy", "reader", "random"], games, seats)
+    lines = run_summary(tmp_path, get_game("mauer"), "r1", ["heavy", "reader", "random"]).splitlines()
+    assert lines[0].startswith("3 plays; win rate by seat: 33.3% 33.3% 66.7%;")
+    assert lines[1].startswith("win rate by policy: heavy 66.7%, reader 33.3%, random 33.3% (seats rotate")
+    assert lines[2] == ("the seats' win rates add up to 133.3%: 1 of 3 plays (33.3%) ended in a shared win, which "
+                        "counts as a win for every winner")
+
+
+def test_option_values_read_as_a_designer_means_them():
+    from simlib.core.registry import get_game
+
+    params = get_game("burgenland").parameters()
+    assert params["central_jokers"].coerce("false") is False and params["central_jokers"].coerce("True") is True
+    assert get_game("mauer").parameters()["penalty_tower"].coerce("12.0") == 12
+
+
+def test_errors_name_simlib_commands_not_makefile_targets(tmp_path):
+    for command in (["pipeline", "--lake", str(tmp_path / "lake"), "--marts", str(tmp_path / "m"), "--db",
+                     str(tmp_path / "d.duckdb")],
+                    ["report", "--lake", str(tmp_path / "lake"), "--marts", str(tmp_path / "m"), "--out",
+                     str(tmp_path / "r")]):
+        done = simlib(*command)
+        assert done.returncode == 2 and "simlib simulate" in done.stderr and "make " not in done.stderr, done.stderr
+
+
+@pytest.fixture(scope="module")
+def small_lake(tmp_path_factory):
+    lake = tmp_path_factory.mktemp("cli") / "lake"
+    assert main(["simulate", "mauer", "--plays", "5", "--players", "4", "--policies", "random", "--rounds", "1",
+                 "--lake", str(lake), "--quiet", "--workers", "1"]) == 0
+    return lake
+
+
+def sql(lake, *args, **kw):
+    return simlib("sql", *args, "--lake", str(lake), "--marts", str(lake.parent / "marts"), **kw)
+
+
+def test_sql_over_a_missing_lake_is_an_error_naming_it(tmp_path):
+    done = sql(tmp_path / "nosuch", "select count(*) from runs")
+    assert done.stderr.splitlines() == [f"simlib: error: no lake at {tmp_path / 'nosuch'}: no such folder "
+                                        f"(simulate first, or give --lake)"] and done.returncode == 2
+    done = sql(tmp_path, "select count(*) from runs")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"simlib: error: no lake at {tmp_path}: the folder has no runs table "
+                                        f"(simulate into it first, or give --lake)"]
+
+
+def test_sql_takes_one_statement_and_a_positive_row_count(small_lake):
+    done = sql(small_lake, "select 1; select 2")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.splitlines() == ["simlib: query error: 2 statements given: simlib sql runs one at a time"]
+    done = sql(small_lake, "select 1", "--max-rows", "-1")
+    assert done.returncode == 2 and done.stderr.splitlines() == ["simlib: error: --max-rows must be at least 1, not -1"]
+
+
+def test_sql_csv_into_a_closed_pipe_ends_quietly(small_lake):
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    done = subprocess.run([sys.executable, "-m", "simlib.cli", "sql", "select * from range(100000)", "--format", "csv",
+                           "--lake", str(small_lake)], stdout=write_end, stderr=subprocess.PIPE, text=True)
+    os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_sql_write_errors_name_the_file_asked_for_not_a_temporary_one(small_lake, tmp_path):
+    for fmt in ("csv", "parquet", "json"):
+        target = tmp_path / "no such folder" / f"out.{fmt}"
+        done = sql(small_lake, "select 1 as x", "--format", fmt, "--output", str(target))
+        assert done.returncode == 2
+        assert done.stderr.splitlines() == [f"simlib: error: cannot write {target}: No such file or directory"]
+
+
+def test_the_readme_documents_the_batch_file_format_with_a_working_example(tmp_path):
+    """The README's example batch file is one `simlib batch` reads, and the line it shows counts its runs."""
+    from simlib.core.batch import read_batch
+    from simlib.core.registry import get_game
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("### Batch files"):]
+    example = section[section.index("```toml\n") + 8:section.index("```\n", section.index("```toml"))]
+    (tmp_path / "b.toml").write_text(example)
+    batch = read_batch(get_game("mauer"), tmp_path / "b.toml", scale=0.001)
+    assert {"[[run]]", "[[tournament]]", "[[sweep]]"} <= set(example.split())
+    assert f"[1/{len(batch.configs)}] mauer run" in section and len(batch.sweeps) == 1

@@ -288,6 +288,8 @@ def expected_endings(run_id: str, plays: list[tuple]) -> dict:
         "mean_bonus": float(np.mean(bonuses)) if bonuses else None, "mean_bonus_lo": lo, "mean_bonus_hi": hi,
         "max_bonus": max(p[1] for p in plays),
         "breaker_win_rate": sum(won for _, won in breaks) / len(breaks) if breaks else None,
+        "breaker_win_rate_lo": wilson_clamped(sum(won for _, won in breaks), len(breaks))[0] if breaks else None,
+        "breaker_win_rate_hi": wilson_clamped(sum(won for _, won in breaks), len(breaks))[1] if breaks else None,
         "seat0_breaks_rate": sum(seat == 0 for seat, _ in breaks) / len(breaks) if breaks else None,
         "mean_cards_left": float(np.mean([p[3] for p in plays])),
         "mean_opening_pairs": float(np.mean([p[4] for p in plays])),
@@ -297,7 +299,7 @@ def expected_endings(run_id: str, plays: list[tuple]) -> dict:
 
 def test_mauerbruch_endings_by_hand(marts):
     endings = marts["mart_mauerbruch_endings"]
-    assert len(endings.columns) == 19 and endings.height == 3
+    assert len(endings.columns) == 21 and endings.height == 3
     a = row(endings, run_id="mb_a")
     # Two of five plays blocked; the bonuses of the three broken plays are 6, 3 and 9: mean 6, sd 3.
     assert (a["blocked_plays"], a["blocked_rate"], a["max_bonus"]) == (2, 0.4, 9)
@@ -306,11 +308,13 @@ def test_mauerbruch_endings_by_hand(marts):
     assert (a["mean_bonus_lo"], a["mean_bonus_hi"]) == close((6 - Z * 3 / math.sqrt(3), 6 + Z * 3 / math.sqrt(3)))
     # Breakers: seat 0 won play 0, seat 2 shared play 1's win, seat 0 lost play 3.
     assert (a["breaker_win_rate"], a["seat0_breaks_rate"]) == close((2 / 3, 2 / 3))
+    assert (a["breaker_win_rate_lo"], a["breaker_win_rate_hi"]) == close(wilson(2, 3))
     assert (a["mean_cards_left"], a["mean_opening_pairs"], a["mean_turns"]) == close((66 / 5, 4 / 5, 63 / 5))
     # mb_b: one blocked play, so nobody broke the wall: no bonus, no breaker, no interval.
     b = row(endings, run_id="mb_b")
     assert (b["blocked_rate"], b["blocked_rate_hi"], b["max_bonus"]) == (1.0, 1.0, 0)
     assert b["mean_bonus"] is b["mean_bonus_lo"] is b["breaker_win_rate"] is b["seat0_breaks_rate"] is None
+    assert b["breaker_win_rate_lo"] is b["breaker_win_rate_hi"] is None
     for run_id, (plays, _) in MB_RUNS.items():
         assert_columns(row(endings, run_id=run_id), expected_endings(run_id, plays))
 

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pytest
 from catan_lake_fixture import write_catan_run
 from mart_checks import Z, marts_of, mean_ci, row, wilson
+from report_pages import figure_names, figure_png
 from scipy import stats
 
 from simlib.analysis.pipeline import build
@@ -503,16 +504,16 @@ def test_seat_marts_agree_with_the_lake(real):
 def test_the_report_page_leads_with_the_hotels(real):
     _, marts, reports = real
     page = (reports / "mauerspechte.html").read_text()
-    figures = re.findall(r"<img src='figures/mauerspechte_(\w+)\.png'", page)
+    figures = figure_names(page, "mauerspechte")
     assert figures[:4] == ["hotel_payback", "hotel_payback_curve", "hotel_field", "hotel_wins"]
     for name in ("seat_advantage", "points_by_source", "love_parades", "wall", "length_vs_catan"):
         assert name in figures, name
     for name in figures:
-        assert (reports / "figures" / f"mauerspechte_{name}.png").stat().st_size > 10_000, name
-    captions = dict(re.findall(r"<img src='figures/mauerspechte_(\w+)\.png'.*?<figcaption>(.*?)</figcaption>", page))
+        assert len(figure_png(page, f"mauerspechte_{name}")) > 10_000, name
+    captions = dict(re.findall(r"<figure id='mauerspechte_(\w+)'>.*?<figcaption>(.*?)</figcaption>", page))
     lead = captions["hotel_payback"]
     assert "design in 18" in lead and re.search(r"\d+\.\d% \(\d+\.\d% to \d+\.\d%, chip \d+\)", lead), lead
-    assert lead.startswith("<b>Does a hotel pay back its price?.</b> At 4 random players ("), lead
+    assert lead.startswith("<b>Does a hotel pay back its price?</b> At 4 random players ("), lead
     assert all(len(c) > 80 and "None" not in c and "nan" not in c for c in captions.values()), captions
     # Scripted players on the fixed map: the sentence says why their seats differ, where they differ significantly.
     seats = marts["mart_seat_advantage"].filter(pl.col("setup_label") == "3 builder players")

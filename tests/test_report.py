@@ -6,6 +6,7 @@ import re
 import sys
 
 import pytest
+from report_pages import figure_png
 
 from simlib.analysis import report as report_module
 from simlib.analysis.pipeline import build
@@ -87,8 +88,8 @@ def report(tmp_path_factory):
 def test_every_figure_is_written_and_shown_with_a_sentence(report):
     page = (report / "mauer.html").read_text()
     for name in FIGURES:
-        assert (report / "figures" / f"mauer_{name}.png").stat().st_size > 10_000, name
-        assert f"figures/mauer_{name}.png" in page, name
+        assert len(figure_png(page, f"mauer_{name}")) > 10_000, name
+        assert f"id='mauer_{name}'" in page, name
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
     assert len(captions) == len(FIGURES) and all(len(c) > 60 for c in captions)
 
@@ -96,10 +97,10 @@ def test_every_figure_is_written_and_shown_with_a_sentence(report):
 def test_the_mauerbruch_page_has_its_figures(report):
     page = (report / "mauerbruch.html").read_text()
     for name in FIGURES_MAUERBRUCH:
-        assert (report / "figures" / f"mauerbruch_{name}.png").exists(), name
-        assert f"figures/mauerbruch_{name}.png" in page, name
+        assert figure_png(page, f"mauerbruch_{name}"), name
+        assert f"id='mauerbruch_{name}'" in page, name
     for title in ("How games end", "What decides pairs", "Balance per run"):
-        assert f"<h3>{title}" in page, title
+        assert f"<h3>{title}" in page or f"<summary>{title}" in page, title  # long tables start folded
     assert "deck" in page and "deck_cards" not in page  # derived parameters stay out of labels and inputs
 
 
@@ -107,7 +108,7 @@ def test_figures_come_before_tables_and_every_table_is_there(report):
     page = (report / "mauer.html").read_text()
     assert page.index("<h2>Figures</h2>") < page.index("<h2>Tables</h2>") < page.index("<h2>Inputs</h2>")
     for title in TABLES:
-        assert f"<h3>{title}" in page, title
+        assert f"<h3>{title}" in page or f"<summary>{title}" in page, title  # long tables start folded
 
 
 def test_the_report_names_its_inputs_and_needs_no_network(report):
@@ -167,10 +168,9 @@ def test_pages_drawn_side_by_side_equal_pages_drawn_one_by_one(report, tmp_path)
     apart = build_report(root / "lake", root / "marts", tmp_path / "apart", workers=2)
     alone = build_report(root / "lake", root / "marts", tmp_path / "alone", workers=1)
     assert [p.name for p in apart] == [p.name for p in alone] and len(apart) > 1
+    stamp = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC")  # when each was written: a minute apart, maybe
     for a, b in zip(apart, alone):
-        assert a.read_text() == b.read_text(), a.name
-    assert sorted(f.name for f in (tmp_path / "apart" / "figures").iterdir()) == sorted(
-        f.name for f in (tmp_path / "alone" / "figures").iterdir())
+        assert stamp.sub("", a.read_text()) == stamp.sub("", b.read_text()), a.name
 
 
 def test_each_game_hands_over_its_sections():

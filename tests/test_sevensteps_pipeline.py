@@ -19,6 +19,7 @@ import pyarrow as pa
 import pytest
 from mart_checks import Z, cli, marts_of, mean_ci, pipeline_and_report, row, wilson
 from mart_checks import lake_table as shared_lake_table
+from report_pages import figure_names, figure_png
 
 from simlib.analysis.pipeline import build
 from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
@@ -563,22 +564,29 @@ def test_threshold_mart_agrees_with_the_lake(real):
                                                  - games.filter(pl.col("tile_threshold") == 7)["rounds"].mean())
 
 
-def test_the_report_page_leads_with_the_start_player_and_the_skill_gap(real):
+def test_the_report_page_leads_with_the_skill_gap_then_the_start_player(real):
     _, _, reports = real
     page = (reports / "sevensteps.html").read_text()
-    figures = re.findall(r"<img src='figures/sevensteps_(\w+)\.png'", page)
-    assert figures[:3] == ["start_player", "skill_gap", "length"]  # the generic game length's place: after them
+    figures = figure_names(page, "sevensteps")
+    assert figures[:3] == ["skill_gap", "start_player", "length"]  # the generic game length's place: after them
     for name in ("tiles", "tile_value"):
         assert name in figures, name
     assert "seat_advantage" not in figures and "game_length" not in figures  # replaced by the game's own
     for name in figures:
-        assert (reports / "figures" / f"sevensteps_{name}.png").stat().st_size > 10_000, name
+        assert len(figure_png(page, f"sevensteps_{name}")) > 10_000, name
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
-    assert "seat 0 wins a share of" in captions[0] and re.search(r"\d+\.\d%", captions[0]), captions[0]
-    assert "rule text&#x27;s claim" in captions[1] and "back − front" in captions[1], captions[1]
+    assert "as the rule text claims" in captions[0] and "back − front" in captions[0], captions[0]
+    assert "seat 0 wins a share of" in captions[1] and re.search(r"\d+\.\d%", captions[1]), captions[1]
     assert "seed&#x27;s claim" not in page  # the rule text's claim
     assert "bservational" in page and all(len(c) > 80 for c in captions)
     tables = re.findall(r"<h3>(.*?)</h3>", page)
-    assert tables[:4] == ["Start player: win share and margin by seat", "Skill gap per pairing",
-                          "Skill gap: back − front", "Game length in rounds per set-up"]
+    assert tables[:4] == ["Skill gap per pairing", "Skill gap: back − front",
+                          "Start player: win share and margin by seat", "Game length in rounds per set-up"]
     assert "Tile threshold against the rule text&#x27;s 7" in tables
+
+    index = (reports / "index.html").read_text().split("<div class='card'>")[1:]
+    verdicts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", next(c for c in index if "sevensteps.html" in c)))
+    (start, _), (own, answer), (length, said) = list(verdicts.items())[:3]  # the index's questions, answered
+    assert (start, own, length) == ("Is the start player favoured?", "Does the back side reward skill more?",
+                                   "How long does a play last?")
+    assert "at greedy against 3 random" in answer and "rounds" in said, verdicts

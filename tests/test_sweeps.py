@@ -78,7 +78,7 @@ def test_the_same_sweep_typed_or_in_a_batch_file_has_one_id(tmp_path):
 
 @pytest.mark.parametrize("kw, message", [
     ({"vary": {"penalty_towr": ["8"]}}, "not a rule parameter"),
-    ({"vary": {"penalty_tower": ["eight"]}}, "is not a int"),
+    ({"vary": {"penalty_tower": ["eight"]}}, "is not an integer"),
     ({"vary": {"penalty_tower": ["8", "8"]}}, "different values"),
     ({"vary": {}}, "at least one parameter"),
     ({"options": {"penalty_tower": 9}}, "both varied and fixed"),
@@ -179,7 +179,7 @@ def test_the_what_if_page_draws_each_sweep(swept, tmp_path):
     lake, marts = swept
     build_report(lake, marts, tmp_path, workers=1)
     page = (tmp_path / "whatif.html").read_text()
-    assert page.count("<figure>") == 2  # one per line-up
+    assert page.count("<figure id=") == 2  # one per line-up
     assert "tower 8 penalty points (against tower 15 penalty points): penalty points per seat" in page
     assert "penalty_tower=" not in re.sub(r"<table.*?</table>", "", page, flags=re.S)  # words, not names
     assert "whatif.html" in (tmp_path / "index.html").read_text()

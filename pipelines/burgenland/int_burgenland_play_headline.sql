@@ -1,5 +1,6 @@
--- Burgenland's headline for what-if sweeps: did the start player (seat 0) win? Its mean over plays is
--- the start player's win rate.
+-- Burgenland's headline for what-if sweeps: how far behind the seats that did not win are, as the pieces
+-- they still hold at the end, per play the mean over those seats (a play every seat won has none). Its
+-- mean over plays is the figure. Seat 0's win rate would repeat the sweep's own seat-0 panel.
 with seats as (
     select * from stg_burgenland_seats
 ),
@@ -9,10 +10,11 @@ final as (
         'burgenland' as game,
         run_id,
         play_index,
-        'start player win rate' as headline,
-        winner::int::double as value
+        'pieces left per seat that did not win' as headline,
+        avg(pieces_left)::double as value
     from seats
-    where seat = 0
+    where not winner
+    group by run_id, play_index
 )
 
 select * from final

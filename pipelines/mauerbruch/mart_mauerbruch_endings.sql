@@ -1,6 +1,7 @@
 -- Mauerbruch: how games end, per run: how often the wall is blocked, what breaking it is worth,
--- and whether the breaker wins. The breaker is the one seat of a play with bonus cards, so the breaker
--- figures are sums over seats, joined to the play figures per run (no join per play).
+-- and whether the breaker wins (with its Wilson interval: what decides a play). The breaker is the one
+-- seat of a play with bonus cards, so the breaker figures are sums over seats, joined to the play figures
+-- per run (no join per play).
 with games as (
     select * from stg_mauerbruch_games
 ),
@@ -56,6 +57,9 @@ final as (
         p.mean_bonus + mean_ci_half(p.sd_bonus, p.broken_plays) as mean_bonus_hi,
         p.max_bonus,
         b.breakers_won / nullif(b.n_breakers, 0) as breaker_win_rate,
+        -- the macros would make [0, 1] of no breaker at all (greatest and least skip nulls)
+        case when b.n_breakers > 0 then wilson_lo(b.breakers_won, b.n_breakers) end as breaker_win_rate_lo,
+        case when b.n_breakers > 0 then wilson_hi(b.breakers_won, b.n_breakers) end as breaker_win_rate_hi,
         b.seat0_breaks / nullif(b.n_breakers, 0) as seat0_breaks_rate,
         p.mean_cards_left,
         p.mean_opening_pairs,

@@ -24,9 +24,9 @@ Words: `pct`, `number`, `interval` (one format: "28.7% to 29.1%"), `p_text`, `co
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import matplotlib
 
@@ -81,13 +81,24 @@ def excludes(lo: float | None, hi: float | None, value: float = 0.0) -> bool:
     return lo is not None and hi is not None and (lo > value or hi < value)
 
 
-# Colours: one per policy across the report, from the game's catalogue order ----------------------------------
+# Colours: one per policy name across the whole report (a policy called `random` looks the same on every page) -----
 
-_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
+_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+            "#000000", "#e7ba52", "#5254a3", "#637939", "#7b4173", "#9edae5")  # tab10, then dark and far from it
+
+
+def _policy_names() -> list[str]:
+    """Every game's policy names, each once, in the games' registry and catalogue order."""
+    from ..core.registry import games  # the registry, not a game: the colours follow every game's catalogue
+
+    names: list[str] = []
+    for game in games().values():
+        names += [name for name in game.policies() if name not in names]
+    return names
 
 
 def colour(game: Game, policy: str) -> str:
-    names = list(game.policies())
+    names = _policy_names()
     return _PALETTE[names.index(policy) % len(_PALETTE)] if policy in names else "#7f7f7f"
 
 
@@ -126,13 +137,119 @@ def page_order(generic: list[Callable], own: list[Callable]) -> list[Callable]:
     return leads + middle + rest
 
 
+# Figures as a designer sees them: legends off the data, text that never overlaps, 9 pt at the page's width -----
+
+DPI = 96             # a figure's pixel is a CSS pixel: 9 pt in matplotlib is 9 pt on the page
+PAGE_PIXELS = 1180   # the page's content width (report.py's CSS); a wider figure is shrunk to it
+PAGE_INCHES = PAGE_PIXELS / DPI
+MIN_POINTS = 9.0
+VERDICT_KINDS = ("start_player", "own", "length")  # the index's questions, in its order
+
+plt.rcParams.update({"font.size": 10, "axes.titlesize": 10, "legend.fontsize": 9, "figure.titlesize": 11})
+
+
+def legend_below(fig) -> None:
+    """Each axes' legend removed and its entries (each label once) drawn as one legend below every panel."""
+    handles, labels = [], []
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        # The artists themselves where the axes has them: a legend's own handles of error bars lose their markers.
+        artists = dict(zip(ax.get_legend_handles_labels()[1], ax.get_legend_handles_labels()[0]))
+        for handle, text in zip(legend.legend_handles, legend.get_texts()):
+            if text.get_text() not in labels:
+                handles.append(artists.get(text.get_text(), handle))
+                labels.append(text.get_text())
+        legend.remove()
+    if not labels:
+        return
+    renderer = fig.canvas.get_renderer()
+    bottom = min(ax.get_tightbbox(renderer).y0 for ax in fig.axes if ax.get_visible())
+    y = fig.transFigure.inverted().transform((0, bottom))[1]
+    columns = max(1, min(len(labels), int(fig.get_figwidth() * DPI // (8 * max(len(t) for t in labels) + 40))))
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, y - 0.01), ncol=columns, frameon=False,
+               fontsize=MIN_POINTS)
+
+
+def title_above(fig) -> None:
+    """The figure's title (suptitle) set just above every panel, so that a title of two lines never covers the
+    panels' own titles."""
+    title = fig._suptitle
+    if title is None or not title.get_text():
+        return
+    renderer = fig.canvas.get_renderer()
+    top = max(ax.get_tightbbox(renderer).y1 for ax in fig.axes if ax.get_visible())
+    y = fig.transFigure.inverted().transform((0, top))[1]
+    title.set_y(y + 0.01)
+    title.set_verticalalignment("bottom")
+
+
+def _drawn_ticklabels(axis) -> list:
+    """The tick labels the axis draws: matplotlib keeps labels of ticks outside the view limits, undrawn."""
+    return [label for tick in axis._update_ticks() for label in (tick.label1, tick.label2) if label.get_visible()]
+
+
+def _texts(fig) -> list:
+    """Every text the figure draws: titles, axis and tick labels, annotations, legends."""
+    texts = [*fig.texts, *(t for t in (fig._suptitle, fig._supxlabel, fig._supylabel) if t is not None),
+             *(t for legend in fig.legends for t in legend.get_texts())]
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts,
+                  *_drawn_ticklabels(ax.xaxis), *_drawn_ticklabels(ax.yaxis), ax.xaxis.get_offset_text(),
+                  ax.yaxis.get_offset_text()]
+    unique = {id(t): t for t in texts}  # the figure's title is among fig.texts in some matplotlib versions
+    return [t for t in unique.values() if t.get_visible() and t.get_text().strip()]
+
+
+def text_problems(fig, scale: float) -> list[str]:
+    """Texts that overlap another text, or that read below MIN_POINTS once the figure is shrunk by `scale`."""
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for text in _texts(fig):
+        box = text.get_window_extent(renderer)
+        if box.width > 0 and box.height > 0:
+            boxes.append((text, box.expanded(0.98, 0.9)))  # glyph boxes have air around them: touching is fine
+    problems = [f"{t.get_text()!r} is {t.get_fontsize() * scale:.1f} pt on the page"
+                for t, _ in boxes if t.get_fontsize() * scale < MIN_POINTS - 0.05]
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            if box_a.overlaps(box_b):
+                problems.append(f"{a.get_text()!r} overlaps {b.get_text()!r}")
+    return problems
+
+
+def render(fig) -> tuple[bytes, int, list[str]]:
+    """The figure as PNG bytes, its width on the page, and its text problems; the figure is closed."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
+    png = buffer.getvalue()
+    width = int.from_bytes(png[16:20], "big")  # the PNG header's width field
+    fig.canvas.draw()  # measured on a plain draw: savefig's tight box leaves some texts' boxes offset
+    problems = text_problems(fig, min(1.0, PAGE_PIXELS / width))
+    plt.close(fig)
+    return png, min(width, PAGE_PIXELS), problems
+
+
 # The page ---------------------------------------------------------------------------------------------------
 
 @dataclass
 class Figure:
-    file: str
+    name: str
+    png: bytes        # embedded in the page: a page is one file
+    width: int        # pixels at the page's scale (CSS pixels)
     title: str
     sentence: str
+    problems: list[str] = field(default_factory=list)  # text that overlaps other text or reads below 9 pt
+
+
+@dataclass
+class Verdict:
+    """One answer for the index: `question` in a few words, `answer` with its interval and where it was measured."""
+    question: str
+    answer: str
 
 
 @dataclass
@@ -152,10 +269,12 @@ class Page:
     game: Game
     runs: pl.DataFrame   # mart_run_setups' rows of the game, with `label`, `homogeneous`, `primary`
     marts: dict[str, pl.DataFrame]
-    figure_dir: Path
     column_docs: dict[str, dict[str, str]] = field(default_factory=dict)  # mart -> column -> meaning
     figures: list[Figure] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # kind (VERDICT_KINDS) -> the page's answer
+    notes: list[str] = field(default_factory=list)  # caveats shown at the top of the page
+    index_lines: list[str] = field(default_factory=list)  # one-line findings the index lists (the What-if page's)
 
     def mart(self, name: str) -> pl.DataFrame:
         """The game's rows of a mart (empty when the mart is missing or has none)."""
@@ -201,12 +320,32 @@ class Page:
                         color=(colours or {}).get(name), **style)
 
     def figure(self, name: str, fig, title: str, sentence: str) -> None:
-        """Add a matplotlib figure, saved as figures/<game>_<name>.png, with a title and the sentence (computed
-        from the marts) that says what it shows."""
-        file = f"{self.game.name}_{name}.png"
-        fig.savefig(self.figure_dir / file, dpi=110, bbox_inches="tight")
-        plt.close(fig)
-        self.figures.append(Figure(f"figures/{file}", title, sentence))
+        """Add a matplotlib figure with a title and the sentence (computed from the marts) that says what it shows.
+        Legends drawn inside axes move below the panels, one for the figure, so that none sits on the data; text
+        that overlaps other text or reads below 9 pt at the page's width is recorded in `problems`."""
+        legend_below(fig)
+        title_above(fig)
+        png, width, problems = render(fig)
+        self.figures.append(Figure(f"{self.game.name}_{name}", png, width, title, sentence, problems))
+
+    def subplots(self, n: int, width: float = 4.0, height: float = 3.4, most: int | None = None, **kw):
+        """A figure of n panels, as many a row as fit the page's width (PAGE_INCHES), and its axes, flat."""
+        columns = max(1, min(n, most or n, int(PAGE_INCHES // width)))
+        rows = -(-n // columns)
+        if rows > 1:  # room between the rows for a panel's axis label and the next one's title
+            kw.setdefault("gridspec_kw", {"hspace": 0.6})
+        fig, axes = plt.subplots(rows, columns, figsize=(width * columns, height * rows), squeeze=False, **kw)
+        flat = list(axes.flat)
+        for ax in flat[n:]:
+            ax.set_visible(False)
+        return fig, flat[:n]
+
+    def verdict(self, kind: str, question: str, answer: str) -> None:
+        """The page's answer to one of the index's questions (VERDICT_KINDS); the first section to give one wins."""
+        if kind not in VERDICT_KINDS:
+            raise ValueError(f"verdict kind {kind!r}: not one of {', '.join(VERDICT_KINDS)}")
+        if answer:
+            self.verdicts.setdefault(kind, Verdict(question, answer))
 
     def table(self, title: str, frame: pl.DataFrame, columns: list[str] | None = None, mart: str | None = None,
               note: str = "", collapsed: bool = False) -> None:

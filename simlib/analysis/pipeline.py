@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import shutil
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -228,15 +229,18 @@ def _write_database(db_path: Path, lake: Lake, marts_dir: Path, marts: list[str]
 
 
 def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
-          folders: dict[str | None, Path] | None = None, workers: int | None = None) -> BuildResult:
+          folders: dict[str | None, Path] | None = None, workers: int | None = None,
+          progress: Callable[[str], None] | None = None) -> BuildResult:
     """Build every model over the lake (a folder or an object-store URL) into `marts_dir` and `db_path`, both
-    local; new runs are computed by up to `workers` processes (default: one per core)."""
+    local; new runs are computed by up to `workers` processes (default: one per core). `progress(text)` hears
+    what is being built."""
+    say = progress or (lambda text: None)
     began = time.perf_counter()
     lake = Lake.at(lake).snapshot()  # the runs it builds are complete: their files do not change
     models = {m.name: m for m in load_models(folders)}
     runs = complete_runs(lake)
     if not runs:
-        raise SimlibError(f"no complete runs in lake {lake}: simulate first (make simulate)")
+        raise SimlibError(f"no complete runs in lake {lake}: simulate first: simlib simulate or simlib batch")
     try:
         marts_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -253,12 +257,16 @@ def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
         if missing:
             groups.setdefault(missing, []).append((game, run_id))
     failures, count = [], 0
+    new = sum(map(len, groups.values()))
+    say(f"per-run models of {new} new runs ({len(runs) - new} cached)" if new else f"{len(runs)} runs, all cached")
     for f, n in _compute_groups(models, lake, cache, groups, swept, workers):
         failures, count = failures + f, count + n
 
     con = connect()
     ctx = ModelContext(con, create_lake_views(con, lake, runs), lake)
-    for model in models.values():
+    for i, model in enumerate(models.values(), 1):
+        if model.is_mart:
+            say(f"model {i}/{len(models)}: {model.name}")
         files = [_cached(cache, model, r) for g, r in runs if _in_scope(model, g, r, swept)]
         if model.materialized in CACHED and files:
             _from_cache(con, model, files)
@@ -273,6 +281,7 @@ def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
     f, n = run_data_tests(con, [m for m in models.values() if m.materialized != "view"],
                           documented_only=[m for m in models.values() if m.materialized == "view"])
     con.close()
+    say(f"the database {db_path}")
     _write_database(db_path, lake, marts_dir, marts)
     return BuildResult(len(runs), sum(map(len, groups.values())), marts, failures + f, count + n,
                        time.perf_counter() - began)

@@ -16,6 +16,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -26,55 +27,47 @@ from .. import __version__
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.registry import games
+from .html_pages import figure_html, image, page_html, table_html
 from .models import load_models, shared_column_docs
-from .page import Page, Table, count, p_text, page_order
+from .page import VERDICT_KINDS, Page, Table, count, page_order
 from .sections import SECTIONS as GENERIC_SECTIONS
 from .whatif import what_if
 
-# HTML
+GUIDE = "index.html#how-to-read"
 
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
-h1 { margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
-figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
-figcaption { font-size: 0.95em; margin-top: 0.4em; max-width: 60em; }
-.wide { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.8em; margin: 0.5em 0 1.5em; }
-summary { cursor: pointer; font-weight: bold; margin: 1em 0; }
-th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: right; }
-th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; white-space: nowrap; }
-.note { color: #555; font-size: 0.9em; } nav a { margin-right: 1em; }
-"""
-
-_RATE_WORDS = ("rate", "share", "balance", "advantage")
-
-
-def _cell(column: str, value) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        if any(w in column for w in _RATE_WORDS) and "chi2" not in column:
-            return f"{100 * value:.2f}%"
-        if "p_value" in column:
-            return p_text(value)
-        return f"{value:,.3f}" if abs(value) < 100 else f"{value:,.1f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return html.escape(str(value))
+_GUIDE_HTML = """<h2 id='how-to-read'>How to read this report</h2><dl>
+<dt>Seat 0</dt><dd>The start player; the other seats follow in turn order.</dd>
+<dt>Policy</dt><dd>A scripted way of playing, described at the top of each game's page. At a table "of one
+policy" every seat plays alike, so differences between seats come from the game.</dd>
+<dt>Set-up</dt><dd>Players, policies by seat and the rule options that differ from the published rules.
+Set-ups are never pooled; a play two runs share is counted once.</dd>
+<dt>95% interval</dt><dd>Where the true value lies with 95% confidence, given the plays simulated. A difference
+is significant when its interval excludes zero (a seat's share: when it excludes the fair share).</dd>
+<dt>Win share, fair share</dt><dd>Wins with ties split; each of P seats' fair share is 1/P. A win rate counts a
+shared win for each winner, so rates can add up past 100%.</dd>
+<dt>Percentage points (pp)</dt><dd>A difference of percentages: 29% against 25% is 4 pp.</dd>
+<dt>Balance</dt><dd>1 minus the gap between the best and the worst seat's win share (100%: all equal).</dd></dl>"""
 
 
-def html_table(frame: pl.DataFrame, docs: dict[str, str] | None = None) -> str:
-    """A table; a column's meaning (from the schema files) is its header's tooltip."""
-    docs = docs or {}
-    head = "".join(f"<th title='{html.escape(docs.get(c, ''), quote=True)}'>{html.escape(c)}</th>"
-                   for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{_cell(c, v)}</td>" for c, v in zip(frame.columns, row)) + "</tr>"
-                   for row in frame.iter_rows())
-    return f"<div class='wide'><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+def _nav(pages: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [("index.html", "Overview"), *pages, (GUIDE, "How to read this")]
 
 
-def _page_html(title: str, body: str) -> str:
-    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{_CSS}</style></head><body><nav><a href='index.html'>simlib report</a></nav>{body}</body></html>")
+def _simulated_html(page: Page, stamp: str) -> str:
+    """What the page rests on: plays, set-ups, versions and date, then the policies in a sentence each."""
+    runs = page.runs
+    distinct = int(runs.filter(pl.col("counted"))["n_plays"].sum())
+    versions = ", ".join(sorted({f"{games()[name].title} {version}" for text in runs["rules_versions"].unique()
+                                 for name, version in json.loads(text).items()}))
+    played = set(runs["focal"].drop_nulls()) | set(runs["field"].drop_nulls()) | {
+        p for label in runs["setup_label"] for p in page.game.policies() if f" {p}" in label or label.startswith(p)}
+    policies = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(info.description)}</li>"
+                       for name, info in page.game.policies().items() if name in played)
+    notes = "".join(f"<p class='caveat'>{html.escape(note)}</p>" for note in page.notes)
+    return (f"<p>{count(distinct, 'distinct play')} in {count(runs['setup_id'].n_unique(), 'set-up')} "
+            f"({count(runs.height, 'run')}); rules versions {html.escape(versions)}, simlib "
+            f"{html.escape(', '.join(sorted(runs['simlib_version'].unique().to_list())))}; written {stamp}. "
+            f"<a href='{GUIDE}'>How to read this</a>.</p>{notes}<p>The policies:</p><ul>{policies}</ul>")
 
 
 def _inputs_html(page: Page) -> str:
@@ -86,41 +79,23 @@ def _inputs_html(page: Page) -> str:
             used.setdefault(key, set()).add(value)
     rows = "".join(f"<tr><td>{p.name}</td><td>{html.escape(', '.join(sorted(used.get(p.name, {str(p.default)}))))}"
                    f"</td><td>{p.default}</td><td>{html.escape(p.doc)}</td></tr>" for p in assumed)
-    versions = sorted(runs["rules_versions"].unique().to_list())
     repeated = runs.filter(~pl.col("counted")).height
     table = runs.with_columns(pl.when(pl.col("counted")).then(pl.lit("")).otherwise(pl.col("counted_in"))
                               .alias("plays_held_by")).select(
-        "label", "run_id", "n_plays", "seed", "events", "plays_held_by", "rules_versions", "simlib_version")
-    distinct = int(runs.filter(pl.col("counted"))["n_plays"].sum())
-    return (f"<h2>Inputs</h2><p>{count(page.runs.height, 'complete run')}, {count(distinct, 'distinct play')}"
-            + (f" ({count(repeated, 'run')} repeat plays another run holds: counted once)" if repeated else "")
-            + f"; rules versions {html.escape(', '.join(versions))}, "
-            f"simlib {', '.join(sorted(runs['simlib_version'].unique().to_list()))}.</p>"
-            f"<h3>Assumed rule parameters these results depend on</h3><p class='note'>Our choices where the rules "
-            f"are silent; override with <code>--option name=value</code>. See docs/games/{page.game.name}.md.</p>"
-            f"<table><thead><tr><th>parameter</th><th>value(s) used</th><th>default</th><th>meaning</th></tr>"
-            f"</thead><tbody>{rows}</tbody></table><h3>Runs</h3>{html_table(table)}")
+        "label", "n_plays", "seed", "events", "plays_held_by", "run_id", "rules_versions", "simlib_version")
+    note = (f"{count(repeated, 'run')} repeat plays another run holds: counted once." if repeated else "")
+    return (f"<h2>Inputs</h2><h3>Assumed rule parameters these results depend on</h3><p class='note'>Our choices "
+            f"where the rules are silent; override with <code>--option name=value</code>. See "
+            f"docs/games/{page.game.name}.md.</p><div class='wide'><table><thead><tr><th>parameter</th>"
+            f"<th>value(s) used</th><th>default</th><th>meaning</th></tr></thead><tbody>{rows}</tbody></table></div>"
+            + table_html(Table("Runs", table, note, collapsed=True, docs=_column_docs().get("mart_run_setups", {}))))
 
 
-def _table_html(table: Table) -> str:
-    note = f"<p class='note'>{html.escape(table.note)}</p>" if table.note else ""
-    if table.collapsed:
-        return (f"<details><summary>{html.escape(table.title)} ({table.frame.height} rows)</summary>{note}"
-                f"{html_table(table.frame, table.docs)}</details>")
-    return f"<h3>{html.escape(table.title)}</h3>{note}{html_table(table.frame, table.docs)}"
-
-
-def _figures_html(page: Page) -> str:
-    return "".join(f"<figure><img src='{f.file}' alt='{html.escape(f.title)}'><figcaption><b>"
-                   f"{html.escape(f.title)}.</b> {html.escape(f.sentence)}</figcaption></figure>"
-                   for f in page.figures)
-
-
-def _game_html(page: Page) -> str:
-    figures = _figures_html(page)
-    tables = "".join(_table_html(t) for t in page.tables)
-    return _page_html(page.game.title, f"<h1>{html.escape(page.game.title)}</h1><h2>Figures</h2>{figures}"
-                                       f"<h2>Tables</h2>{tables}{_inputs_html(page)}")
+def _game_html(page: Page, nav: list[tuple[str, str]], stamp: str) -> str:
+    figures = "".join(figure_html(f) for f in page.figures)
+    tables = "".join(table_html(t) for t in page.tables)
+    return page_html(page.game.title, f"<h1>{html.escape(page.game.title)}</h1>{_simulated_html(page, stamp)}"
+                                      f"<h2>Figures</h2>{figures}<h2>Tables</h2>{tables}{_inputs_html(page)}", nav)
 
 
 def _read_runs(marts_dir: Path) -> pl.DataFrame:
@@ -163,78 +138,111 @@ def _read_marts(marts_dir: Path) -> dict[str, pl.DataFrame]:
 WHAT_IF = "whatif"  # the What-if page's name among the game pages
 
 
-def _write_what_if(lake: Path, marts_dir: Path, out: Path) -> tuple[Path, str]:
-    """The What-if page: every game's sweeps (simlib/analysis/whatif.py)."""
+def _write_what_if(marts_dir: Path, out: Path, nav: list, stamp: str) -> tuple[Path, str]:
+    """The What-if page: every game's sweeps (simlib/analysis/whatif.py); its index entry lists one line a sweep."""
     marts = _read_marts(marts_dir)
     all_runs = _read_runs(marts_dir)
-    sections, findings = [], []
+    sections, lines = [], []
     swept = set(marts.get("mart_variant_effects", pl.DataFrame({"game": []}))["game"].to_list())
-    for game in [g for g in games().values() if g.name in swept]:
-        page = Page(game, all_runs.filter(pl.col("game") == game.name), marts, out / "figures", _column_docs())
+    for game in [g for g in _games_in_order() if g.name in swept]:
+        page = Page(game, all_runs.filter(pl.col("game") == game.name), marts, _column_docs())
         what_if(page)
         if page.figures:
-            sections.append(f"<h2>{html.escape(game.title)}</h2>" + _figures_html(page)
-                            + "".join(_table_html(t) for t in page.tables))
-            findings += [f"<li><b>{html.escape(game.title)}: {html.escape(f.title)}.</b> {html.escape(f.sentence)}"
-                         f"</li>" for f in page.figures]
+            sections.append(f"<h2>{html.escape(game.title)}</h2>" + "".join(figure_html(f) for f in page.figures)
+                            + "".join(table_html(t) for t in page.tables))
+            lines += [f"<li><b>{html.escape(game.title)}</b>: {html.escape(line)}</li>" for line in page.index_lines]
     path = out / f"{WHAT_IF}.html"
     intro = ("<p class='note'>Each sweep runs every variant on the same seed, so play i of a variant and of its "
              "baseline draw the same random numbers wherever the rules let them: differences are measured on "
              "paired plays. Made with <code>simlib sweep</code> or a <code>[[sweep]]</code> in a batch file.</p>")
-    body = "".join(sections) or ("<p>No sweeps in this lake: run <code>simlib sweep GAME --vary NAME=V1,V2 ..."
-                                 "</code>.</p>")
-    path.write_text(_page_html("What if", f"<h1>What if</h1>{intro}{body}"))
-    entry = (f"<li><a href='{path.name}'>What if</a>: {len(findings)} sweep figures<ul>{''.join(findings)}</ul></li>")
+    _write(path, page_html("What if", f"<h1>What if</h1>{intro}{''.join(sections)}", nav))
+    entry = (f"<h2 id='what-if'>What if the rules changed? <a href='{path.name}'>(the What-if page)</a></h2>"
+             f"<ul>{''.join(lines)}</ul>")
     return path, entry
 
 
-def _write_page(name: str, lake: Path, marts_dir: Path, out: Path) -> tuple[Path, str]:
-    """One game's page (or the What-if page) with its figures; returns its path and its entry in the index.
-    Reads what it needs itself, so that pages can be drawn in processes of their own."""
+def _card(page: Page, path: Path) -> str:
+    """The game's card on the index: its lead figure, small, and its verdicts in the index's order."""
+    figure = image(page.figures[0]) if page.figures else ""  # shrunk by the card's CSS
+    verdicts = "".join(f"<dt>{html.escape(v.question)}</dt><dd>{html.escape(v.answer)}</dd>"
+                       for kind in VERDICT_KINDS if (v := page.verdicts.get(kind)))
+    distinct = int(page.runs.filter(pl.col("counted"))["n_plays"].sum())
+    return (f"<div class='card'><a href='{path.name}'>{figure}</a><div><h2><a href='{path.name}'>"
+            f"{html.escape(page.game.title)}</a></h2><dl>{verdicts}</dl><p class='note'>{count(distinct, 'play')}, "
+            f"{count(page.runs['setup_id'].n_unique(), 'set-up')}. <a href='{path.name}'>The whole page</a>.</p>"
+            f"</div></div>")
+
+
+def _write_page(name: str, marts_dir: Path, out: Path, nav: list, stamp: str) -> tuple[Path, str]:
+    """One game's page (or the What-if page); returns its path and its entry on the index. Reads what it needs
+    itself, so that pages can be drawn in processes of their own."""
     if name == WHAT_IF:
-        return _write_what_if(lake, marts_dir, out)
+        return _write_what_if(marts_dir, out, nav, stamp)
     game = games()[name]
     game_runs = _read_runs(marts_dir).filter(pl.col("game") == name)
-    page = Page(game, game_runs, _read_marts(marts_dir), out / "figures", _column_docs())
+    page = Page(game, game_runs, _read_marts(marts_dir), _column_docs())
     for section in page_order(list(GENERIC_SECTIONS), game_sections(game)):
         try:
             section(page)
         except Exception as exc:
             raise SimlibError(f"report section {section.__name__} of {name} failed: "
                               f"{type(exc).__name__}: {exc}") from exc
+    for figure in page.figures:
+        for problem in figure.problems:
+            print(f"simlib: warning: {name} figure {figure.name}: {problem}", file=sys.stderr)
     path = out / f"{name}.html"
-    path.write_text(_game_html(page))
-    findings = "".join(f"<li><b>{html.escape(f.title)}.</b> {html.escape(f.sentence)}</li>" for f in page.figures)
-    distinct = int(game_runs.filter(pl.col("counted"))["n_plays"].sum())
-    entry = (f"<li><a href='{path.name}'>{html.escape(game.title)}</a>: {game_runs.height} runs, "
-             f"{distinct:,} distinct plays, {len(page.figures)} figures<ul>{findings}</ul></li>")
-    return path, entry
+    _write(path, _game_html(page, nav, stamp))
+    return path, _card(page, path)
 
 
-def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = None) -> list[Path]:
-    """Write `out/index.html`, one page per game with runs, and their figures; returns the pages. Pages are
-    drawn by up to `workers` processes (default: one per core); 1 draws them in this process."""
+def _write(path: Path, text: str) -> None:
+    """Whole or not at all: a page is written beside its place and moved there."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text)
+    partial.replace(path)
+
+
+def _games_in_order() -> list[Game]:
+    return sorted(games().values(), key=lambda g: (g.report_order, g.name))
+
+
+def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = None,
+                 progress=None) -> list[Path]:
+    """Write `out/index.html` and one self-contained page per game with runs (and the What-if page); returns the
+    pages. Pages are drawn by up to `workers` processes (default: one per core); 1 draws them in this process.
+    `progress(text)` hears of each page written."""
     runs = _read_runs(marts_dir)
     if runs.is_empty() or not any(marts_dir.glob("mart_*.parquet")):
         raise SimlibError(f"nothing to report: no complete runs in {lake} or no marts in {marts_dir} "
-                          f"(run make simulate and make pipeline)")
-    figure_dir = out / "figures"
-    shutil.rmtree(figure_dir, ignore_errors=True)
-    figure_dir.mkdir(parents=True, exist_ok=True)
-    todo = [name for name in games() if not runs.filter(pl.col("game") == name).is_empty()]
+                          f"(simulate first: simlib simulate or simlib batch, then simlib pipeline)")
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(out / "figures", ignore_errors=True)  # figures are embedded now; an older report's files go
+    todo = [g.name for g in _games_in_order() if not runs.filter(pl.col("game") == g.name).is_empty()]
     effects = marts_dir / "mart_variant_effects.parquet"
     if effects.exists() and pl.scan_parquet(effects).select(pl.len()).collect().item() > 0:
-        todo.insert(0, WHAT_IF)
+        todo.append(WHAT_IF)
+    nav = _nav([(f"{name}.html", "What if" if name == WHAT_IF else games()[name].title) for name in todo])
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    say = progress or (lambda text: None)
     workers = min(len(todo), workers or os.cpu_count() or 1)
+    args = [[x] * len(todo) for x in (marts_dir, out, nav, stamp)]
     if workers > 1:  # pages are independent: drawn side by side (spawned: Polars is not fork-safe)
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            written = list(pool.map(_write_page, todo, *[[x] * len(todo) for x in (lake, marts_dir, out)]))
+            written = []
+            for name, result in zip(todo, pool.map(_write_page, todo, *args)):
+                say(f"page {result[0].name} written")
+                written.append(result)
     else:
-        written = [_write_page(name, lake, marts_dir, out) for name in todo]
-    pages, entries = [p for p, _ in written], [e for _, e in written]
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    index = _page_html("simlib report", f"<h1>simlib report</h1><p class='note'>Written {stamp} by simlib "
-                                        f"{__version__} from lake <code>{html.escape(str(lake))}</code>.</p>"
-                                        f"<ul>{''.join(entries)}</ul>")
-    (out / "index.html").write_text(index)
-    return pages
+        written = []
+        for name in todo:
+            written.append(_write_page(name, marts_dir, out, nav, stamp))
+            say(f"page {written[-1][0].name} written")
+    cards = "".join(entry for (path, entry), name in zip(written, todo) if name != WHAT_IF)
+    what_if_entry = "".join(entry for (path, entry), name in zip(written, todo) if name == WHAT_IF)
+    index = page_html("simlib report", f"<h1>simlib report</h1><p class='note'>Written {stamp} by simlib "
+                                       f"{__version__} from lake <code>{html.escape(str(lake))}</code>. Each card "
+                                       f"answers a game's questions at the set-up named, with 95% intervals; "
+                                       f"<a href='{GUIDE}'>how to read this</a>.</p>{cards}"
+                                       f"{what_if_entry}{_GUIDE_HTML}", nav)
+    _write(out / "index.html", index)
+    return [path for path, _ in written]

@@ -10,13 +10,20 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from .page import Page, count, excludes, interval, pct, sentence
+from .page import PAGE_INCHES, Page, count, excludes, interval, number, pct, sentence
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 
 
 def one_policy_setups(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.filter(pl.col("lineup_kind") == "one_policy")
+
+
+def published_rules(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows of set-ups at the game's published rules (no option changed): variants belong to the What-if
+    page, and a variant that changes nothing a figure shows would lie on top of its baseline."""
+    published = page.runs.filter(pl.col("options") == "")["setup_id"].unique()
+    return frame.filter(pl.col("setup_id").is_in(published.implode()))
 
 
 def _policy(label: str) -> str:
@@ -36,12 +43,14 @@ def _series_style(page: Page, labels: list[str]) -> dict[str, dict]:
 
 def seat_advantage(page: Page) -> None:
     seats = one_policy_setups(page.mart("mart_seat_advantage"))
-    if seats.is_empty():
+    drawn = published_rules(page, seats)
+    if drawn.is_empty():
         return
-    counts = sorted(seats["players"].unique().to_list())
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.4 * len(counts), 3.8), squeeze=False, sharey=True)
-    for ax, n in zip(axes[0], counts):
-        group = seats.filter(pl.col("players") == n)
+    counts = sorted(drawn["players"].unique().to_list())
+    fig, axes = page.subplots(len(counts), width=max(3.0, min(4.0, PAGE_INCHES / len(counts))), height=3.6,
+                              sharey=True)
+    for ax, n in zip(axes, counts):
+        group = drawn.filter(pl.col("players") == n)
         labels = sorted(group["setup_label"].unique().to_list())
         style = _series_style(page, labels)
         for i, label in enumerate(labels):
@@ -51,25 +60,62 @@ def seat_advantage(page: Page) -> None:
             err = np.maximum(0, np.array([y - rows["win_share_lo"].to_numpy(), rows["win_share_hi"].to_numpy() - y]))
             ax.errorbar(x, 100 * y, yerr=100 * err, fmt=style[label]["marker"], color=style[label]["color"],
                         capsize=3, label=f"{label} (n = {rows['n_plays'][0]:,})")
-        ax.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="fair share" if n == counts[0] else None)
+        ax.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
         ax.set_title(f"{n} players")
         ax.set_xlabel("seat (0 = the start player)")
         ax.set_xticks(range(n))
-    axes[0][0].set_ylabel("win share (%, ties split; 95% interval)")
-    handles = [h for ax in axes[0] for h in zip(*ax.get_legend_handles_labels())]
-    fig.legend([h for h, _ in handles], [t for _, t in handles], fontsize=8, loc="upper center",
-               bbox_to_anchor=(0.5, 0.0), ncol=2, frameon=False)
-    fig.suptitle(f"{page.game.title}: does the seat matter? Tables of one policy")
-    page.figure("seat_advantage", fig, "Start-player advantage", _seat_sentence(seats.filter(pl.col("seat") == 0)))
-    page.table("Win share and advantage by seat, per set-up", seats.sort("players", "setup_label", "seat"), [
-        "setup_label", "seat", "n_plays", "win_rate", "win_rate_lo", "win_rate_hi", "win_share", "advantage",
-        "advantage_lo", "advantage_hi", "mean_score", "mean_score_lo", "mean_score_hi", "margin", "margin_lo",
-        "margin_hi", "n_runs", "n_runs_repeated"], mart="mart_seat_advantage")
+        ax.legend()  # every panel's entries go below the figure (page.figure)
+    axes[0].set_ylabel("win share (%, ties split)")
+    fig.suptitle(f"{page.game.title}: does the seat matter? Tables of one policy, published rules, 95% intervals")
+    seat0 = drawn.filter(pl.col("seat") == 0)
+    page.figure("seat_advantage", fig, "Start-player advantage", _seat_sentence(seat0))
+    page.verdict("start_player", "Is the start player favoured?", start_player_verdict(seat0))
+    by_seat = seats.sort("players", "setup_label", "seat").select(
+        "setup_label", "seat", "n_plays", "win_share", "win_share_lo", "win_share_hi", "advantage",
+        "advantage_lo", "advantage_hi", "win_rate", "win_rate_lo", "win_rate_hi", "mean_score", "mean_score_lo",
+        "mean_score_hi", "margin", "margin_lo", "margin_hi", "n_runs", "n_runs_repeated")
+    page.table("Win share and advantage by seat, per set-up", _scored(page, by_seat), mart="mart_seat_advantage")
     balance = page.with_labels(page.mart("mart_run_balance")).filter(pl.col("counted"))
     page.split_table("Balance per run (chi-square test of seat against winning)", balance.sort("players", "label"), [
         "label", "n_plays", "seat0_win_rate", "seat0_win_rate_lo", "seat0_win_rate_hi", "seat0_advantage",
         "balance", "best_seat", "worst_seat", "chi2_p_value", "completion_rate", "tie_rate", "mean_turns", "run_id",
         "homogeneous"], mart="mart_run_balance", note="One row per run whose plays no other run holds.")
+
+
+def _scored(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
+    """Scores as the game names them: a penalty taken negative (score_sign -1) shown as positive points, its
+    interval's ends swapped."""
+    if page.game.score_sign == 1:
+        return frame
+    name = page.game.score_name.replace(" ", "_")
+    renamed = {"mean_score": f"mean_{name}", "margin": f"{name}_margin"}
+    swapped = {"": "", "_lo": "_hi", "_hi": "_lo"}
+    columns = []
+    for column in frame.columns:
+        base = next((b for b in renamed if column.removeprefix(b) in swapped and column.startswith(b)), None)
+        if base is None:
+            columns.append(pl.col(column))
+        else:
+            end = column.removeprefix(base)
+            columns.append((-pl.col(base + swapped[end])).alias(renamed[base] + end))
+    return frame.select(columns)
+
+
+def start_player_verdict(seat0: pl.DataFrame) -> str:
+    """The index's answer from seat 0's rows of mart_seat_advantage (tables of one policy): where seat 0 is
+    favoured or handicapped, and the largest effect with its interval."""
+    if seat0.is_empty():
+        return ""
+    favoured = seat0.filter(pl.col("advantage_lo") > 0).height
+    handicapped = seat0.filter(pl.col("advantage_hi") < 0).height
+    top = seat0.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+    quoted = (f"seat 0 wins {pct(top['win_share'])} ({interval(top['win_share_lo'], top['win_share_hi'])}) at "
+              f"{top['setup_label']}, fair {pct(top['fair_share'])}")
+    tables = count(seat0.height, "table") + " of one policy"
+    if not favoured and not handicapped:
+        return sentence(f"no significant effect at any of {tables}; the largest: {quoted}")
+    said = " and ".join(f"{word} at {n}" for n, word in ((favoured, "favoured"), (handicapped, "handicapped")) if n)
+    return sentence(f"{said} of {tables}; most: {quoted}")
 
 
 def _seat_sentence(seat0: pl.DataFrame) -> str:
@@ -86,33 +132,58 @@ def _seat_sentence(seat0: pl.DataFrame) -> str:
                      f"most at {top['setup_label']}: a win share of {pct(top['win_share'])} (95% interval "
                      f"{interval(top['win_share_lo'], top['win_share_hi'])}) against a fair {pct(top['fair_share'])}")
     if not level.is_empty():
-        names = ", ".join(level.sort("players")["setup_label"].to_list())
-        parts.append(f"no significant start-player effect at {names}")
+        names = level.sort("players")["setup_label"].to_list()
+        listed = ", ".join(names[:3]) + (f" and {count(len(names) - 3, 'other')}" if len(names) > 3 else "")
+        parts.append(f"no significant start-player effect at {listed}")
     return sentence(*parts)
 
 
 def game_length(page: Page) -> None:
-    hist = one_policy_setups(page.mart("mart_setup_length_hist"))
+    hist = published_rules(page, one_policy_setups(page.mart("mart_setup_length_hist")))
     length = page.mart("mart_setup_length")
     if hist.is_empty():
         return
     unit = page.game.turn_name
     shown = length.join(hist.select("setup_id").unique(), on="setup_id").sort("median_turns")
-    fig, ax = plt.subplots(figsize=(8, 3.8))
-    style = _series_style(page, sorted(shown["setup_label"].to_list()))
-    for label in sorted(shown["setup_label"].to_list()):
-        rows = hist.filter(pl.col("setup_label") == label).sort("turns")
-        ax.step(rows["turns"], 100 * rows["share"], where="mid", color=style[label]["color"],
-                label=f"{label} (n = {rows['n_plays'][0]:,})")
-    ax.set_xlim(left=0, right=1.15 * float(shown["p95_turns"].max()))
-    ax.set_xlabel(f"{unit} per play (to 1.15 x the longest 95% quantile)")
-    ax.set_ylabel("share of plays (%)")
-    ax.set_title(f"{page.game.title}: game length at tables of one policy")
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
+    right = 1.15 * float(shown["p95_turns"].max())
+    width = max(1, int(np.ceil(right / 60)))  # about 60 bars across: one a turn is noise at 1,000 plays
+    counts = sorted(shown["players"].unique().to_list())
+    fig, axes = page.subplots(len(counts), width=max(3.0, min(6.0, PAGE_INCHES / len(counts))), height=3.4,
+                              sharex=True, sharey=True)
+    for ax, n in zip(axes, counts):
+        labels = sorted(shown.filter(pl.col("players") == n)["setup_label"].to_list())
+        style = _series_style(page, labels)
+        for label in labels:
+            rows = (hist.filter(pl.col("setup_label") == label).with_columns(bin=(pl.col("turns") // width) * width)
+                    .group_by("bin").agg(pl.col("share").sum(), pl.col("n_plays").first()).sort("bin"))
+            ax.step(rows["bin"] + width / 2, 100 * rows["share"], where="mid", color=style[label]["color"],
+                    label=f"{_policy(label)} (n = {rows['n_plays'][0]:,})")
+        ax.set_xlim(left=0, right=right)
+        ax.set_title(f"{n} players")
+        ax.set_xlabel(f"{unit} per play" + (f" (bins of {width})" if width > 1 else ""))
+        ax.legend()
+    axes[0].set_ylabel("share of plays (%)")
+    fig.suptitle(f"{page.game.title}: game length at tables of one policy, published rules (the axis ends at "
+                 "1.15 x the longest 95% quantile)")
     page.figure("game_length", fig, "Game length", _length_sentence(shown, unit))
+    page.verdict("length", "How long does a play last?", length_verdict(published_rules(page, length), unit))
     page.table("Game length per set-up", length.sort("players", "setup_label"), [
-        "setup_label", "n_plays", "mean_turns", "mean_turns_lo", "mean_turns_hi", "sd_turns", "min_turns",
-        "p05_turns", "median_turns", "p95_turns", "max_turns", "n_runs"], mart="mart_setup_length")
+        "setup_label", "n_plays", "median_turns", "mean_turns", "mean_turns_lo", "mean_turns_hi", "p05_turns",
+        "p95_turns", "min_turns", "max_turns", "sd_turns", "n_runs"], mart="mart_setup_length")
+
+
+def length_verdict(length: pl.DataFrame, unit: str) -> str:
+    """The index's answer from mart_setup_length: the most-played table of one policy, and the range over all."""
+    one = one_policy_setups(length) if "lineup_kind" in length.columns else length
+    if one.is_empty():
+        return ""
+    top = one.sort("n_plays", "players", "setup_label", descending=[True, True, False]).row(0, named=True)
+    said = (f"median {top['median_turns']} {unit} at {top['setup_label']} (the most played; mean "
+            f"{number(top['mean_turns'], 1)}, {interval(top['mean_turns_lo'], top['mean_turns_hi'], False, 1)}), "
+            f"95% of plays within {top['p95_turns']}")
+    low, high = one["median_turns"].min(), one["median_turns"].max()
+    spread = f"medians from {low} to {high} over {count(one.height, 'table')} of one policy"
+    return sentence(said, spread if low != high else None)
 
 
 def _length_sentence(shown: pl.DataFrame, unit: str) -> str:
@@ -153,32 +224,40 @@ def _strength_matrix(page: Page, table: pl.DataFrame, n: int, words: str):
     grid = np.full((len(policies), len(policies)), np.nan)
     for row in table.iter_rows(named=True):
         grid[policies.index(row["focal"]), policies.index(row["field"])] = row["win_rate"]
-    fig, ax = plt.subplots(figsize=(1.5 * len(policies) + 2.5, 1.2 * len(policies) + 1.5))
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("#dddddd")  # a pairing not played: grey, not the white of a fair share
+    fig, ax = plt.subplots(figsize=(1.6 * len(policies) + 3, 1.2 * len(policies) + 1.8))
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")  # a pairing not played: grey, not a fair white
     image = ax.imshow(100 * np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=200 / n)
+    for i, j in zip(*np.nonzero(np.isnan(grid))):
+        ax.text(j, i, "untested", ha="center", va="center", color="#555555")
     for row in table.iter_rows(named=True):
         i, j = policies.index(row["focal"]), policies.index(row["field"])
         half = (row["win_rate_hi"] - row["win_rate_lo"]) / 2
-        ax.text(j, i, f"{pct(row['win_rate'])}\n±{100 * half:.1f}", ha="center", va="center", fontsize=8)
+        dark = abs(row["win_rate"] - 1 / n) > 0.6 / n  # the far ends of the colour scale: white text
+        ax.text(j, i, f"{pct(row['win_rate'])}\n±{100 * half:.1f}", ha="center", va="center",
+                color="white" if dark else "black")
     ax.set_xticks(range(len(policies)), policies)
     ax.set_yticks(range(len(policies)), policies)
     ax.set_xlabel("field: the policy of every other seat")
     ax.set_ylabel("focal: one player of this policy")
     fig.colorbar(image, ax=ax, label="focal player's win rate (%)")
     ax.set_title(f"{page.game.title}: policy against policy, {n} players" + (f", {words}" if words else "")
-                 + f"\n(seats rotated; grey: not played; fair share {pct(1 / n)})", fontsize=9)
+                 + f"\n(seats rotated; fair share {pct(1 / n)})")
     return fig
 
 
 def _strength_sentence(table: pl.DataFrame, n: int) -> str:
     pairings = table.filter(pl.col("focal") != pl.col("field"))
     versus_random = pairings.filter(pl.col("field") == "random")
-    best = None
+    best = top = None
     if not versus_random.is_empty():
         top = versus_random.sort("win_rate", descending=True).row(0, named=True)
         best = (f"at a table of random players, {top['focal']} wins most often: {pct(top['win_rate'])} (95% "
                 f"interval {interval(top['win_rate_lo'], top['win_rate_hi'])}) against a fair {pct(1 / n)}")
+    low = pairings.sort("win_rate").row(0, named=True) if pairings.height > 1 else None
+    worst = None
+    if low is not None and low != top:
+        worst = (f"the weakest focal player is {low['focal']} among {low['field']} players: {pct(low['win_rate'])} "
+                 f"({interval(low['win_rate_lo'], low['win_rate_hi'])})")
     level = [r for r in pairings.iter_rows(named=True) if not excludes(r["win_rate_lo"], r["win_rate_hi"], 1 / n)]
     if not level:
         fair = ("the pairing differs" if pairings.height == 1 else f"all {pairings.height} pairings differ"
@@ -186,7 +265,7 @@ def _strength_sentence(table: pl.DataFrame, n: int) -> str:
     else:
         fair = ("not significantly different from the fair share: "
                 + ", ".join(f"{r['focal']} against {r['field']}" for r in level))
-    return sentence(best, fair)
+    return sentence(best, worst, fair)
 
 
 SECTIONS = (seat_advantage, game_length, policy_strength)

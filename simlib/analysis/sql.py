@@ -49,6 +49,8 @@ def _check_read_only(sql: str) -> None:
         raise QueryError(str(exc).splitlines()[0]) from None
     if not statements:
         raise QueryError("no query given")
+    if len(statements) > 1:  # DuckDB would run them all and show only the last result
+        raise QueryError(f"{len(statements)} statements given: simlib sql runs one at a time")
     for statement in statements:
         if statement.type not in READ_ONLY_STATEMENTS:
             kind = str(statement.type).rsplit(".", 1)[-1]
@@ -58,33 +60,50 @@ def _check_read_only(sql: str) -> None:
 def _write(table: pa.Table, fmt: str, output: str | None) -> None:
     if fmt == "parquet" and output is None:
         raise SimlibError("--format parquet needs --output FILE")
-    target = Path(output) if output else None
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp") if target else None
-    sink = str(tmp) if tmp else sys.stdout.buffer
+    if output is None:
+        _write_to(table, fmt, sys.stdout.buffer)
+        return
+    target = Path(output)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")  # renamed when complete: never a half-written file
     try:
-        if fmt == "csv":
-            pacsv.write_csv(table, sink)
-        elif fmt == "json":
-            import polars as pl
-
-            text = pl.from_arrow(table).write_json() + "\n"
-            if tmp:
-                tmp.write_text(text)
-            else:
-                sys.stdout.write(text)
-        else:
-            pq.write_table(table, sink)
-        if tmp:
-            os.replace(tmp, target)
+        with open(tmp, "wb") as sink:  # Python's open: its errors carry a reason, not the temporary name
+            _write_to(table, fmt, sink)
+        os.replace(tmp, target)
     except OSError as exc:
-        raise SimlibError(f"cannot write {output}: {exc.strerror}") from None
+        raise SimlibError(f"cannot write {output}: {exc.strerror or 'write failed'}") from None
     finally:
-        if tmp:
-            tmp.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
+
+
+def _write_to(table: pa.Table, fmt: str, sink) -> None:
+    """The result in `fmt` into a binary file. A closed pipe (`simlib sql ... | head`) is not a write error: the
+    BrokenPipeError goes on to the command line, which stops quietly."""
+    if fmt == "csv":
+        pacsv.write_csv(table, sink)
+    elif fmt == "json":
+        import polars as pl
+
+        sink.write((pl.from_arrow(table).write_json() + "\n").encode())
+    else:
+        pq.write_table(table, sink)
+
+
+def _check_lake(lake: Lake) -> None:
+    """A lake to query: a folder (or an object-store prefix) with a runs table. A typo in --lake, or a folder with
+    no lake, is an error naming the path, not an empty result."""
+    where = lake.url(lake.root)
+    if not lake.fs.isdir(lake.root):
+        raise SimlibError(f"no lake at {where}: no such folder (simulate first, or give --lake)")
+    if not lake.fs.isdir(lake.path("runs")):
+        raise SimlibError(f"no lake at {where}: the folder has no runs table (simulate into it first, or give --lake)")
 
 
 def run_query(sql: str, lake: Lake | Path | str, marts: Path, fmt: str = "table", output: str | None = None,
               max_rows: int = 40) -> None:
+    if max_rows < 1:
+        raise SimlibError(f"--max-rows must be at least 1, not {max_rows}")
+    lake = Lake.at(lake)
+    _check_lake(lake)
     _check_read_only(sql)
     con = open_readonly(lake, marts)
     try:

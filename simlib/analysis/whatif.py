@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-import matplotlib.pyplot as plt
 import polars as pl
 
 from .page import Page, error_bars, p_text
@@ -56,10 +55,13 @@ def _x_positions(group: pl.DataFrame) -> tuple[list, list[str], bool]:
     return list(range(group.height)), [str(v) for v in single], False
 
 
-def _metrics(effects: pl.DataFrame) -> list[str]:
+def _metrics(effects: pl.DataFrame, policies: str) -> list[str]:
+    """The panels of one figure: the headlines, then seat 0's advantage and balance where every seat plays one
+    policy (at a mixed table they measure the policies, not the seats), then length."""
     present = effects["metric"].unique().to_list()
     headlines = sorted(m for m in present if m.startswith("headline: "))
-    return headlines + [m for m in ("seat0_advantage", "balance", "length") if m in present]
+    seats = ("seat0_advantage", "balance") if len(set(policies.split(","))) == 1 else ()
+    return headlines + [m for m in (*seats, "length") if m in present]
 
 
 def _variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) -> str:
@@ -83,6 +85,14 @@ def _variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) 
     return f"{variant} (against {baseline}): " + "; ".join(parts) + "."
 
 
+def _variant_line(variant: str, rows: dict[str, dict], game) -> str:
+    """The index's line: what changes significantly, or that nothing does."""
+    changed = [f"{_name(m, game)} {_diff(m, r['difference'])} ({_diff(m, r['difference_lo'])} to "
+               f"{_diff(m, r['difference_hi'])})" for m, r in rows.items()
+               if r["p_value"] < 0.05 and not r["difference_lo"] == r["difference_hi"] == 0]
+    return f"{variant}: " + (", ".join(changed) if changed else "no significant change")
+
+
 def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
     rows = group.filter((pl.col("metric") == metric) & pl.col("seat").is_null()).sort("variant_order")
     rows = pl.concat([rows.filter(pl.col("is_baseline")), rows.filter(~pl.col("is_baseline"))])
@@ -104,10 +114,8 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
                 label="variant (bar: paired 95% interval of the difference)")
     ax.plot([x[0]], [scale * y[0]], marker="*", markersize=14, color="black", linestyle="", label="baseline")
     ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
-    ax.set_title(_name(metric, game), fontsize=10)
+    ax.set_title(_name(metric, game) + (" (%)" if _is_share(metric) else ""))
     ax.set_xlabel(rows["parameters"][0].replace("_", " ").replace(",", ", "))
-    if _is_share(metric):
-        ax.set_ylabel("%")
 
 
 def what_if(page: Page) -> None:
@@ -119,19 +127,18 @@ def what_if(page: Page) -> None:
                                                                        maintain_order=True)
     for i, (key, group) in enumerate(groups):
         sweep_id, players, policies = key
-        metrics = _metrics(group)
-        fig, axes = plt.subplots(1, len(metrics), figsize=(3.6 * len(metrics), 3.4), squeeze=False)
-        for ax, metric in zip(axes[0], metrics):
+        metrics = _metrics(group, policies)
+        fig, axes = page.subplots(len(metrics), width=3.0, height=3.0)
+        for ax, metric in zip(axes, metrics):
             _panel(ax, group, metric, page.game)
-        fig.legend(*axes[0][0].get_legend_handles_labels(), fontsize=7, loc="upper center",
-                   bbox_to_anchor=(0.5, 0.0), ncol=3)
+        axes[0].legend()  # moved below the panels by page.figure
         n = group["n_plays"].max()
         parameters = group["parameters"][0]
         baseline = _variant_words(page.game, group.filter(pl.col("is_baseline"))["variant_values"][0])
         table = table_words(page.game, policies.split(","))
         fig.suptitle(f"{page.game.title}: what if {parameters.replace('_', ' ')} changed? {table}\n"
-                     f"(n = {n:,} paired plays per variant; baseline: {baseline})", fontsize=10)
-        sentences = []
+                     f"(n = {n:,} paired plays per variant; baseline: {baseline})")
+        sentences, lines = [], []
         main = [m for m in metrics if m != "balance"]
         variants = group.filter(~pl.col("is_baseline")).sort("variant_order").unique("variant", maintain_order=True)
         for variant, values in zip(variants["variant"], variants["variant_values"]):
@@ -139,6 +146,8 @@ def what_if(page: Page) -> None:
             found = {m: of_variant.filter(pl.col("metric") == m) for m in main}
             rows = {m: frame.row(0, named=True) for m, frame in found.items() if not frame.is_empty()}
             sentences.append(_variant_sentence(_variant_words(page.game, values), baseline, rows, page.game))
+            lines.append(_variant_line(_variant_words(page.game, values), rows, page.game))
+        page.index_lines.append(f"{table}, against {baseline}: " + "; ".join(lines) + ".")
         page.figure(f"whatif_{i}", fig,
                     f"What if {parameters.replace('_', ' ')} changed ({table})", " ".join(sentences))
     page.table("What-if effects: each variant against its baseline, paired play by play",

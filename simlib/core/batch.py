@@ -1,15 +1,17 @@
-"""Batches of runs described in TOML: the report's default batch, a designer's sweep.
+"""Batches of runs described in TOML: the report's default batch, a designer's own (`simlib batch GAME --file F`).
+
+A batch file has three kinds of entries, each repeatable, all optional; the README shows an example.
 
     [[run]]                      # one run per (players, policies) pair
-    players = [3, 4]
-    policies = ["random", "heavy,random,random"]   # one name for every seat, or one per seat
-    plays = 100_000
-    options = { penalty_tower = 12 }               # optional rule parameters
-    events = false
-    seed = 1                                       # optional, default 1
+    players = [3, 4]             # a number or a list
+    policies = ["random", "heavy,random,random"]   # line-ups: one name for every seat, or one per seat
+    plays = 100_000              # times --scale, rounded to a multiple of the game's block (a match)
+    options = { penalty_tower = 12 }               # optional rule parameters (settable ones: simlib params)
+    events = false               # optional: also the events table
+    seed = 1                     # optional, default 1
 
     [[tournament]]               # one `policy` at each seat of a table of `field`, for every ordered pair,
-    players = 4                  # plus a table of each policy alone
+    players = 4                  # plus a table of each policy alone (same keys as [[run]])
     policies = ["random", "heavy"]
     plays = 20_000               # per seating
 
@@ -19,6 +21,7 @@
     policies = ["random"]
     plays = 50_000
     base = { }                                     # optional: the baseline's values, if not the defaults
+    options = { }                                  # optional: rule parameters every run of the sweep shares
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any
 from .config import RunConfig
 from .errors import SimlibError
 from .game import Game
-from .params import read_toml
+from .params import check_settable, read_toml
 from .sweep import Sweep
 
 _RUN_KEYS = {"players", "policies", "plays", "options", "events", "seed"}
@@ -56,6 +59,9 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
         raise SimlibError(f"batch {kind}: missing key {missing}") from None
     players = players if isinstance(players, list) else [players]
     options = entry.get("options", {})
+    if not isinstance(options, dict):
+        raise SimlibError(f"batch {kind}: options must be a table, e.g. options = {{ name = value }}")
+    check_settable(game.name, game.parameters(), options)
     seed = entry.get("seed", 1)
     if kind == "run":
         tables = [(n, p.split(",")) for n in players for p in policies]
@@ -95,8 +101,19 @@ def _sweep(game: Game, entry: dict, scale: float) -> Sweep:
     # probe's count is any number every block size divides (720,720 = lcm(1..16)).
     probe = Sweep(game, dict(entry["vary"]), players, list(entry["policies"]), 720_720_000, entry.get("seed", 1),
                   entry.get("base", {}), entry.get("options", {}), bool(entry.get("events", False)))
-    block = math.lcm(*(game.block_size(config) for config, _ in probe.runs()))
+    block = math.lcm(*(game.block_size(config) for config, _ in sweep_runs(probe)))
     return replace(probe, plays=_plays(entry["plays"], scale, block))
+
+
+def sweep_runs(sweep: Sweep) -> list[tuple[RunConfig, dict]]:
+    """A sweep's runs. One whose every value is the baseline's would write a run, marts and an empty What-if
+    entry: an error instead."""
+    runs = sweep.runs()
+    if all(row["is_baseline"] for _, row in runs):
+        values = " ".join(f"{name}={','.join(map(str, v))}" for name, v in sweep.vary.items())
+        raise SimlibError(f"nothing to compare: {values} is the baseline's own value; give another value, or "
+                          f"another baseline (--base, or base in a batch file)")
+    return runs
 
 
 @dataclass(frozen=True)

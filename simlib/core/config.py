@@ -10,6 +10,7 @@ from typing import Any
 from .. import __version__
 from .errors import SimlibError
 from .game import Game
+from .params import settable
 
 
 @dataclass(frozen=True)
@@ -30,12 +31,15 @@ def parse_policy(text: str, game: Game) -> PolicySpec:
     if name not in known:
         raise SimlibError(f"unknown policy {name!r} for {game.name} (known: {', '.join(known)})")
     info = known[name]
-    values = dict(info.params)
+    values, given = dict(info.params), set()
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or key not in info.params:
             allowed = ", ".join(info.params) or "none"
             raise SimlibError(f"policy {name}: bad parameter {pair!r} (parameters: {allowed})")
+        if key in given:
+            raise SimlibError(f"policy {name}: parameter {key} is given twice")
+        given.add(key)
         try:
             values[key] = float(value)
         except ValueError:
@@ -75,7 +79,7 @@ class RunConfig:
         resolved = {name: p.default for name, p in params.items()}
         for name, value in (options or {}).items():
             if name not in params:
-                raise SimlibError(f"unknown option {name!r} for {game.name} (known: {', '.join(params)})")
+                raise SimlibError(f"unknown option {name!r} for {game.name} (settable: {', '.join(settable(params))})")
             resolved[name] = params[name].coerce(value)
         resolved = game.resolve_options(resolved)
         config = cls(game.name, players, specs, plays, seed, resolved, events)

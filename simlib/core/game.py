@@ -50,6 +50,12 @@ class Game(ABC):
     # value, or a dict from value to text ("*": any other value). Every option that differs from its default
     # makes a set-up of its own (pipelines/shared/mart_run_setups.py); one without a phrase is labelled by name.
     setup_options: dict[str, str | dict[str, str]] = {}
+    # What a play's `score` is called in the report; a game whose score is a penalty taken negative (Die Mauer)
+    # names it "penalty points" with score_sign -1, and tables show the points positive.
+    score_name: str = "score"
+    score_sign: int = 1
+    # Where the game stands in the report (the rule texts' order: ../shared/GAMES.md); lower first.
+    report_order: int = 100
     # What the `turns` column counts, for axis labels.
     turn_name: str = "turns"
     # Tables written only for runs with --events (they are large).

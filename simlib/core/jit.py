@@ -24,6 +24,13 @@ from pathlib import Path
 
 _SIMLIB = Path(__file__).resolve().parent.parent
 _FOLLOWED = (_SIMLIB / "games", _SIMLIB / "core")  # where compiled code and the values it reads live
+# A game's files that no kernel is compiled from: its report sections (the analysis side). An edit there
+# keeps the compiled kernels.
+_NOT_COMPILED = ("report.py",)
+
+
+def _package_files(package: Path) -> list[Path]:
+    return sorted(p for p in package.glob("*.py") if p.name not in _NOT_COMPILED)
 
 
 def drop_stale_cache(package: Path) -> None:
@@ -63,7 +70,7 @@ def _still_holds(package: Path, recorded: str) -> bool:
     """The recorded sources are unchanged and the package has no new file, so its imports are the recorded
     ones too (the quick check, without parsing anything)."""
     sources = [(package / name).resolve() for name in recorded.splitlines()[1:]]
-    if not set(package.glob("*.py")) <= set(sources):
+    if not set(_package_files(package)) <= set(sources):
         return False
     try:
         return _stamp(package, sources) == recorded
@@ -72,12 +79,12 @@ def _still_holds(package: Path, recorded: str) -> bool:
 
 
 def compiled_sources(package: Path) -> list[Path]:
-    """The package's *.py and, transitively, the files of the modules they import from sibling packages,
-    simlib's games and simlib's core; sorted."""
+    """The package's *.py (its report sections aside) and, transitively, the files of the modules they import
+    from sibling packages, simlib's games and simlib's core; sorted."""
     package = package.resolve()
     followed = (package.parent, *_FOLLOWED)
     found: set[Path] = set()
-    todo = sorted(package.glob("*.py"))
+    todo = _package_files(package)
     while todo:
         source = todo.pop()
         if source not in found:

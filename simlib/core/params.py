@@ -28,14 +28,13 @@ class Parameter:
         """Check and convert a designer's value (from TOML or a `name=value` string)."""
         kind = type(self.default)
         if isinstance(value, str) and kind is not str:
-            try:
-                value = kind(float(value)) if kind is int else kind(value)
-            except ValueError:
-                raise SimlibError(f"option {self.name}: {value!r} is not a {kind.__name__}") from None
+            value = self._parse(value)
         if kind is int and isinstance(value, float) and value.is_integer():
             value = int(value)
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
         if not isinstance(value, kind) or isinstance(value, bool) != isinstance(self.default, bool):
-            raise SimlibError(f"option {self.name}: {value!r} is not a {kind.__name__}")
+            raise SimlibError(f"option {self.name}: {value!r} is not {_KIND_WORDS.get(kind, kind.__name__)}")
         if self.choices is not None and value not in self.choices:
             raise SimlibError(f"option {self.name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
         if self.minimum is not None and value < self.minimum:
@@ -43,6 +42,49 @@ class Parameter:
         if self.maximum is not None and value > self.maximum:
             raise SimlibError(f"option {self.name}: {value} is above the maximum {self.maximum}")
         return value
+
+    def _parse(self, text: str) -> Any:
+        """A `name=value` string as the default's type, strictly: bool("false") is True and int(1.5) is 1, so
+        neither conversion is used as it is ("12.0" is an integer; coerce refuses 1.5)."""
+        kind, word = type(self.default), text.strip().lower()
+        if kind is bool and word in _BOOLEANS:
+            return _BOOLEANS[word]
+        if kind in (int, float):
+            try:
+                return int(word) if kind is int and word.lstrip("+-").isdigit() else float(word)
+            except ValueError:
+                pass
+        raise SimlibError(f"option {self.name}: {text!r} is not {_KIND_WORDS.get(kind, kind.__name__)}")
+
+
+_BOOLEANS = {"true": True, "false": False}
+_KIND_WORDS = {int: "an integer", float: "a number", bool: "true or false", str: "a text"}
+
+
+def settable(params: dict[str, Parameter]) -> list[str]:
+    """The parameters a designer may set: derived ones are filled in from the others."""
+    return [name for name, p in params.items() if not p.derived]
+
+
+def check_settable(game: str, params: dict[str, Parameter], names) -> None:
+    """A designer's options (a flag, --option, --params or a batch file) name settable parameters only:
+    a derived value would be replaced when the run is configured, so it is refused, not ignored."""
+    for name in names:
+        if name in params and params[name].derived:
+            raise SimlibError(f"option {name} of {game} is derived from the others and cannot be set "
+                              f"(settable: {', '.join(settable(params))})")
+        if name not in params:
+            raise SimlibError(f"unknown option {name!r} for {game} (settable: {', '.join(settable(params))})")
+
+
+def data_file(spec: str, folder: Path, what: str) -> Path:
+    """A built-in data file by name (`folder/<spec>.toml`) or the file at path `spec`; when it is neither,
+    one line that lists the built-in names."""
+    built_in = folder / f"{spec}.toml"
+    if built_in.is_file() or Path(spec).exists():
+        return built_in if built_in.is_file() else Path(spec)
+    names = ", ".join(sorted(p.stem for p in folder.glob("*.toml")))
+    raise SimlibError(f"{what} {spec!r} is neither built in ({names}) nor a file")
 
 
 def load_parameters(path: Path) -> dict[str, Parameter]:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import closing
+from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
@@ -23,8 +26,30 @@ from .game import Game
 from .jit import compiled_sources
 from .lake import RUNS_SCHEMA, Lake, read_run
 from .registry import get_game
+from .summary import setup_words
 
 DEFAULT_SHARD_SIZE = 50_000
+# Progress: how often the display reads the plays done, how long a chunk of a shard takes while it is shown (long
+# next to a kernel call's set-up, so chunks cost nothing measurable), and how often a log gets a line.
+POLL_SECONDS = 0.25
+CHUNK_SECONDS = 0.5
+LOG_SECONDS = 15.0
+BAR_DELAY = 3.0  # a bar only for a run that lasts: a quick one prints its result, not a flash of a bar
+# The plays simulated so far in the run being shown, counted by whoever simulates them, chunk by chunk: shared
+# memory made before the executor forks its workers, which inherit it (it cannot be pickled into a task). None
+# when nothing is shown, and in processes that were not forked from this one (Dask's): they count whole shards.
+_plays_done = None
+# Held while the display writes: a worker forked meanwhile would inherit a locked stream (as logging does it).
+_showing = threading.Lock()
+
+
+def _new_showing_lock() -> None:
+    global _showing
+    _showing = threading.Lock()
+
+
+os.register_at_fork(before=lambda: _showing.acquire(), after_in_parent=lambda: _showing.release(),
+                    after_in_child=_new_showing_lock)
 
 
 @dataclass(frozen=True)
@@ -48,10 +73,92 @@ def _tables_for(game: Game, config: RunConfig) -> list[str]:
 
 def _write_shard(config: RunConfig, lake: Lake, run_id: str, part: int, start: int, stop: int) -> int:
     game = get_game(config.game)
-    tables = game.simulate(config, start, stop, events=config.events)
+    tables = _simulate(game, config, start, stop)
     for name in _tables_for(game, config):
         lake.write_table(tables[name], lake.part_path(name, game.name, run_id, part))
     return stop - start
+
+
+def _simulate(game: Game, config: RunConfig, start: int, stop: int) -> dict[str, pa.Table]:
+    """A shard's tables. While progress is shown, simulated in chunks of about CHUNK_SECONDS, each counted as it
+    ends, and joined: a play's rows depend only on the seed, its index and the configuration, so the joined tables
+    equal one call's (tests/test_progress.py)."""
+    counter = _plays_done
+    if counter is None:
+        return game.simulate(config, start, stop, events=config.events)
+    block = game.block_size(config)
+    parts, at, size = [], start, block
+    while at < stop:
+        end = min(at + size, stop)
+        began = time.perf_counter()
+        parts.append(game.simulate(config, at, end, events=config.events))
+        with counter.get_lock():
+            counter.value += end - at
+        size = _next_chunk(end - at, time.perf_counter() - began, block)
+        at = end
+    if len(parts) == 1:
+        return parts[0]
+    return {name: pa.concat_tables([p[name] for p in parts]).combine_chunks() for name in parts[0]}
+
+
+def _next_chunk(size: int, took: float, block: int) -> int:
+    """The next chunk's plays: what takes CHUNK_SECONDS at the last chunk's pace, at most four times the last (a
+    first chunk of one block is too short to time), a multiple of the block."""
+    wanted = 4 * size if took <= 0 else min(4 * size, size * CHUNK_SECONDS / took)
+    return max(block, int(wanted) // block * block)
+
+
+class Progress:
+    """A run's plays done, shown while it simulates: on a terminal a bar (tqdm, after 3 s) that moves as workers
+    finish chunks of their shards; elsewhere (a CI log, a redirected `make report`) a line every LOG_SECONDS. A
+    thread shows them, since the main thread waits on the executor, which returns whole shards only."""
+
+    def __init__(self, label: str, total: int, stream=None):
+        self.label, self.total, self.stream = label, total, sys.stderr if stream is None else stream
+        self.counter = multiprocessing.get_context("fork").Value("q", 0)
+        self.shards = 0  # plays of the shards returned: the count where workers cannot share the counter (Dask)
+        self.began = self.logged = time.perf_counter()
+        self.bar = None
+        if self.stream.isatty():
+            self.bar = tqdm(total=total, unit="play", unit_scale=total >= 10_000, delay=BAR_DELAY, desc=label,
+                            file=self.stream)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> Progress:
+        global _plays_done
+        _plays_done = self.counter
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _plays_done
+        self._stop.set()
+        self._thread.join()
+        _plays_done = None
+        if self.bar is not None:
+            self.bar.update(self.done() - self.bar.n)
+            self.bar.close()
+
+    def shard_done(self, plays: int) -> None:
+        self.shards += plays
+
+    def done(self) -> int:
+        return min(self.total, max(self.counter.value, self.shards))
+
+    def _watch(self) -> None:
+        while not self._stop.wait(POLL_SECONDS):
+            with _showing:
+                self._show()
+
+    def _show(self) -> None:
+        done, now = self.done(), time.perf_counter()
+        if self.bar is not None:
+            self.bar.update(done - self.bar.n)
+        elif now - self.logged >= LOG_SECONDS:
+            self.logged = now
+            print(f"{self.label}: {done:,} of {self.total:,} plays ({done / max(1, self.total):.0%}) "
+                  f"after {now - self.began:.0f} s", file=self.stream, flush=True)
 
 
 def _run_files(lake: Lake, tables: list[str], game: str, run_id: str, pattern: str) -> set[str]:
@@ -128,23 +235,23 @@ def run(config: RunConfig, lake: Lake | Path | str, workers: int | None = None,
     runs_path = lake.part_path("runs", game.name, run_id, 0)
     lake.write_table(_runs_row(game, config, run_id, shard_size, started, "running"), runs_path)
 
-    bar = tqdm(total=sum(stop - start for _, start, stop in todo), unit="play", unit_scale=True,
-               delay=3.0, disable=not progress, desc=f"{game.name} {run_id}")
+    total = sum(stop - start for _, start, stop in todo)
+    shown = Progress(f"{game.name}: {setup_words(game, config)}", total) if progress else nullcontext()
     write_shard = partial(_write_shard, config, lake, run_id)
     warm_up = partial(game.simulate, config, 0, game.block_size(config), events=config.events)
-    shards_done = executor.map_shards(write_shard, todo, warm_up)
     try:
-        with closing(shards_done):  # on an error or Ctrl-C, the executor stops before the run's status is written
+        # The display is on before the executor forks its workers (they inherit its counter); on an error or
+        # Ctrl-C, the executor stops before the run's status is written.
+        with shown, closing(executor.map_shards(write_shard, todo, warm_up)) as shards_done:
             for plays in shards_done:
-                bar.update(plays)
+                if progress:
+                    shown.shard_done(plays)
     except KeyboardInterrupt:
         lake.write_table(_runs_row(game, config, run_id, shard_size, started, "interrupted"), runs_path)
         raise
     except BaseException:
         lake.write_table(_runs_row(game, config, run_id, shard_size, started, "failed"), runs_path)
         raise
-    finally:
-        bar.close()
     # Parts a killed worker was writing, since written again in full (a folder's temporary files only).
     for stale in _run_files(lake, [*tables, "runs"], game.name, run_id, ".*.tmp"):
         lake.remove(stale)

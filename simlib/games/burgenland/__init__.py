@@ -49,6 +49,7 @@ def _components(spec: str, text: str) -> Components:
 class Burgenland(Game):
     name = "burgenland"
     title = "Burgenland"
+    report_order = 60
     rules_version = 1
     min_players = 2
     max_players = 4

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.errors import SimlibError
+from ...core.params import data_file
 from .constants import (
     N_CASTLES,
     N_COLOURS,
@@ -44,8 +45,7 @@ class Board:
 
 def read_text(spec: str, folder: str, what: str) -> str:
     """The text of a built-in file (`folder/<spec>.toml` in the package) or of the file at path `spec`."""
-    built_in = PACKAGE / folder / f"{spec}.toml"
-    path = built_in if built_in.is_file() else Path(spec)
+    path = data_file(spec, PACKAGE / folder, what)
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

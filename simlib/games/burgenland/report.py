@@ -1,21 +1,25 @@
-"""Burgenland's own report sections. The page leads with the question issue 13 asks first: is the extra colour
-card each later seat gets (staggered starting hands) fair compensation? Then the generic sections, game length in
-rounds with how plays end (instead of the generic length in turns), which kind of piece holds players back, the
-joker economy, what wells are worth and the central castle. Every mart is per set-up (each distinct play once);
-figures draw the policy of each one-policy set-up and the focal policy of one against a field."""
+"""Burgenland's own report sections. The page leads with issue 13's first question: is the extra colour card each
+later seat gets (staggered starting hands) fair compensation? Then the generic sections, length in rounds with how
+plays end (instead of the generic one in turns), which kind of piece holds players back, the joker economy, wells
+and the central castle. Marts are per set-up (each distinct play once); figures draw the policy of each one-policy
+set-up and the focal policy of one against a field."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import polars as pl
 
+from ...analysis import page as page_api
 from ...analysis.page import Page, count, excludes, interval, lead, number, pct, replaces, sentence
+from ...analysis.sections import length_verdict
 
-HANDS = {"staggered": "tab:blue", "equal": "tab:orange"}
+HANDS = {"staggered": None, "equal": "none"}  # the marker face (the colour is the policy's)
 KINDS = {"wall": "walls", "house": "houses", "palas": "palases", "well": "wells"}
-KIND_COLOURS = {"wall": "tab:grey", "house": "tab:brown", "palas": "black", "well": "tab:cyan"}
+WIDTH, LABELS = page_api.PAGE_INCHES - 0.4, 3.7  # inches: a figure of set-up rows, and its labels' share
 SOURCES = {"walls": "walls", "spots": "joker spots", "tiles": "Zwei Joker tiles", "exchanged": "bought for coins"}
-JOKERS = SOURCES | {"used": "paid for buildings", "left": "left at the end"}
+USES = {"used": "paid for buildings", "left": "left at the end"}
+# Series that are not policies (kinds, joker measures): dark grey, by marker (a policy's colour reads as the policy)
+MARKS = {"wall": "s", "house": "^", "palas": "D", "well": "o", "walls": "s", "spots": "o", "tiles": "D",
+         "exchanged": "^", "used": "v", "left": "P"}
 VERDICTS = {  # (staggered_vs_fair, equal_vs_fair) at seat 0 -> what the extra card does
     ("within", "above"): "the extra card compensates: seat 0 is favoured with equal hands, fair with staggered ones",
     ("below", "above"): "the extra card over-compensates: seat 0 is favoured with equal hands, behind with staggered",
@@ -35,32 +39,45 @@ def _said(r: dict, column: str, as_pct: bool = True, digits: int = 2) -> str:
 def _own(page: Page, mart: str) -> pl.DataFrame:
     """The rows figures draw: the policy of each one-policy set-up and the focal policy of one against a field,
     with `x`, the set-up's place on the axis (by players, then label)."""
-    focal = page.runs.filter(pl.col("lineup_kind") != "mixed").select("setup_id", policy_spec="focal_spec").unique()
     rows = page.mart(mart)
     if rows.is_empty():
         return rows
-    rows = rows.join(focal, on=["setup_id", "policy_spec"])
+    rows = rows.join(page.runs.filter(pl.col("lineup_kind") != "mixed").select(
+        "setup_id", "lineup_kind", policy_spec="focal_spec").unique(), on=["setup_id", "policy_spec"])
     labels = rows.select("players", "setup_label").unique().sort("players", "setup_label")["setup_label"].to_list()
     return rows.with_columns(x=pl.col("setup_label").replace_strict(labels, range(len(labels)))).sort("x")
 
 
+def _named(rows: pl.DataFrame) -> pl.DataFrame:
+    """The rows a sentence names (the figure shows every one): tables of one policy, with staggered hands if any."""
+    one = rows.filter(pl.col("lineup_kind") == "one_policy")
+    return next((r for r in (one.filter(pl.col("start_hands") == "staggered"), one) if not r.is_empty()), rows)
+
+
 def _panels(page: Page, rows: pl.DataFrame, title: str, panels: list[tuple]):
-    """A figure of one panel per (column, axis label, scale[, series, its words, colours]): points with their
-    intervals per set-up (x, labelled with its plays), one series per value (side by side when several; by default
-    one per policy, in its colour)."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(max(7.0, 1.6 * rows["x"].n_unique() + 2) * len(panels), 4.4),
-                             squeeze=False)
-    for ax, (y, label, scale, *by) in zip(axes[0], panels):
-        series, words, colours = by or ("policy", {}, {p: page.colour(p) for p in rows["policy"].unique()})
-        order = pl.col(series).replace_strict(list(words), range(len(words)), default=len(words))
-        named = rows.sort(order, "x").with_columns(pl.col(series).replace_strict(words, default=pl.col(series)))
-        page.error_bars(ax, named.drop("n_plays"), "x", y, series, scale,  # the plays go on the axis
-                        {words.get(k, k): c for k, c in colours.items()}, spread=0.8 / len(words) if words else 0)
-        ticks = rows.group_by("x").agg(pl.col("setup_label").first(), pl.col("n_plays").max()).sort("x").rows()
-        ax.set_xticks([x for x, _, _ in ticks], [f"{lb}\n(n = {n:,})".replace(" against ", "\nagainst ")
-                                                 for _, lb, n in ticks], fontsize=7, rotation=30, ha="right")
-        ax.set_ylabel(label)
-        ax.legend(fontsize=7, ncol=3 if len(words) > 4 else 1)
+    """A figure of one panel per (column, axis label, scale[, series, its words]), side by side: a row per set-up (its
+    label and plays on the left, in the order of x from the top), points with their intervals, one series per value
+    (one above the other, each its marker, when several; by default one per policy, in its colour)."""
+    ticks = rows.group_by("x").agg(pl.col("setup_label").first(), pl.col("n_plays").max()).sort("x").rows()
+    fig, axes = page.subplots(len(panels), width=(WIDTH - LABELS) / len(panels), height=0.3 * len(ticks) + 1.2,
+                              sharey=True)
+    # the figure as wide as the page, the set-ups' labels inside it: the title is centred over labels and panels
+    fig.set_figwidth(WIDTH)
+    fig.subplots_adjust(left=LABELS / WIDTH, right=0.98, wspace=0.08)
+    for ax, (column, label, scale, *by) in zip(axes, panels):
+        series, words = by or ("policy", {})
+        names = list(words) or rows[series].unique(maintain_order=True).to_list()
+        for i, name in enumerate(names):
+            group, offset = rows.filter(pl.col(series) == name), (i - (len(names) - 1) / 2) * 0.8 / len(names)
+            v, lo, hi = (group[c].to_numpy() for c in (column, f"{column}_lo", f"{column}_hi"))
+            style = {"fmt": MARKS[name], "color": "#333333"} if words else {"fmt": "o", "color": page.colour(name)}
+            ax.errorbar(scale * v, group["x"].to_numpy() + offset * bool(words), capsize=3, label=words.get(name, name),
+                        xerr=scale * page_api.error_bar_lengths(v, lo, hi), **style)
+        ax.set_yticks([x for x, _, _ in ticks], [f"{lb} (n = {n:,})" for _, lb, n in ticks])
+        ax.set_ylim(len(ticks) - 0.5, -0.5)  # the first set-up at the top
+        ax.set_xlabel(label)
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend()
     fig.suptitle(f"{page.game.title}: {title}")
     return fig
 
@@ -74,27 +91,35 @@ def start_hands(page: Page) -> None:
     gaps = page.mart("mart_burgenland_start_hands").sort("players", "setup_label", "seat")
     if gaps.is_empty():
         return  # one kind of hands only: the generic seat section says what there is
-    labels = gaps["setup_label"].unique(maintain_order=True).to_list()
-    fig, axes = plt.subplots(1, len(labels), figsize=(3.8 * len(labels) + 1, 4.0), squeeze=False)
-    for ax, label in zip(axes[0], labels):
+    policies = page.runs.select(staggered_setup_id="setup_id", policy="focal").unique("staggered_setup_id")
+    gaps = gaps.join(policies, on="staggered_setup_id", how="left")
+    labels = gaps.sort(pl.col("policy") != "random", "players", "setup_label")["setup_label"].unique(
+        maintain_order=True).to_list()  # random tables by players first, then the strategies'
+    fig, axes = page.subplots(len(labels), width=4.0, height=3.4)
+    for ax, label in zip(axes, labels):
         pair = gaps.filter(pl.col("setup_label") == label)
-        sides = pl.concat([pair.select("seat", hands=pl.lit(h), n_plays=f"{h}_n_plays", win_rate=f"{h}_win_rate",
-                                       win_rate_lo=f"{h}_win_rate_lo", win_rate_hi=f"{h}_win_rate_hi")
-                           for h in HANDS])
-        page.error_bars(ax, sides, "seat", "win_rate", "hands", 100, HANDS)
-        ax.axhline(100 * pair["fair_share"][0], color="black", linewidth=0.8, linestyle=":", label="fair share")
-        ax.set(xticks=range(pair["players"][0]), xlabel="seat (0 = start player)", title=label)
-        ax.legend(fontsize=7)
-    axes[0][0].set_ylabel("win rate (%, 95% Wilson interval)")
-    fig.suptitle(f"{page.game.title}: win rate by seat, staggered hands (seat k: 4 + k cards) or equal", y=1.02)
+        policy = pair["policy"][0]
+        for shift, (hands, face) in zip((-0.1, 0.1), HANDS.items()):  # side by side at each seat
+            name = f"{policy}, {hands} hands"
+            page.error_bars(ax, pair.select(pl.col("seat") + shift, pl.lit(name).alias("hands"), *[pl.col(
+                f"{hands}_win_rate{end}").alias(f"win_rate{end}") for end in ("", "_lo", "_hi")]), "seat", "win_rate",
+                "hands", 100, {name: page.colour(policy)}, mfc=face)
+        ax.axhline(100 * pair["fair_share"][0], color="grey", linewidth=1, linestyle="--", label="fair share")
+        ax.set(xticks=range(pair["players"][0]), xlabel="seat (0 = start player)",
+               title=f"{label}\n({pair['staggered_n_plays'][0]:,} plays staggered, {pair['equal_n_plays'][0]:,} equal)")
+        ax.legend()
+        if ax.get_subplotspec().is_first_col():
+            ax.set_ylabel("win rate (%, 95% Wilson interval)")
+    fig.subplots_adjust(hspace=0.6)  # a row's seat labels clear of the next row's two-line titles
+    fig.suptitle(f"{page.game.title}: win rate by seat, staggered hands (seat k: 4 + k cards; filled) or equal (open)")
     zero = gaps.filter(pl.col("seat") == 0).sort(pl.col("setup_label") != "4 random players", -pl.col("equal_n_plays"))
     r = zero.row(0, named=True)
     verdict = VERDICTS.get((r["staggered_vs_fair"], r["equal_vs_fair"]), "seat 0 is behind even with equal hands")
     last = gaps.filter(pl.col("setup_label") == r["setup_label"]).row(-1, named=True)  # sorted by seat
     paired = ("the interval takes the samples as independent" + (f", but {count(r['same_seed_plays'], 'play')} share "
-              "their seeds (a sweep's What-if page pairs them)" if r["same_seed_plays"] else ""))
-    others = [f"{o['setup_label']}: {pct(o['staggered_win_rate'])} staggered, {pct(o['equal_win_rate'])} equal ("
-              f"{o['staggered_vs_fair']}, {o['equal_vs_fair']} the fair share)" for o in zero[1:].iter_rows(named=True)]
+              "their seeds (the What-if page pairs them)" if r["same_seed_plays"] else ""))
+    others = [f"{o['setup_label']}: {pct(o['staggered_win_rate'])} staggered, {pct(o['equal_win_rate'])} equal"
+              for o in zero[1:].iter_rows(named=True)]
     page.figure("start_hands", fig, "Start-player advantage: staggered against equal starting hands", sentence(
         f"at {r['setup_label']}, under staggered hands seat 0 wins {_said(r, 'staggered_win_rate')} against a fair "
         f"{pct(r['fair_share'])}; under equal hands {_said(r, 'equal_win_rate')}: {verdict}",
@@ -102,10 +127,15 @@ def start_hands(page: Page) -> None:
         f"{interval(100 * r['difference_lo'], 100 * r['difference_hi'], False, 1)}, "
         f"{'' if excludes(r['difference_lo'], r['difference_hi']) else 'not '}significant); {paired}",
         f"the last seat, with {r['players'] - 1} more cards, wins {_said(last, 'staggered_win_rate')} with staggered "
-        f"hands and {_said(last, 'equal_win_rate')} with equal ones", *others))
+        f"hands and {_said(last, 'equal_win_rate')} with equal ones",
+        "seat 0 elsewhere: " + ", ".join(others) if others else None))
+    page.verdict("own", "Do staggered hands make up for the start?", sentence(
+        f"{verdict}; at {r['setup_label']} seat 0 wins {_said(r, 'staggered_win_rate')} with staggered hands, "
+        f"{_said(r, 'equal_win_rate')} with equal ones (fair: {pct(r['fair_share'])})"))
     _table(page, "Staggered against equal starting hands by seat", "mart_burgenland_start_hands", [
-        "setup_label", "seat", "staggered_n_plays", "equal_n_plays", "same_seed_plays", "staggered_win_rate",
-        "equal_win_rate", "difference", "difference_lo", "difference_hi", "staggered_vs_fair", "equal_vs_fair",
+        "setup_label", "seat", "staggered_n_plays", "equal_n_plays", "staggered_win_rate", "staggered_win_rate_lo",
+        "staggered_win_rate_hi", "equal_win_rate", "equal_win_rate_lo", "equal_win_rate_hi", "difference",
+        "difference_lo", "difference_hi", "staggered_vs_fair", "equal_vs_fair", "same_seed_plays",
         "margin_difference", "margin_difference_lo", "margin_difference_hi"], "seat")
 
 
@@ -122,16 +152,16 @@ def length(page: Page) -> None:
               .join(lengths.select("setup_id", "start_hands"), on="setup_id").join(policies, on="setup_id")
               .sort("players", "setup_label", "rounds"))
     counts = sorted(rounds["players"].unique().to_list())
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.6 * len(counts), 4.0), squeeze=False)
-    for ax, players in zip(axes[0], counts):
+    fig, axes = page.subplots(len(counts), width=4.0, height=3.4)
+    for ax, players in zip(axes, counts):
         for (label,), run in rounds.filter(pl.col("players") == players).group_by("setup_label", maintain_order=True):
             ax.step(run["rounds"], 100 * run["share"], where="mid", color=page.colour(run["policy"][0]),
                     linestyle="--" if run["start_hands"][0] == "equal" else "-",
                     label=f"{label} (n = {run['n_plays'][0]:,})")
-        ax.set(title=f"{players} players, tables of one policy", xlabel="rounds begun per play")
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16))
-    axes[0][0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: game length in rounds (equal starting hands dashed)")
+        ax.set(title=f"{players} players", xlabel="rounds begun per play")
+        ax.legend()
+    axes[0].set_ylabel("share of plays (%)")
+    fig.suptitle(f"{page.game.title}: length in rounds, tables of one policy (equal starting hands dashed)")
     parts = [f"{r['setup_label']} play {_said(r, 'mean_rounds', False, 1)} rounds (median {r['median_rounds']}, 90% "
              f"within {r['p05_rounds']} to {r['p95_rounds']})" for r in lengths.iter_rows(named=True)
              if r["setup_label"].split(" ")[1:3] == ["random", "players"]]
@@ -143,6 +173,8 @@ def length(page: Page) -> None:
                  f"{count(int(lengths['n_turn_limit'].sum()), 'play')} hit the turn limit (no winner); the fewest "
                  f"ended by a last piece at {worst['setup_label']}: {_said(worst, 'last_piece_rate')}")
     page.figure("length", fig, "Game length by set-up", sentence(*parts))
+    page.verdict("length", "How long does a play last?", length_verdict(lengths.join(  # tables of one policy
+        hist.select("setup_id").unique(), on="setup_id").rename(lambda c: c.replace("_rounds", "_turns")), "rounds"))
     _table(page, "Game length in rounds and how plays end", "mart_burgenland_length", [
         "setup_label", "n_plays", "mean_rounds", "mean_rounds_lo", "mean_rounds_hi", "sd_rounds", "min_rounds",
         "p05_rounds", "median_rounds", "p95_rounds", "max_rounds", "last_piece_rate", "n_stalled", "n_turn_limit"],
@@ -155,17 +187,15 @@ def pieces_left(page: Page) -> None:
         return
     fig = _panels(page, left.filter(pl.col("kind") != "any"), "which kind holds players back? Pieces left by the "
                   "seats that did not win", [("left_share", "share of the kind's supply left (%, 95% interval)", 100,
-                                              "kind", KINDS, KIND_COLOURS)])
+                                              "kind", KINDS)])
     parts = []
-    for _, rows in left.group_by("x", maintain_order=True):
+    for _, rows in _named(left).group_by("x", maintain_order=True):
         kinds = rows.filter(pl.col("kind") != "any").sort("share_of_left", descending=True, nulls_last=True)
         top, total = kinds.row(0, named=True), rows.filter(pl.col("kind") == "any").row(0, named=True)
-        parts.append(f"{top['setup_label']} ({top['policy']} seats): {KINDS[top['kind']]}, "
-                     f"{pct(top['share_of_left'], 0)} of the {number(total['mean_left'])} pieces a losing seat keeps "
-                     f"({number(top['mean_left'])} of {top['supply']}; {pct(top['holder_share'], 0)} of the seats "
-                     "stuck with one)")
-    page.figure("pieces_left", fig, "Which kind holds players back",
-                sentence("the kind left most at the end: " + parts[0], *parts[1:]))
+        parts.append(f"{top['setup_label']}: {KINDS[top['kind']]}, {pct(top['share_of_left'], 0)} of the "
+                     f"{number(total['mean_left'])} pieces a losing seat keeps")
+    page.figure("pieces_left", fig, "Which kind holds players back", sentence(
+        "the kind left most at the end by the seats that did not win: " + "; ".join(parts)))
     _table(page, "Pieces left by kind (seats that did not win)", "mart_burgenland_pieces_left", [
         "setup_label", "policy", "kind", "seat_plays", "supply", "mean_left", "mean_left_lo", "mean_left_hi",
         "left_share", "holder_share", "share_of_left"], "policy", "kind", collapsed=True)
@@ -175,21 +205,20 @@ def jokers(page: Page) -> None:
     jk = _own(page, "mart_burgenland_jokers")
     if jk.is_empty():
         return
-    colours = {m: f"C{i}" for i, m in enumerate(JOKERS)}
-    fig = _panels(page, jk.filter(pl.col("measure") != "gained"), "the joker economy: where jokers come from and "
-                  "where they go, besides the one dealt",
-                  [("mean_jokers", "jokers per seat-play (95% interval)", 1, "measure", JOKERS, colours)])
+    fig = _panels(page, jk, "the joker economy: where jokers come from besides the one dealt, and where they go", [
+        ("mean_jokers", "jokers gained per seat-play (95% interval)", 1, "measure", SOURCES),
+        ("mean_jokers", "jokers per seat-play (95% interval)", 1, "measure", USES)])
     parts = []
-    for _, rows in jk.group_by("x", maintain_order=True):
+    for _, rows in _named(jk).group_by("x", maintain_order=True):
         m = {r["measure"]: r for r in rows.iter_rows(named=True)}
         top = max(SOURCES, key=lambda s: m[s]["mean_jokers"])
-        parts.append(f"{m['gained']['setup_label']} ({m['gained']['policy']} seats): a seat gains "
-                     f"{_said(m['gained'], 'mean_jokers', False)} jokers besides the one dealt, most from "
-                     f"{SOURCES[top]} ({number(m[top]['mean_jokers'])}), pays "
-                     f"{_said(m['used'], 'mean_jokers', False)} and keeps {number(m['left']['mean_jokers'])}"
-                     + (f" ({number(m['exchanged']['mean_jokers'])} bought for coins)"
-                        if m["exchanged"]["mean_jokers"] else ""))
-    page.figure("jokers", fig, "The joker economy", sentence(*parts))
+        parts.append(f"{m['gained']['setup_label']} {_said(m['gained'], 'mean_jokers', False)}, most from "
+                     f"{SOURCES[top]} ({number(m[top]['mean_jokers'])})" + (
+                         f", {number(m['exchanged']['mean_jokers'])} bought" if m["exchanged"]["mean_jokers"] else ""))
+    kept = _named(jk).filter(pl.col("measure") == "left")["mean_jokers"]
+    page.figure("jokers", fig, "The joker economy", sentence(
+        "jokers a seat gains besides the one dealt: " + "; ".join(parts),
+        f"a seat keeps {number(kept.min())} to {number(kept.max())} at the end"))
     _table(page, "Jokers per seat-play by source and use", "mart_burgenland_jokers", [
         "setup_label", "policy", "measure", "seat_plays", "mean_jokers", "mean_jokers_lo", "mean_jokers_hi",
         "holder_share", "share_of_jokers"], "policy", "measure", collapsed=True,

@@ -56,6 +56,7 @@ def _board(spec: str):
 class Catan(Game):
     name = "catan"
     title = "Catan (base game with Seafarers ships)"
+    report_order = 30
     rules_version = 3
     min_players = 3
     max_players = 4

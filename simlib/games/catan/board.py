@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.errors import SimlibError
-from ...core.params import read_toml
+from ...core.params import data_file, read_toml
 from .constants import RESOURCES  # what terrain t < DESERT produces
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # E, NE, NW, W, SW, SE
@@ -210,8 +210,7 @@ def build_board(spec: dict, source: str) -> Board:
 
 def load_board(spec: str) -> Board:
     """A built-in map by name (maps/<name>.toml), or a map file by path."""
-    path = MAPS / f"{spec}.toml" if (MAPS / f"{spec}.toml").exists() else Path(spec)
-    return build_board(read_toml(path, "map"), spec)
+    return build_board(read_toml(data_file(spec, MAPS, "map"), "map"), spec)
 
 
 def spiral(board: Board) -> np.ndarray:

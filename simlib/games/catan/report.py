@@ -1,156 +1,173 @@
-"""Catan's own report sections: production against the dice, cards lost to robber and discards, and the
-win rate of the longest-route and largest-army card holders."""
+"""Catan's own report sections: production against the dice (the page's lead: how much of the dice's promise
+arrives), cards lost to the robber and to discards, and the win rate of the longest-route and largest-army
+card holders. Figures draw the tables of one policy, a colour per policy and a marker per set-up of it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
-from matplotlib.axes import Axes
 
-from ...analysis.page import Page, error_bars, interval, pct, sentence
+from ...analysis.page import Page, error_bars, interval, lead, number, pct, sentence
+from ...analysis.sections import _series_style, published_rules
 from .constants import RESOURCES
 
 BUILDINGS = {"settlement": "settlements", "city": "cities"}
 CARDS = {"longest_route": "longest-route card", "largest_army": "largest-army card"}
 
 
-def _panel_per_run(page: Page, mart: str, panel: Callable[[Axes, str, pl.DataFrame], str]):
-    """The mart's rows with their run labels, and a figure with one panel per run drawn, each drawn by
-    `panel(ax, label, rows)`, which returns its part of the sentence (figure None: nothing to draw)."""
+def _one_policy(page: Page, mart: str) -> tuple[pl.DataFrame, pl.DataFrame, list[str]]:
+    """The mart's rows with their set-ups; of them the largest run of each one-policy set-up at the published
+    rules (what figures draw: mixed tables and variants are in the tables only), and their labels by players."""
     frame = page.with_labels(page.mart(mart))
-    drawn, labels = page.drawn(frame)
-    if not labels:
-        return frame, None, ""
-    fig, axes = plt.subplots(1, len(labels), figsize=(3.6 * len(labels), 3.8), squeeze=False, sharey=True)
-    parts = [panel(ax, label, drawn.filter(pl.col("label") == label)) for ax, label in zip(axes[0], labels)]
-    axes[0][0].legend(fontsize=7)
-    return frame, fig, sentence(*parts)
+    if frame.is_empty():
+        return frame, frame, []
+    drawn, labels = page.drawn(published_rules(page, frame.filter(pl.col("homogeneous"))))
+    return frame, drawn, labels
 
 
-def _production_panel(ax: Axes, label: str, run: pl.DataFrame) -> str:
-    for i, (building, plural) in enumerate(BUILDINGS.items()):
-        rows = {r["resource"]: r for r in run.filter(pl.col("building") == building).iter_rows(named=True)}
-        shown = [r for r in RESOURCES if r in rows]
+def _most_played(drawn: pl.DataFrame) -> str:
+    """The set-up a sentence quotes: the most plays, then the most players."""
+    sizes = drawn.group_by("label", "players").agg(pl.col("n_plays").max())
+    return sizes.sort("n_plays", "players", "label", descending=[True, True, False])["label"][0]
+
+
+def _ci(r: dict, column: str, as_pct: bool = True, where: str = "") -> str:
+    """"93.1% (92.8% to 93.4%)", "2.41 (2.35 to 2.47)" or "82.1% (79.6% to 84.6%, city grain)"."""
+    say = pct if as_pct else number
+    return f"{say(r[column])} ({interval(r[f'{column}_lo'], r[f'{column}_hi'], as_pct)}{where and ', ' + where})"
+
+
+def _points(ax, page: Page, drawn: pl.DataFrame, labels: list[str], x: str, y: str, ticks: list, scale: float = 1):
+    """Each set-up's y with its interval at the positions of `ticks` (the values of column x), side by side."""
+    style = _series_style(page, labels)
+    for i, label in enumerate(labels):
+        rows = {r[x]: r for r in drawn.filter(pl.col("label") == label).iter_rows(named=True)}
+        shown = [t for t in ticks if t in rows]
         if not shown:
             continue
-        x = np.array([RESOURCES.index(r) for r in shown]) + (i - 0.5) * 0.25
-        y = np.array([rows[r]["ratio"] for r in shown])
-        err = error_bars(y, [rows[r]["ratio_lo"] for r in shown], [rows[r]["ratio_hi"] for r in shown])
-        ax.errorbar(x, 100 * y, yerr=100 * err, fmt="os"[i], capsize=3, label=plural)
-    ax.axhline(100, color="grey", linestyle="--", linewidth=1, label="the dice's promise")
-    ax.set_xticks(range(len(RESOURCES)), RESOURCES, rotation=30)
-    ax.set_title(f"{label}\n(n={run['n_plays'][0]:,} plays)", fontsize=9)
-    short = run.filter(pl.col("ratio_hi") < 1)
-    level = run.filter(pl.col("ratio_hi") >= 1)
-    text = (f"{label}: {short.height} of {run.height} building and resource pairs receive significantly less "
-            f"than the dice promise")
-    if not short.is_empty():
-        text += f" (between {pct(short['ratio'].min())} and {pct(short['ratio'].max())} of it)"
-    if not level.is_empty():
-        text += ", not significantly less: " + ", ".join(
-            f"{r['building']} {r['resource']} {pct(r['ratio'])} ({interval(r['ratio_lo'], r['ratio_hi'])})"
-            for r in level.sort("building", "resource").iter_rows(named=True))
-    return text
+        xs = np.array([ticks.index(t) for t in shown]) + (i - (len(labels) - 1) / 2) * 0.7 / len(labels)
+        ys = np.array([rows[t][y] for t in shown], dtype=float)
+        err = error_bars(ys, [rows[t][f"{y}_lo"] for t in shown], [rows[t][f"{y}_hi"] for t in shown])
+        n = max(r["n_plays"] for r in rows.values())
+        ax.errorbar(xs, scale * ys, yerr=scale * err, fmt=style[label]["marker"], color=style[label]["color"],
+                    capsize=2, markersize=4, label=f"{label} (n = {n:,})")
+    ax.set_xticks(range(len(ticks)), [str(t) for t in ticks])
 
 
+@lead
 def production_vs_dice(page: Page) -> None:
-    production, fig, sentence = _panel_per_run(page, "mart_catan_production_vs_dice", _production_panel)
-    if fig is None:
+    production, drawn, labels = _one_policy(page, "mart_catan_production_vs_dice")
+    if not labels:
         return
-    fig.axes[0].set_ylabel("received / promised by the dice (%, 95% interval)")
-    fig.suptitle("Catan: cards received from rolls against the dice's promise (pips/36 per roll),\n"
-                 "tables of one policy; the robber and bank shortage take the gap", y=1.08)
-    page.figure("production_vs_dice", fig, "Production against the dice", sentence)
-    page.split_table("Production against the dice", production.sort("players", "label", "building", "resource")
-                     .select("label", "building", "resource", "n_plays", "received_per_play", "expected_per_play",
-                             "ratio", "ratio_lo", "ratio_hi", "mean_difference", "mean_difference_lo",
-                             "mean_difference_hi", "sd_difference", "homogeneous"),
-                     note="Per play, all seats together; the difference is per seat-play (received - expected).")
-
-
-def _losses_panel(ax: Axes, label: str, run: pl.DataFrame) -> str:
-    run = run.sort("seat")
-    seats = run["seat"].to_numpy()
-    for i, (what, colour) in enumerate((("robbed", "tab:red"), ("discarded", "tab:blue"))):
-        y = run[f"mean_{what}"].to_numpy()
-        err = error_bars(y, run[f"mean_{what}_lo"], run[f"mean_{what}_hi"])
-        ax.bar(seats + (i - 0.5) * 0.38, y, 0.38, yerr=err, capsize=3, color=colour,
-               label="to the robber" if what == "robbed" else "discarded on a 7")
-    ax.set_xticks(seats)
-    ax.set_xlabel("seat (0 = first player)")
-    ax.set_title(f"{label}\n(n={run['n_plays'][0]:,} per seat)", fontsize=9)
-    shares = run["lost_share"]
-    return (f"{label}: to the robber {_spread(run, 'robbed')}, to discards {_spread(run, 'discarded')}; "
-            f"the seats lose {interval(shares.min(), shares.max())} of the cards they receive")
-
-
-def _spread(run: pl.DataFrame, what: str) -> str:
-    """The seats losing most and least this way, and whether their intervals are apart."""
-    most = run.sort(f"mean_{what}", descending=True).row(0, named=True)
-    least = run.sort(f"mean_{what}").row(0, named=True)
-    apart = least[f"mean_{what}_hi"] < most[f"mean_{what}_lo"]
-    return (f"seat {most['seat']} loses most, {most[f'mean_{what}']:.1f} "
-            f"({interval(most[f'mean_{what}_lo'], most[f'mean_{what}_hi'], False)}) per play against "
-            f"{least[f'mean_{what}']:.1f} ({interval(least[f'mean_{what}_lo'], least[f'mean_{what}_hi'], False)}) "
-            f"for seat {least['seat']} ({'a significant' if apart else 'not a significant'} difference)")
+    fig, axes = page.subplots(len(BUILDINGS), width=5.8, height=3.6, sharey=True)
+    for ax, (building, plural) in zip(axes, BUILDINGS.items()):
+        _points(ax, page, drawn.filter(pl.col("building") == building), labels, "resource", "ratio",
+                list(RESOURCES), 100)
+        ax.axhline(100, color="grey", linestyle="--", linewidth=1, label="the dice's promise (pips/36 a roll)")
+        ax.set_title(f"cards received by {plural}")
+        ax.legend()
+    axes[0].set_ylabel("received, % of the dice's promise")
+    fig.suptitle("Catan: cards received from rolls against the dice's promise\n"
+                 "(tables of one policy, published rules, 95% intervals)")
+    quoted = drawn.filter(pl.col("label") == _most_played(drawn)).sort("ratio")
+    least, most = (_ci(r, "ratio", where=f"{r['building']} {r['resource']}") for r in (quoted.row(0, named=True),
+                                                                                       quoted.row(-1, named=True)))
+    short = drawn.filter(pl.col("ratio_hi") < 1)
+    page.figure("production_vs_dice", fig, "Production against the dice", sentence(
+        f"{short.height} of the {drawn.height} buildings and resources drawn get significantly less than the dice "
+        f"promise: at {quoted['label'][0]} from {least} to {most} of it arrives",
+        "the robber and the bank's shortage take the rest"))
+    every = quoted["ratio_hi"].max() < 1
+    page.verdict("own", "Do the dice deliver what they promise?", sentence(
+        f"{'no' if every else 'not everywhere'}: at {quoted['label'][0]} "
+        + ("every building and resource gets" if every else
+           f"{quoted.filter(pl.col('ratio_hi') < 1).height} of {quoted.height} buildings and resources get")
+        + f" significantly less, from {least} to {most} of the promise; the robber and the bank's shortage take "
+        "the rest"))
+    page.split_table("Production against the dice", production.sort("players", "label", "building", "resource"), [
+        "label", "building", "resource", "n_plays", "ratio", "ratio_lo", "ratio_hi", "received_per_play",
+        "expected_per_play", "mean_difference", "mean_difference_lo", "mean_difference_hi", "sd_difference",
+        "n_seat_plays", "homogeneous"], mart="mart_catan_production_vs_dice",
+        note="Per play, all seats together; the difference is per seat-play (received - expected).")
 
 
 def losses(page: Page) -> None:
-    lost, fig, sentence = _panel_per_run(page, "mart_catan_losses", _losses_panel)
-    if fig is None:
+    lost, drawn, labels = _one_policy(page, "mart_catan_losses")
+    if not labels:
         return
-    fig.axes[0].set_ylabel("cards lost per play (95% interval)")
-    fig.suptitle("Catan: cards lost to the robber and to discards by seat, tables of one policy", y=1.04)
-    page.figure("losses", fig, "Cards lost to the robber and to discards", sentence)
-    page.split_table("Cards lost to the robber and to discards", lost.sort("players", "label", "seat").select(
-        "label", "seat", "policy", "n_plays", "mean_robbed", "mean_robbed_lo", "mean_robbed_hi", "mean_discarded",
-        "mean_discarded_lo", "mean_discarded_hi", "mean_lost", "mean_lost_lo", "mean_lost_hi", "mean_received",
-        "robbed_share", "discarded_share", "lost_share", "homogeneous"))
+    seats = list(range(int(drawn["seat"].max()) + 1))
+    fig, axes = page.subplots(2, width=5.8, height=3.6, sharey=True)
+    for ax, (what, title) in zip(axes, (("robbed", "stolen by the robber"), ("discarded", "discarded on a 7"))):
+        _points(ax, page, drawn, labels, "seat", f"mean_{what}", seats)
+        ax.set(title=f"cards {title}", xlabel="seat (0 = the start player)")
+        ax.legend()
+    axes[0].set_ylabel("cards lost a play (95% interval)")
+    fig.suptitle("Catan: cards lost by seat (tables of one policy, published rules, 95% intervals)")
+    apart = [lb for lb in labels if _seats_apart(drawn.filter(pl.col("label") == lb))]
+    quoted = drawn.filter(pl.col("label") == _most_played(drawn), pl.col("seat") == 0).row(0, named=True)
+    page.figure("losses", fig, "Cards lost to the robber and to discards", sentence(
+        f"seats lose {_span(drawn['lost_share'])} of the cards they receive" + (", most of them discarded on a 7" if (
+            drawn["mean_discarded"] > drawn["mean_robbed"]).all() else "") + ": at "
+        f"{quoted['label']} seat 0 discards {_ci(quoted, 'mean_discarded', False)} cards a play and loses "
+        f"{_ci(quoted, 'mean_robbed', False)} to the robber", f"some seat loses significantly more than another at "
+        f"{', '.join(apart)}" if apart else "no seat's losses stand apart from another's at any table drawn"))
+    page.split_table("Cards lost to the robber and to discards", lost.sort("players", "label", "seat"), [
+        "label", "seat", "n_plays", "mean_lost", "mean_lost_lo", "mean_lost_hi", "lost_share", "mean_robbed",
+        "mean_robbed_lo", "mean_robbed_hi", "mean_discarded", "mean_discarded_lo", "mean_discarded_hi",
+        "mean_received", "robbed_share", "discarded_share", "policy", "homogeneous"], mart="mart_catan_losses")
+
+
+def _span(values: pl.Series) -> str:
+    return f"{pct(values.min())} to {pct(values.max())}"
+
+
+def _seats_apart(run: pl.DataFrame) -> bool:
+    """Some seat loses significantly more cards than another (intervals apart)."""
+    return run["mean_lost_lo"].max() > run["mean_lost_hi"].min()
 
 
 def card_holders(page: Page) -> None:
-    holders = page.with_labels(page.mart("mart_catan_card_holders"))
-    drawn, labels = page.drawn(holders)
-    if drawn.is_empty():
+    holders, drawn, labels = _one_policy(page, "mart_catan_card_holders")
+    if not labels:
         return
-    width = max(4.0, 1.3 * len(labels) + 1.5)
-    fig, axes = plt.subplots(1, len(CARDS), figsize=(width * len(CARDS), 3.8), squeeze=False, sharey=True)
-    sentences = []
-    x = np.arange(len(labels))
-    for ax, (card, name) in zip(axes[0], CARDS.items()):
+    style = _series_style(page, labels)
+    fig, axes = page.subplots(len(CARDS), width=4.2, height=1.4 + 0.42 * len(labels), sharey=True)
+    parts, quoted = [], _most_played(drawn)
+    for ax, (card, name) in zip(axes, CARDS.items()):
         rows = {r["label"]: r for r in drawn.filter(pl.col("card") == card).iter_rows(named=True)}
-        for i, (who, text) in enumerate((("holder", f"holder of the {name}"), ("without", "seats without it"))):
-            y = np.array([rows[lb][f"{who}_win_rate"] if lb in rows else np.nan for lb in labels], dtype=float)
-            lo = [rows[lb][f"{who}_win_rate_lo"] if lb in rows else np.nan for lb in labels]
-            hi = [rows[lb][f"{who}_win_rate_hi"] if lb in rows else np.nan for lb in labels]
-            err = np.nan_to_num(error_bars(y, np.array(lo, dtype=float), np.array(hi, dtype=float)))
-            ax.errorbar(x + (i - 0.5) * 0.2, 100 * y, yerr=100 * err, fmt="os"[i], capsize=3, label=text)
-        ax.set_xticks(x, [f"{lb}\n(n={rows[lb]['n_plays']:,})" if lb in rows else lb for lb in labels],
-                      rotation=30, fontsize=7)
-        ax.set_title(f"the {name}", fontsize=9)
-        ax.legend(fontsize=7)
-        ahead = [lb for lb, r in rows.items() if r["holder_win_rate_lo"] is not None
+        for y, label in enumerate(labels):
+            r = rows.get(label)
+            if r is None or r["holder_win_rate"] is None:
+                continue
+            for who, fill, dy in (("holder", style[label]["color"], -0.15), ("without", "white", 0.15)):
+                x = np.array([r[f"{who}_win_rate"]])
+                err = error_bars(x, [r[f"{who}_win_rate_lo"]], [r[f"{who}_win_rate_hi"]])
+                ax.errorbar(100 * x, [y + dy], xerr=100 * err, fmt="o", color=style[label]["color"],
+                            markerfacecolor=fill, capsize=2, markersize=5)
+        ax.set_yticks(range(len(labels)), [f"{lb} (n = {rows[lb]['n_plays']:,})" if lb in rows else lb
+                                           for lb in labels])
+        ax.set(title=f"the {name}", xlabel="win rate (%, 95% Wilson interval)")
+        ax.plot([], [], "o", color="grey", label="the card's holder at the end")
+        ax.plot([], [], "o", color="grey", markerfacecolor="white", label="the seats without it")
+        ax.legend()
+        ahead = [r for r in rows.values() if r["holder_win_rate_lo"] is not None
                  and r["holder_win_rate_lo"] > r["without_win_rate_hi"]]
-        level = [lb for lb in rows if lb not in ahead]
-        best = max(rows.values(), key=lambda r: -1 if r["holder_win_rate"] is None else r["holder_win_rate"])
-        text = (f"the holder of the {name} at the end wins significantly more often than the seats without it at "
-                f"{len(ahead)} of {len(rows)} tables drawn, most at {best['label']}: "
-                f"{pct(best['holder_win_rate'])} ({interval(best['holder_win_rate_lo'], best['holder_win_rate_hi'])}) "
-                f"against {pct(best['without_win_rate'])} "
-                f"({interval(best['without_win_rate_lo'], best['without_win_rate_hi'])})")
-        if level:
-            text += "; not significantly more at " + ", ".join(level)
-        sentences.append(text)
-    axes[0][0].set_ylabel("win rate (%, 95% Wilson interval)")
-    fig.suptitle("Catan: win rate of the card holders at the end against the seats without the card", y=1.04)
-    page.figure("card_holders", fig, "Longest route and largest army", sentence(*sentences))
-    page.split_table("Win rate of the card holders", holders.sort("players", "label", "card").select(
-        "label", "card", "n_plays", "plays_with_holder", "holder_share", "holder_wins", "holder_win_rate",
-        "holder_win_rate_lo", "holder_win_rate_hi", "seat_plays_without", "wins_without", "without_win_rate",
-        "without_win_rate_lo", "without_win_rate_hi", "homogeneous"))
+        if (r := rows.get(quoted)) and r["holder_win_rate"] is not None:
+            parts.append((f"the {name}'s holder{'' if parts else ' wins'} {_ci(r, 'holder_win_rate')} against "
+                          f"{pct(r['without_win_rate'])}{'' if parts else ' for the seats without it'}",
+                          (len(ahead), len(rows))))
+    axes[0].invert_yaxis()  # the shared axis: once, so the set-ups read top-down in players order
+    fig.suptitle("Catan: do the card holders win? (tables of one policy, published rules)")
+    said, ahead = ", ".join(p for p, _ in parts), [t for _, t in parts]
+    tables = "every table drawn" if all(a == n for a, n in ahead) else " and ".join(
+        f"{a} of {n}" for a, n in ahead) + " tables drawn"
+    page.figure("card_holders", fig, "Longest route and largest army", sentence(
+        said and f"at {quoted} {said}", ahead and f"significantly more often at {tables}",
+        "an association, not a cause: the card is worth 2 points and goes to a seat doing well"))
+    page.split_table("Win rate of the card holders", holders.sort("players", "label", "card"), [
+        "label", "card", "n_plays", "holder_win_rate", "holder_win_rate_lo", "holder_win_rate_hi",
+        "without_win_rate", "without_win_rate_lo", "without_win_rate_hi", "holder_share", "plays_with_holder",
+        "holder_wins", "seat_plays_without", "wins_without", "homogeneous"], mart="mart_catan_card_holders")
 
 
 # The sections this game hands to the report, in page order.

@@ -32,6 +32,9 @@ from .policies import MAX_PARAMS, POLICIES
 class Mauer(Game):
     name = "mauer"
     title = "Die Mauer"
+    report_order = 10
+    score_name = "penalty points"
+    score_sign = -1
     rules_version = 1
     min_players = 3
     max_players = 6

@@ -1,129 +1,185 @@
-"""Die Mauer's own report sections: penalty distributions, match totals, how Baurunden resolve."""
+"""Die Mauer's own report sections: penalty points by seat (the game's question) at every table size, penalty
+totals over a match by table position, and how Baurunden resolve. Penalty points are drawn as the designer counts
+them (Minuspunkte, positive; fewer is better), never as the negative score the generic marts rank by."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
-import numpy as np
 import polars as pl
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
-from ...analysis.page import Page, error_bars, interval, pct
+from ...analysis.page import Page, count, error_bar_lengths, interval, lead, number, pct, sentence
+
+# How a Baurunde resolved, in the rule text's words (docs/games/mauer.md), in the order of the text's cases.
+OUTCOMES = {"builder_builds": "Bauherr builds (nobody guessed)", "competitors_build": "guessers build",
+            "builder_outguessed": "Bauherr builds (too many guessed)", "illegal_plan": "no site: nobody builds",
+            "hollow_1": "hollow hand: Bauherr builds", "hollow_2": "hollow hand: a gift",
+            "hollow_3": "hollow hand: nothing happens"}
 
 
-def _focus_players(frame: pl.DataFrame) -> int:
-    """The player count to draw when there is room for one: 4 if present, else the most common."""
-    counts = frame["players"].value_counts().sort("count", descending=True)
-    return 4 if 4 in frame["players"].to_list() else counts["players"][0]
+def _one_policy(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows a figure draws: the largest run of each one-policy set-up at the published rules (the What-if
+    page draws the rule variants), with the set-up's policy."""
+    runs = page.runs.select("run_id", "focal", options=pl.col("options").fill_null(""))
+    return (page.with_labels(frame).join(runs, on="run_id")
+            .filter(pl.col("primary") & pl.col("homogeneous") & (pl.col("options") == ""))
+            .rename({"focal": "set_up_policy"}))
 
 
+def _seat_spread(rows: pl.DataFrame, key: str, value: str) -> dict:
+    """A set-up's lowest and highest mean (by `key`: seat or table position) and whether their 95% intervals lie
+    apart (a conservative test: intervals that overlap may still hide a difference)."""
+    rows = rows.sort(value)
+    low, high = rows.row(0, named=True), rows.row(-1, named=True)
+    return {"label": low["label"], "low": low, "high": high, "apart": low[f"{value}_hi"] < high[f"{value}_lo"],
+            "gap": high[value] - low[value], "key": key, "value": value, "seat0_lowest": low[key] == 0}
+
+
+def _spread_words(spread: dict, unit: str) -> str:
+    low, high, key, value = spread["low"], spread["high"], spread["key"], spread["value"]
+    return (f"at {spread['label']} {key} {low[key]} averages {number(low[value], 1)} {unit} "
+            f"({interval(low[f'{value}_lo'], low[f'{value}_hi'], as_pct=False, digits=1)}), {key} {high[key]} "
+            f"{number(high[value], 1)} ({interval(high[f'{value}_lo'], high[f'{value}_hi'], as_pct=False, digits=1)})")
+
+
+def _spreads(frame: pl.DataFrame, key: str, value: str) -> tuple[list[dict], list[dict], dict]:
+    """Every one-policy set-up's spread, those whose extremes lie apart, and the widest (of those apart if any)."""
+    spreads = [_seat_spread(rows, key, value)
+               for _, rows in frame.sort("players", "label").group_by("players", "label", maintain_order=True)]
+    apart = [s for s in spreads if s["apart"]]
+    return spreads, apart, max(apart or spreads, key=lambda s: s["gap"])
+
+
+@lead
 def penalties_by_seat(page: Page) -> None:
-    by_seat = page.with_labels(page.mart("mart_mauer_penalties_by_seat"))
-    drawn = by_seat.filter(pl.col("primary"))
-    if drawn.is_empty():
+    by_seat = _one_policy(page, page.mart("mart_mauer_penalties_by_seat"))
+    if by_seat.is_empty():
         return
-    n_players = _focus_players(drawn)
-    drawn = drawn.filter(pl.col("players") == n_players)
-    labels = sorted(drawn["label"].unique().to_list())
-    fig, axes = plt.subplots(1, len(labels), figsize=(3.4 * len(labels), 3.8), squeeze=False, sharey=True)
-    sentences = []
-    for ax, label in zip(axes[0], labels):
-        stats = drawn.filter(pl.col("label") == label).sort("seat")
-        boxes = [{"label": str(r["seat"]), "whislo": r["p05_penalty"], "q1": r["p25_penalty"],
-                  "med": r["median_penalty"], "q3": r["p75_penalty"], "whishi": r["p95_penalty"], "fliers": []}
-                 for r in stats.iter_rows(named=True)]
-        ax.bxp(boxes, positions=stats["seat"].to_list(), showfliers=False)
-        mean = stats["mean_penalty"].to_numpy()
-        err = error_bars(mean, stats["mean_penalty_lo"], stats["mean_penalty_hi"])
-        ax.errorbar(stats["seat"].to_numpy(), mean, yerr=err, fmt="D", color="black", markersize=4,
-                    label="mean (95% interval)")
-        ax.set_title(f"{label}\n(n={stats['n_plays'][0]:,} per seat)", fontsize=9)
-        ax.set_xlabel("seat (0 = first Bauherr)")
-        first, last = stats.row(0, named=True), stats.row(-1, named=True)
-        apart = first["mean_penalty_hi"] < last["mean_penalty_lo"] or last["mean_penalty_hi"] < first["mean_penalty_lo"]
-        sentences.append(f"{label}: seat 0 averages {first['mean_penalty']:.2f} "
-                         f"({interval(first['mean_penalty_lo'], first['mean_penalty_hi'], False)}) and seat "
-                         f"{last['seat']} {last['mean_penalty']:.2f} "
-                         f"({interval(last['mean_penalty_lo'], last['mean_penalty_hi'], False)}), "
-                         + ("a significant difference" if apart else "not significantly different"))
-    axes[0][0].set_ylabel("penalty points at the end (Minuspunkte)")
-    axes[0][0].legend(fontsize=7)
-    fig.suptitle(f"Die Mauer: penalty distribution by seat, {n_players} players, tables of one policy "
-                 f"(boxes: 25-75%, whiskers: 5-95%)", y=1.06)
-    page.figure("penalty_by_seat", fig, "Penalty points by seat", "; ".join(sentences) + ".")
-    page.split_table("Penalty points by seat", by_seat.sort("players_label", "label", "seat").select(
-        "label", "seat", "policy", "n_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi", "sd_penalty",
-        "p05_penalty", "p25_penalty", "median_penalty", "p75_penalty", "p95_penalty", "max_penalty",
-        "share_zero", "homogeneous"))
-    by_policy = page.with_labels(page.mart("mart_mauer_penalties_by_policy"))
-    page.split_table("Penalty points by policy", by_policy.sort("label", "policy").select(
-        "label", "policy", "n_plays", "n_seat_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi",
-        "median_penalty", "p95_penalty", "share_zero", "homogeneous"))
+    counts = sorted(by_seat["players"].unique().to_list())
+    fig, axes = page.subplots(len(counts), width=6.0, height=3.6, most=2, sharey=True,
+                              gridspec_kw={"hspace": 0.45})
+    for ax, n in zip(axes, counts):
+        table = by_seat.filter(players=n)
+        policies = [p for p in page.game.policies() if p in set(table["set_up_policy"])]
+        width = 0.8 / len(policies)
+        for i, policy in enumerate(policies):
+            rows = table.filter(set_up_policy=policy).sort("seat")
+            x = rows["seat"].to_numpy() + (i - (len(policies) - 1) / 2) * width
+            ax.bxp([{"whislo": r["p05_penalty"], "q1": r["p25_penalty"], "med": r["median_penalty"],
+                     "q3": r["p75_penalty"], "whishi": r["p95_penalty"]} for r in rows.iter_rows(named=True)],
+                   positions=x, widths=0.85 * width, showfliers=False, patch_artist=True,
+                   boxprops={"facecolor": page.colour(policy), "alpha": 0.45},
+                   medianprops={"color": "black"})
+            ax.errorbar(x, rows["mean_penalty"], fmt="D", color="black", markersize=3.5, yerr=error_bar_lengths(
+                rows["mean_penalty"], rows["mean_penalty_lo"], rows["mean_penalty_hi"]))
+        ax.legend(handles=[Patch(facecolor=page.colour(p), alpha=0.45, label=f"{p} players") for p in policies]
+                  + [Line2D([], [], color="black", marker="D", markersize=3.5, linestyle="none",
+                            label="mean (95% interval)")])
+        plays = sorted(set(table["n_plays"]))
+        ax.set(title=f"{n} players (n = {plays[0]:,}" + (f" to {plays[-1]:,}" if len(plays) > 1 else "")
+               + " plays a set-up)", xticks=range(n), xticklabels=range(n), xlabel="seat (0 = the first Bauherr)")
+    for ax in axes[::2]:
+        ax.set_ylabel("penalty points per Spielrunde")
+    fig.suptitle(f"{page.game.title}: penalty points by seat, tables of one policy (fewer is better; boxes 25% to "
+                 "75%, whiskers 5% to 95%, line the median)")
+    spreads, apart, top = _spreads(by_seat, "seat", "mean_penalty")
+    tables = f"{count(len(spreads), 'table')} of one policy"
+    lowest = sum(s["seat0_lowest"] for s in spreads)
+    first = f"seat 0 (the first Bauherr) collects the fewest at {'all ' if lowest == len(spreads) else ''}{lowest}"
+    widest = "the widest gap: " + _spread_words(top, "penalty points a Spielrunde")
+    if apart:
+        verdict = sentence(f"no: the seats differ significantly at {len(apart)} of {tables}; {first}", widest)
+    else:
+        verdict = sentence(f"no seat stands out: the seats' 95% intervals overlap at all {tables}", widest)
+    level = [s["label"] for s in spreads if not s["apart"]]
+    page.figure("penalty_by_seat", fig, "Penalty points by seat", sentence(
+        f"the seats with the fewest and the most penalty points differ significantly (their 95% intervals do not "
+        f"overlap) at {len(apart)} of {tables}; {first}", widest,
+        f"the seats' intervals overlap at {', '.join(level)}" if level else None))
+    page.verdict("own", "Are penalty points fair by seat?", verdict)
+    labelled = page.with_labels(page.mart("mart_mauer_penalties_by_seat")).filter(pl.col("counted"))
+    page.split_table("Penalty points by seat", labelled.sort("players", "label", "seat"), [
+        "label", "seat", "n_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi", "median_penalty",
+        "p05_penalty", "p25_penalty", "p75_penalty", "p95_penalty", "share_zero", "max_penalty", "sd_penalty",
+        "policy", "run_id"], mart="mart_mauer_penalties_by_seat")
+    by_policy = page.with_labels(page.mart("mart_mauer_penalties_by_policy")).filter(pl.col("counted"))
+    page.split_table("Penalty points by policy", by_policy.sort("players", "label", "policy"), [
+        "label", "policy", "n_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi", "median_penalty",
+        "p95_penalty", "share_zero", "n_seat_plays", "run_id"], mart="mart_mauer_penalties_by_policy")
 
 
 def match_totals(page: Page) -> None:
-    totals = page.with_labels(page.mart("mart_mauer_match_totals")).filter(
-        pl.col("primary") & (pl.col("rounds") > 1))
+    totals = _one_policy(page, page.mart("mart_mauer_match_totals")).filter(pl.col("rounds") > 1)
     if totals.is_empty():
         return
-    fig, ax = plt.subplots(figsize=(8, 3.8))
-    labels = totals.sort("players_label", "label")["label"].unique(maintain_order=True).to_list()
-    for i, label in enumerate(labels):
-        run = totals.filter(pl.col("label") == label).sort("player")
-        x = run["player"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.08
-        y = run["mean_total"].to_numpy()
-        err = error_bars(y, run["mean_total_lo"], run["mean_total_hi"])
-        ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, label=f"{label} (n={run['n_matches'][0]:,} matches)")
-    ax.set_xlabel("table position (0 = the match's first Bauherr)")
-    ax.set_ylabel("mean penalty total per match (points)")
-    rounds = int(totals["rounds"].max())
-    ax.set_title(f"Die Mauer: penalty totals over a match of {rounds} Spielrunden (95% bootstrap intervals)")
-    ax.legend(fontsize=7, ncol=2)
-    spread = []
-    for label in labels:
-        run = totals.filter(pl.col("label") == label).sort("mean_total")
-        best, worst = run.row(0, named=True), run.row(-1, named=True)
-        apart = best["mean_total_hi"] < worst["mean_total_lo"]
-        spread.append(f"{label}: position {best['player']} {best['mean_total']:.1f} vs position "
-                      f"{worst['player']} {worst['mean_total']:.1f} ({'significant' if apart else 'not significant'})")
-    page.figure("match_totals", fig, "Match totals by table position",
-              "Over whole matches the table positions differ as follows: " + "; ".join(spread) + ".")
-    page.table("Match totals by table position", totals.sort("label", "player").select(
-        "label", "player", "policy", "n_matches", "rounds", "mean_total", "mean_total_lo", "mean_total_hi",
-        "p05_total", "p25_total", "median_total", "p75_total", "p95_total", "share_zero", "match_win_rate"))
+    counts = sorted(totals["players"].unique().to_list())
+    fig, axes = page.subplots(len(counts), width=3.0, height=3.4, sharey=True)
+    for ax, n in zip(axes, counts):
+        table = totals.filter(players=n)
+        policies = [p for p in page.game.policies() if p in set(table["set_up_policy"])]
+        for i, policy in enumerate(policies):
+            rows = table.filter(set_up_policy=policy).sort("player")
+            ax.errorbar(rows["player"] + (i - (len(policies) - 1) / 2) * 0.15, rows["mean_total"],
+                        yerr=error_bar_lengths(rows["mean_total"], rows["mean_total_lo"], rows["mean_total_hi"]),
+                        fmt="o", capsize=3, color=page.colour(policy))
+        ax.legend(handles=[Line2D([], [], color=page.colour(p), marker="o", linestyle="none", label=f"{p} players")
+                           for p in policies])
+        plays = sorted(set(table["n_plays"]))
+        ax.set(title=f"{n} players (n = {plays[0]:,}" + (f" to {plays[-1]:,}" if len(plays) > 1 else "") + ")",
+               xticks=range(n), xlabel="table position")
+    axes[0].set_ylabel("mean penalty points per match\n(95% bootstrap interval)")
+    rounds = sorted(totals["rounds"].unique().to_list())
+    fig.suptitle(f"{page.game.title}: penalty points over a match of {' or '.join(map(str, rounds))} Spielrunden by "
+                 "table position (0 = the first Bauherr), tables of one policy", y=1.04)
+    spreads, apart, top = _spreads(totals.rename({"player": "position"}), "position", "mean_total")
+    page.figure("match_totals", fig, "Penalty points over a match by table position", sentence(
+        f"over a match, where the first Bauherr changes from Spielrunde to Spielrunde, the lowest and highest table "
+        f"position's 95% intervals lie apart at {len(apart)} of {count(len(spreads), 'table')} of one policy",
+        ("the widest gap: " if apart else "none differs significantly; the widest gap: ")
+        + _spread_words(top, "points a match")))
+    labelled = page.with_labels(page.mart("mart_mauer_match_totals")).filter(pl.col("counted") & (pl.col("rounds") > 1))
+    page.split_table("Match totals by table position", labelled.sort("players", "label", "player"), [
+        "label", "player", "n_matches", "mean_total", "mean_total_lo", "mean_total_hi", "median_total",
+        "match_win_rate", "p05_total", "p95_total", "p25_total", "p75_total", "share_zero", "rounds", "n_plays",
+        "policy", "run_id"], mart="mart_mauer_match_totals")
 
 
 def baurunde_cases(page: Page) -> None:
     cases = page.with_labels(page.mart("mart_mauer_baurunde_cases"))
     if cases.is_empty():
         return
-    order = ["builder_builds", "competitors_build", "builder_outguessed", "illegal_plan", "hollow_1", "hollow_2",
-             "hollow_3"]
-    labels = cases["label"].unique(maintain_order=True).sort().to_list()
-    fig, ax = plt.subplots(figsize=(9, 3.8))
-    width = 0.8 / len(labels)
+    # Events are logged by runs of their own, whose plays a larger run may hold too: one run per set-up is drawn.
+    shown = (cases.sort("n_baurunden", descending=True).unique("label", keep="first").select("run_id", "label")
+             .sort("label"))
+    cases = cases.join(shown.select("run_id"), on="run_id")
+    labels = shown["label"].to_list()
+    policies = dict(shown.join(page.runs.select("run_id", "focal"), on="run_id").select("label", "focal").rows())
+    order = list(OUTCOMES)[::-1]  # the text's first case on top
+    fig, (ax,) = page.subplots(1, width=9.0, height=0.3 * len(order) * len(labels) + 1.6)
+    height = 0.8 / len(labels)
     for i, label in enumerate(labels):
-        run = cases.filter(pl.col("label") == label)
-        share = {r["outcome"]: r for r in run.iter_rows(named=True)}
-        y = np.array([share[o]["share"] if o in share else 0.0 for o in order])
-        lo = np.array([share[o]["share_lo"] if o in share else 0.0 for o in order])
-        hi = np.array([share[o]["share_hi"] if o in share else 0.0 for o in order])
-        ax.bar(np.arange(len(order)) + (i - (len(labels) - 1) / 2) * width, 100 * y, width,
-               yerr=100 * error_bars(y, lo, hi), capsize=2,
-               label=f"{label} (n={run['n_baurunden'][0]:,} Baurunden)")
-    ax.set_xticks(range(len(order)), [o.replace("_", " ") for o in order], rotation=20)
-    ax.set_ylabel("share of Baurunden (%)")
-    ax.set_title("Die Mauer: how Baurunden resolve (runs logged with --events)")
-    ax.legend(fontsize=7)
-    sentences = []
+        run = {r["outcome"]: r for r in cases.filter(label=label).iter_rows(named=True)}
+        y = [k - (i - (len(labels) - 1) / 2) * height for k in range(len(order))]  # the legend's order, top down
+        share, lo, hi = ([run[o][c] if o in run else 0.0 for o in order] for c in ("share", "share_lo", "share_hi"))
+        n = next(iter(run.values()))["n_baurunden"]
+        ax.barh(y, [100 * s for s in share], height, xerr=100 * error_bar_lengths(share, lo, hi), capsize=2,
+                color=page.colour(policies[label] or "mixed"), label=f"{label} (n = {n:,} Baurunden)")
+    ax.set_yticks(range(len(order)), [OUTCOMES[o] for o in order])
+    ax.set_xlabel("share of Baurunden (%, 95% Wilson interval)")
+    ax.set_title(f"{page.game.title}: how Baurunden resolve (runs that logged every Baurunde)")
+    ax.legend()
+    parts = []
     for label in labels:
-        run = cases.filter(pl.col("label") == label).sort("share", descending=True)
-        top = run.row(0, named=True)
-        sentences.append(f"in {label}, {top['outcome'].replace('_', ' ')} dominates with {pct(top['share'])} "
-                         f"({interval(top['share_lo'], top['share_hi'])}) of Baurunden")
-    text = "; ".join(sentences)
-    page.figure("baurunde_cases", fig, "How Baurunden resolve", text[0].upper() + text[1:] + ".")
-    page.table("How Baurunden resolve", cases.sort("label", "outcome").select(
-        "label", "outcome", "n_baurunden_with_outcome", "n_baurunden", "share", "share_lo", "share_hi",
-        "per_play", "pieces_built", "n_plays"))
+        top = cases.filter(label=label).sort("share", descending=True).row(0, named=True)
+        hollow = cases.filter(pl.col("label") == label, pl.col("outcome").str.starts_with("hollow"))
+        parts.append(f"at {label} the commonest outcome is {OUTCOMES[top['outcome']]}: {pct(top['share'])} of "
+                     f"Baurunden ({interval(top['share_lo'], top['share_hi'])}); a hollow hand decides "
+                     f"{pct(hollow['share'].sum())}")
+    page.figure("baurunde_cases", fig, "How Baurunden resolve", sentence(*parts))
+    page.table("How Baurunden resolve", cases.sort("label", "outcome").with_columns(
+        pl.col("outcome").replace(OUTCOMES)), [
+        "label", "outcome", "n_baurunden_with_outcome", "share", "share_lo", "share_hi", "per_play",
+        "pieces_built", "n_baurunden", "n_plays"], mart="mart_mauer_baurunde_cases")
 
 
 # The sections this game hands to the report, in page order.

@@ -45,6 +45,7 @@ def _deck_from_text(name: str, text: str) -> Deck:
 class Mauerbruch(Game):
     name = "mauerbruch"
     title = "Mauerbruch"
+    report_order = 20
     rules_version = 1
     min_players = 2
     max_players = 4

@@ -113,5 +113,6 @@ def load_deck(spec: str) -> Deck:
     try:
         text = path.read_text()
     except OSError as exc:
-        raise SimlibError(f"cannot read deck {spec}: {exc.strerror}") from None
+        raise SimlibError(f"deck {spec!r} is neither built in ({', '.join(BUILTIN)}) nor a readable file: "
+                          f"{exc.strerror}") from None
     return parse_deck(text, spec)

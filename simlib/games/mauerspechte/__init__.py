@@ -49,6 +49,7 @@ def _berlin(map_spec: str, components: str) -> Berlin:
 class Mauerspechte(Game):
     name = "mauerspechte"
     title = "Die Mauerspechte (Catan + Seafarers scenario, Berlin)"
+    report_order = 40
     rules_version = 1
     engines = (CATAN,)  # Catan's turn, dice, robber and building rules run every play
     min_players = 3

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.errors import SimlibError
-from ...core.params import read_toml
+from ...core.params import data_file, read_toml
 from ..catan.board import DESERT, DIRECTIONS, SEA, Board, build_board
 from ..catan.constants import RESOURCES
 from .constants import EAST, N_HOTELS, N_SECTIONS, SIDES
@@ -45,8 +45,7 @@ class Berlin:
 
 
 def _path(spec: str, folder: str) -> Path:
-    built_in = PACKAGE / folder / f"{spec}.toml"
-    return built_in if built_in.exists() else Path(spec)
+    return data_file(spec, PACKAGE / folder, "map")
 
 
 def load_berlin(map_spec: str, components_spec: str) -> Berlin:

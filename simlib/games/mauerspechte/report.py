@@ -7,20 +7,22 @@ import numpy as np
 import polars as pl
 
 from ...analysis import sections
-from ...analysis.page import Page, count, excludes, interval, lead, number, pct, replaces, sentence
+from ...analysis.page import Page, count, interval, lead, number, pct, replaces, sentence
 
 CHIPS = {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3}  # a hotel's chip and its price in cards
 DESIGN = 18  # rolls to earn the price back at the dice's 2 x pips/36 cards a roll, for every chip
 SCRIPTED = ("builder", "specht", "hotelier")  # policies that open the same way every play
+XLABELS = {"seat": "seat (0 = the start player)", "owned": "hotels owned at the end"}
 SOURCES = {"army": "police", "dev_cards": "VP cards", "wall": "wall pieces", "chips": "parade chips"}  # else as named
 
 
 def _setups(page: Page, mart: str, *where: pl.Expr) -> tuple[pl.DataFrame, pl.DataFrame, list[str]]:
-    """The mart's rows of each set-up's largest counted run; of them, those of one policy (figures); their labels."""
+    """The mart's rows of each set-up's largest counted run; of them those of one policy at the published rules
+    (what figures draw; variants are the What-if page's), and their labels."""
     if (frame := page.mart(mart)).is_empty():
         return frame, frame, []
     frame = page.with_labels(frame).filter(pl.col.primary, *where).join(page.runs["run_id", "focal"], on="run_id")
-    drawn, labels = page.drawn(frame.filter(pl.col("homogeneous")))
+    drawn, labels = page.drawn(sections.published_rules(page, frame.filter(pl.col("homogeneous"))))
     return frame.rename({"label": "setup_label"}), drawn, labels
 
 
@@ -38,14 +40,18 @@ def _ci(r: dict, column: str, say=pct, chip: bool = False) -> str:
     return f"{say(r[column])} ({ends}" + (f", chip {r['chip']})" if chip else ")")
 
 
-def _fixed_map(page: Page, frame: pl.DataFrame, y: str, what: str) -> str:
-    fixed = page.runs.filter(pl.col.homogeneous, pl.col.focal.is_in(SCRIPTED),
-                             pl.col.option_values.str.json_path_match("$.layout") == "fixed")
-    most = frame.filter(pl.col.label.is_in(fixed["label"].implode())).group_by("label").agg(pl.col(y), gap=pl.col(
+def _fixed(page: Page) -> pl.Series:
+    """The labels of the set-ups whose one scripted policy plays the fixed map: every play opens the same way."""
+    return page.runs.filter(pl.col.homogeneous, pl.col.focal.is_in(SCRIPTED),
+                            pl.col.option_values.str.json_path_match("$.layout") == "fixed")["label"]
+
+
+def _fixed_map(page: Page, frame: pl.DataFrame, y: str, what: str = "") -> str:
+    most = frame.filter(pl.col.label.is_in(_fixed(page).implode())).group_by("label").agg(pl.col(y), gap=pl.col(
         f"{y}_lo").max() - pl.col(f"{y}_hi").min()).filter(pl.col.gap > 0).sort("gap").rows(named=True)
-    return most and (f"the seats of {count(len(most), 'scripted set-up')} differ significantly, most at "
-                     f"{most[-1]['label']} ({_span(most[-1][y], pct if 'share' in y else number)} {what}): the fixed "
-                     "map makes every scripted opening the same, each seat repeats one (layout = shuffled varies it)")
+    return most and (f"the seats of {count(len(most), 'scripted set-up')} differ significantly" + (what and (
+        f", most at {most[-1]['label']} ({_span(most[-1][y], pct if 'share' in y else number)} {what})")) +
+        ": the fixed map makes every scripted opening the same")
 
 
 def _tables(page: Page, title: str, frame: pl.DataFrame, columns: str, mart: str, **kw) -> None:
@@ -71,20 +77,20 @@ def _series(page: Page, ax, drawn: pl.DataFrame, labels: list[str], x: str, y: s
         page.error_bars(ax, rows, x, y, series="label", scale=scale, colours={label: colour}, fmt=marker, markersize=4)
 
 
-def _figure(page: Page, drawn: pl.DataFrame, labels: list, x: str, panels: dict, title: str, scale=1, ref=0, **kw):
+def _figure(page: Page, drawn: pl.DataFrame, labels: list, x: str, panels: dict, title: str, scale=1, ref=None, **kw):
     """A panel per column of `panels` (column: title; one the frame lacks is the caller's); the legend below."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(13, 4.4), squeeze=False, **kw)
-    for ax, (y, text) in zip(axes[0], panels.items()):
-        ax.set_title(text, fontsize=10)
+    fig, axes = page.subplots(len(panels), width=6.1 if len(panels) > 1 else 10.0, height=3.8, **kw)
+    for ax, (y, text) in zip(axes, panels.items()):
+        ax.set_title(text)
         if y in drawn.columns:
-            ax.axhline(ref, color="grey", linestyle="--", linewidth=1)
+            if ref is not None:
+                ax.axhline(ref, color="grey", linestyle="--", linewidth=1)
             _series(page, ax, drawn, labels, x, y, scale)
-            ax.set(xticks=(t := sorted(set(drawn[x]))), xlabel=x, xticklabels=[
+            ax.set(xticks=(t := sorted(set(drawn[x]))), xlabel=XLABELS.get(x, x), xticklabels=[
                 f"{c}\n(price {CHIPS[c]})" if x == "chip" else c for c in t])
-    handles = {t: h for ax in axes[0] for h, t in zip(*ax.get_legend_handles_labels())}
-    fig.legend(handles.values(), handles.keys(), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.03), ncol=3)
-    fig.suptitle(f"Die Mauerspechte: {title} (tables of one policy, 95% intervals)")
-    return fig, axes[0]
+            ax.legend()
+    fig.suptitle(f"Die Mauerspechte: {title} (tables of one policy, published rules, 95% intervals)")
+    return fig, axes
 
 
 @lead
@@ -92,18 +98,22 @@ def hotel_payback(page: Page) -> None:
     table, drawn, labels = _setups(page, "mart_mauerspechte_hotel_payback")
     if not labels:
         return
-    fig, _ = _figure(page, drawn, labels, "chip", {"yield_ratio": "the owner's cards a roll, % of the dice's "
-                     "2 × pips/36", "paid_back_share": "paid back by the end (%)"}, "do hotels pay back?", 100, 100)
+    fig, _ = _figure(page, drawn, labels, "chip", {"yield_ratio": "the owner's cards a roll, % of the dice's 2 × "
+                     "pips/36", "paid_back_share": "hotels paid back by the end (%)"}, "do hotels pay back?", 100, 100)
     rows = sorted(_quoted(drawn, "n_hotels"), key=lambda r: r["yield_ratio"])
-    least, most = sorted((rows[0], rows[-1]), key=lambda r: r["paid_back_share"])
-    ends = " to ".join(dict.fromkeys(_ci(r, "yield_ratio", chip=True) for r in (rows[0], rows[-1])))
+    paid = sorted(rows, key=lambda r: r["paid_back_share"])
+    ends = {k: " to ".join(dict.fromkeys(_ci(r, k, chip=True) for r in (o[0], o[-1]))) for k, o in (
+        ("yield_ratio", rows), ("paid_back_share", paid))}
+    rolls = f"{_span([r['break_even_rolls'] for r in rows], lambda x: number(x, 1))} rolls"
     page.figure("hotel_payback", fig, "Does a hotel pay back its price?", sentence(
-        f"at {rows[0]['label']} ({count(sum(r['n_hotels'] for r in rows), 'hotel')}) the owner got {ends} of the "
-        f"dice's 2 × pips/36 cards a roll (the robber took {_span([r['robber_toll_share'] for r in rows])}), earning "
-        f"the price in {_span([r['break_even_rolls'] for r in rows], number)} rolls, by design in {DESIGN}",
-        least is not most and f"{_ci(least, 'paid_back_share', chip=True)} paid back by the game's end, "
-        f"{_ci(most, 'paid_back_share', chip=True)}: {pct(least['late_share'])} of the former came too late "
-        f"(bought at turn {least['mean_buy_turn']:.0f} on average)"))
+        f"at {rows[0]['label']} ({count(sum(r['n_hotels'] for r in rows), 'hotel')}) the owner got "
+        f"{ends['yield_ratio']} of the dice's 2 × pips/36 cards a roll, earning the price in {rolls} (by design in "
+        f"{DESIGN}); {ends['paid_back_share']} paid back by the game's end"))
+    word = "mostly" if paid[0]["paid_back_share_lo"] > 0.5 else "mostly not" if paid[-1]["paid_back_share_hi"] < 0.5 \
+        else "for some chips"
+    page.verdict("own", "Does a hotel pay for itself?", sentence(
+        f"{word}: at {rows[0]['label']} {ends['paid_back_share']} of hotels earned their price back before the game "
+        f"ended, in {rolls} at the yield observed (by design {DESIGN})"))
     _tables(page, "Hotel payback by chip", table, "chip n_hotels yield_ratio± break_even_rolls paid_back_share± "
             "km_median_payback_rolls analytic_median_payback_rolls late_share mean_net",
             "mart_mauerspechte_hotel_payback")
@@ -115,19 +125,28 @@ def hotel_payback_curve(page: Page) -> None:
     if not labels:
         return
     label = _quoted(drawn.unique(["label", "chip"]), "n_hotels")[0]["label"]
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), sharey=True)
-    for i, chip in enumerate((4, 10, 5, 9, 6, 8)):  # the two chips of a price share a panel and the dice's curve
-        ax, rows = axes[i // 2], drawn.filter((pl.col("label") == label) & (pl.col("chip") == chip)).sort("rolls")
-        ax.set(xlim=(0, 80), xlabel="rolls after the purchase", title=f"price {CHIPS[chip]} cards")
-        ax.axvline(DESIGN, color="grey", linestyle=":", linewidth=1)
-        if rows.height:
-            x, ys = np.r_[0, rows["rolls"]], [100 * np.r_[0, rows[f"paid_share{e}"]] for e in ("", "_lo", "_hi")]
-            ax.step(x, ys[0], where="post", color=f"C{i % 2}", label=f"chip {chip} (n = {rows['n_hotels'][0]:,})")
-            ax.fill_between(x, ys[1], ys[2], step="post", alpha=0.2, color=f"C{i % 2}")
-            ax.plot(rows["rolls"], 100 * rows["analytic_paid_share"], "k--", label="the dice" if i % 2 else None)
-        ax.legend(fontsize=7, loc="lower right")  # the panel's second chip's call is the one kept
-    axes[0].set_ylabel("hotels paid back (%, Kaplan-Meier, 95% band)")
-    fig.suptitle(f"Die Mauerspechte: how fast hotels pay back at {label}, against the dice (dotted: {DESIGN} rolls)")
+    sizes = drawn.unique(["label", "chip"]).group_by("players", "label").agg(pl.col("n_hotels").sum())
+    shown = sizes.sort("n_hotels", descending=True).unique("players", keep="first").sort("players")["label"]
+    fig, axes = page.subplots(3 * len(shown), width=4.0, height=3.0, sharex=True, sharey=True,  # a row a count
+                              gridspec_kw={"hspace": 0.3})
+    for k, setup in enumerate(shown):  # the set-up with most hotels at each player count
+        colour = page.colour(drawn.filter(pl.col("label") == setup)["focal"][0])  # its chips by line style
+        for i, chip in enumerate((4, 10, 5, 9, 6, 8)):  # the two chips of a price share a panel and the dice's curve
+            ax, rows = axes[3 * k + i // 2], drawn.filter(pl.col.label == setup, pl.col.chip == chip).sort("rolls")
+            n = drawn.filter(pl.col.label == setup, pl.col.chip.is_in([c for c in CHIPS if CHIPS[c] == CHIPS[chip]]))
+            ax.set(xlim=(0, 80), title=f"{setup}, price {CHIPS[chip]} (n = {n.unique('chip')['n_hotels'].sum():,})",
+                   xlabel="rolls after the purchase" if k == len(shown) - 1 else "",
+                   ylabel="paid back (%)" if i < 2 else "")
+            ax.axvline(DESIGN, color="grey", linestyle=":", linewidth=1)
+            if rows.height:
+                x, ys = np.r_[0, rows["rolls"]], [100 * np.r_[0, rows[f"paid_share{e}"]] for e in ("", "_lo", "_hi")]
+                ax.step(x, ys[0], where="post", color=colour, linestyle="-." if i % 2 else "-", label=f"chip {chip}")
+                ax.fill_between(x, ys[1], ys[2], step="post", alpha=0.15, color=colour)
+                ax.plot(rows["rolls"], 100 * rows["analytic_paid_share"], "k--", linewidth=1,
+                        label="the dice alone" if i % 2 else None)
+            ax.legend()
+    fig.suptitle(f"Die Mauerspechte: how fast hotels pay back against the dice (Kaplan-Meier, 95% bands; dotted: "
+                 f"{DESIGN} rolls)")
     by = drawn.filter((pl.col("label") == label) & (pl.col("rolls") <= DESIGN)).sort("rolls").group_by("chip").last()
     page.figure("hotel_payback_curve", fig, "Hotel payback over time", sentence(
         by.height and f"at {label} (Kaplan-Meier: a hotel whose game ended first is cut off) {_span(by['paid_share'])} "
@@ -159,9 +178,11 @@ def hotel_wins(page: Page) -> None:
     _, held, shown = _setups(page, "mart_mauerspechte_win_by_holdings", pl.col.item == "hotels", pl.col.seat_plays > 29)
     if not labels:
         return
-    fig, axes = _figure(page, held, shown, "owned", {"win_rate": "win rate (%, Wilson; dashed: fair share) by hotels "
-                        "owned at the end (counts of 30 seat-plays or more)"}, "hotels and winning", 100)
-    [axes[0].axhline(100 / n, color="grey", linestyle="--", linewidth=1) for n in set(drawn["players"])]
+    fig, axes = _figure(page, held, shown, "owned", {"win_rate": "win rate (%, Wilson) of seats by hotels owned, "
+                        "counts of 30 seat-plays or more"}, "hotels and winning", 100)
+    for n in sorted(set(held["players"])):
+        axes[0].axhline(100 / n, color="grey", linestyle="--", linewidth=1 + n % 2, label=f"fair share, {n} players")
+    axes[0].legend()
     r = _quoted(drawn)[0]
     page.figure("hotel_wins", fig, "Hotels and winning", sentence(
         f"at {r['label']} the {pct(r['buyer_share'])} of seats that owned a hotel at the end win "
@@ -173,11 +194,20 @@ def hotel_wins(page: Page) -> None:
 
 @replaces("seat_advantage")
 def seat_advantage(page: Page) -> None:
-    sections.seat_advantage(page)  # the generic section; its sentence also says where the fixed map shows
-    seats = page.mart("mart_seat_advantage").rename({"setup_label": "label"}, strict=False)
-    note = seats.height and _fixed_map(page, seats, "win_share", "win share")
-    for figure in [f for f in page.figures if f.file.endswith("_seat_advantage.png") and note]:
-        figure.sentence += " " + sentence(note)
+    sections.seat_advantage(page)  # the generic section; its sentence and the page's caveat say where the map shows
+    if (seats := page.mart("mart_seat_advantage")).is_empty():
+        return
+    seats = sections.published_rules(page, seats).rename({"setup_label": "label"})
+    if (seat0 := seats.filter(pl.col.label.is_in(_fixed(page).implode()), pl.col.seat == 0)).is_empty():
+        return
+    note = sentence(_fixed_map(page, seats, "win_share") or "")
+    for figure in [f for f in page.figures if f.name.endswith("_seat_advantage") and note]:
+        figure.sentence += " " + note
+    r = seat0.sort((pl.col.win_share - pl.col.fair_share).abs(), descending=True).row(0, named=True)
+    page.notes.append(f"The Berlin map is fixed, so a scripted policy ({', '.join(SCRIPTED)}) opens the same way in "
+                      f"every play and each seat repeats one opening: at those tables seat effects are extreme (at "
+                      f"{r['label']} seat 0 wins {_ci(r, 'win_share')} against a fair {pct(r['fair_share'])}) and "
+                      "say little about human play. Random players, or layout = shuffled, vary the openings.")
 
 
 def points(page: Page) -> None:
@@ -186,10 +216,10 @@ def points(page: Page) -> None:
         drawn = drawn.with_columns(name=pl.col.source.replace(SOURCES).str.replace("_", " "), bar=pl.concat_str(
             "label", "side", separator=": "))
         bars = drawn.pivot(on="name", index=["players", "bar"], values="mean_points").sort("players", "bar")
-        fig, ax = plt.subplots(figsize=(11, 1.2 + 0.3 * bars.height))
+        fig, ax = plt.subplots(figsize=(8.8, 1.2 + 0.3 * bars.height))
         bars.drop("players").to_pandas().set_index("bar").loc[::-1, lambda f: f.sum() > 0].plot.barh(
-            stacked=True, ax=ax, color=plt.cm.tab20.colors, width=0.8, xlabel="mean points a seat-play", ylabel="",
-            title="Die Mauerspechte: points by source").legend(fontsize=7, loc="upper left", bbox_to_anchor=(1, 1))
+            stacked=True, ax=ax, color=plt.cm.Set3.colors, edgecolor="white", width=0.8,  # no policy's colours
+            xlabel="mean points a seat-play", ylabel="", title="Die Mauerspechte: points by source").legend()
         win, other = ({r["source"]: r for r in _quoted(drawn) if r["side"] == side} for side in ("winners", "others"))
         gaps = sorted(((win[s]["mean_points"] - other[s]["mean_points"], s) for s in win if s in other), reverse=True)
         page.figure("points_by_source", fig, "Where the winners' points come from", sentence(
@@ -220,27 +250,33 @@ def wall(page: Page) -> None:
     fig, axes = _figure(page, seats, labels, "seat", {"opened": "plays whose wall has opened (%), by turn",
                         "mean_owned": "wall pieces a play, by seat"}, "the wall, opened by its first lower piece")
     _series(page, axes[0], hist, labels, "opened_turn", "opened_share", 100)
+    axes[0].set_xlabel("turn")
     r = _quoted(drawn)[0]
     page.figure("wall", fig, "When the wall opens, and who buys it", sentence(
-        f"at {r['label']} the wall opened in {_ci(r, 'opened_share')} of the plays, at turn "
-        f"{_ci(r, 'mean_opened_turn', number)} on average, {pct(r['mean_opened_fraction'])} of the way through; "
-        f"{number(r['mean_pieces'])} of its 12 pieces are bought", _fixed_map(page, seats, "mean_owned", "pieces")))
+        f"at {r['label']} the wall opened in {_ci(r, 'opened_share')} of the plays, on average at turn "
+        f"{number(r['mean_opened_turn'], 0)}, {pct(r['mean_opened_fraction'])} into the play; "
+        f"{number(r['mean_pieces'], 1)} of its 12 pieces are bought", _fixed_map(page, seats, "mean_owned", "pieces")))
     _tables(page, "The wall", table, "n_plays opened_share± mean_opened_turn± median_opened_turn mean_opened_fraction "
             "mean_pieces holder_share holder_win_rate± without_win_rate±", "mart_mauerspechte_wall")
 
 
 def length_vs_catan(page: Page) -> None:
     length = page.mart("mart_mauerspechte_length_vs_catan")
-    if (matched := length.filter(pl.col.catan_n_plays > 0) if length.height else length).is_empty():
+    if (matched := sections.published_rules(page, length.filter(pl.col.catan_n_plays > 0)) if length.height
+            else length).is_empty():  # set-ups at the published rules that Catan also played
         return
     drawn = matched.join(page.runs.select("setup_id", "focal", "label").unique("setup_id"), on="setup_id")
     fig, _ = _figure(page, drawn, drawn.sort("players", "label")["label"].to_list(), "players", {"difference": "turns "
                      "Die Mauerspechte adds to Catan's mean (95% interval)"}, "game length against Catan's default")
-    page.figure("length_vs_catan", fig, "Game length against the base game", sentence(*(
-        f"at {r['setup_label']} Die Mauerspechte lasts {_ci(r, 'mean_turns', number)} turns, Catan "
-        f"{_ci(r, 'catan_mean_turns', number)}: " + (f"{pct(abs(r['ratio'] - 1))} " + ("shorter" if r["ratio"] < 1
-        else "longer") if excludes(r["difference_lo"], r["difference_hi"]) else "no significant difference")
-        for r in matched.rows(named=True)), "by default played to 15 points at 4 players, 17 at 3; Catan to 10"))
+    apart = matched.filter((pl.col.difference_lo > 0) | (pl.col.difference_hi < 0))
+    level = matched.join(apart, on="setup_id", how="anti")["setup_label"].to_list()
+    r = apart.sort(pl.col.difference.abs(), descending=True).row(0, named=True) if apart.height else None
+    page.figure("length_vs_catan", fig, "Game length against the base game", sentence(
+        r and f"Die Mauerspechte's length differs significantly from Catan's at {apart.height} of {matched.height} "
+        f"set-ups, most at {r['setup_label']}: {_ci(r, 'mean_turns', number)} turns against "
+        f"{_ci(r, 'catan_mean_turns', number)}, {pct(abs(r['ratio'] - 1))} {'shorter' if r['ratio'] < 1 else 'longer'}",
+        level and f"no significant difference at {', '.join(level)}",
+        "played to 15 points at 4 players, 17 at 3; Catan to 10"))
     _tables(page, "Game length against Catan", length.with_columns(homogeneous=pl.col.lineup_kind == "one_policy"),
             "n_plays mean_turns± median_turns catan_setup_label catan_n_plays catan_mean_turns± difference± ratio",
             "mart_mauerspechte_length_vs_catan")

@@ -51,6 +51,7 @@ def _specials(spec: str, text: str) -> Specials:
 class SevenSteps(Game):
     name = "sevensteps"
     title = "7 Steps"
+    report_order = 50
     rules_version = 1
     min_players = 2
     max_players = 4

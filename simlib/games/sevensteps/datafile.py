@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import SimlibError
+from ...core.params import data_file
 
 PACKAGE = Path(__file__).parent
 
 
 def file_text(spec: str, built_in: Path, what: str) -> str:
     """The text of a built-in data file (`built_in`, if it exists) or of the file at path `spec`."""
-    path = built_in if built_in.exists() else Path(spec)
+    path = data_file(spec, built_in.parent, what)
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

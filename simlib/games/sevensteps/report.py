@@ -1,18 +1,20 @@
 """7 Steps' own report sections, from the pooled marts (a set-up's side and tile threshold are its option_values): the
-start player and the skill gap by side lead (the rule text claims the mixed back sides reward skill more), then length
-in rounds, the special tiles, the tile threshold. Figures draw tables of one policy at the rule text's threshold."""
+skill gap by side leads (the rule text claims the mixed back sides reward skill more), then the start player by side,
+length in rounds, the special tiles, the tile threshold. Figures draw tables of one policy at the rule text's
+threshold; a policy keeps its colour, the back side is drawn with open markers or dashed lines."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import polars as pl
 
 from ...analysis.page import Page, count, excludes, interval, lead, number, pct, replaces, sentence
+from ...analysis.sections import length_verdict, start_player_verdict
 
 BASE = 7  # the rule text's "weniger als 7 Punkte"
-SIDES = {"front": ("#1f77b4", None), "back": ("#ff7f0e", "none")}  # colour, marker face (open: the back)
+SIDES = {"front": None, "back": "none"}  # the marker face: the back's open (colours are the policies')
 METRICS = {"tiles_taken": "tiles taken per seat-play", "score": "score per seat-play", "seat0_advantage":
-           "seat 0's win share (points of %)", "seat0_margin": "seat 0's margin", "rounds": "rounds per play"}
+           "seat 0's win share − fair (percentage points)", "seat0_margin": "seat 0's margin",
+           "rounds": "rounds per play"}
 
 
 def _setups(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
@@ -31,11 +33,12 @@ def _drawn(frame: pl.DataFrame, most_players: bool = True) -> pl.DataFrame:
     return rows.filter(pl.col("players") == rows["players"].max()) if most_players else rows
 
 
-def _by_side(page: Page, ax, frame: pl.DataFrame, x: str, y: str, scale: float = 1.0) -> None:
-    """Points per set-up in its policy's colour, the front's filled and the back's open."""
+def _by_side(page: Page, ax, frame: pl.DataFrame, x: str, y: str, scale: float = 1.0, spread: float = 0.12) -> None:
+    """Points per set-up in its policy's colour, the front's filled left of the back's open."""
     colours = {label: page.colour(policy) for label, policy in frame.select("setup_label", "policy").rows()}
-    for side, (_, face) in SIDES.items():
-        page.error_bars(ax, frame.filter(side=side), x, y, "setup_label", scale, colours, mfc=face)
+    for shift, (side, face) in zip((-0.2, 0.2), SIDES.items()):
+        page.error_bars(ax, frame.filter(side=side).with_columns(pl.col(x) + shift), x, y, "setup_label", scale,
+                        colours, spread, mfc=face)
 
 
 def _split(page: Page, title: str, frame: pl.DataFrame, columns: list[str], mart: str) -> None:
@@ -45,83 +48,99 @@ def _split(page: Page, title: str, frame: pl.DataFrame, columns: list[str], mart
 
 
 @lead
-@replaces("seat_advantage")
-def start_player(page: Page) -> None:
-    seats = _setups(page, page.mart("mart_seat_advantage"))
-    if seats.is_empty() or (drawn := _drawn(seats, most_players=False)).is_empty():
-        return
-    counts = sorted(drawn["players"].unique().to_list())
-    fig, axes = plt.subplots(2, len(counts), figsize=(4.4 * len(counts), 7), squeeze=False, sharey=True)
-    for row, side in enumerate(SIDES):
-        for ax, n in zip(axes[row], counts):
-            page.error_bars(ax, drawn.filter(side=side, players=n).sort("policy"), "seat", "advantage", "policy", 100,
-                            {p: page.colour(p) for p in drawn["policy"].unique()})
-            ax.axhline(0, color="grey", linestyle="--", linewidth=1)
-            ax.set(title=f"{n} players, {side}", xticks=range(n), xlabel="seat (0 = the start player)")
-            if ax.has_data():
-                ax.legend(fontsize=7)
-        axes[row][0].set_ylabel("win share − fair share\n(points of %, 95% interval)")
-    fig.suptitle(f"{page.game.title}: is the start player favoured? Tables of one policy, by side")
-    seat0, last = drawn.filter(seat=0), drawn.filter(pl.col("seat") == pl.col("players") - 1)
-    paired = seat0.pivot(on="side", index=["players", "policy"], values="advantage")
-    page.figure("start_player", fig, "Start-player advantage by side", sentence(*[
-        f"at {r['setup_label']} seat 0 wins a share of {pct(r['win_share'])} (95% interval "
-        f"{interval(r['win_share_lo'], r['win_share_hi'])}) against a fair {pct(r['fair_share'])} and scores "
-        f"{number(r['margin'])} points (95% interval {interval(r['margin_lo'], r['margin_hi'], as_pct=False)}) against "
-        "the others' mean" for r in _drawn(seat0.filter(policy="random")).sort("side", descending=True).to_dicts()],
-        f"seat 0 is significantly behind the fair share in {seat0.filter(pl.col('advantage_hi') < 0).height} and "
-        f"ahead of it in {seat0.filter(pl.col('advantage_lo') > 0).height} of {count(seat0.height, 'set-up')}",
-        f"the last seat is significantly ahead in {last.filter(pl.col('advantage_lo') > 0).height} of {last.height}",
-        f"seat 0 fares worse on the back than on the front at {paired.filter(pl.col('back') < pl.col('front')).height}"
-        f" of {paired.drop_nulls().height} tables" if {"front", "back"} <= set(paired.columns) else None))
-    _split(page, "Start player: win share and margin by seat", seats, [
-        "setup_label", "seat", "n_plays", "win_rate", "win_rate_lo", "win_rate_hi", "win_share", "advantage",
-        "advantage_lo", "advantage_hi", "margin", "margin_lo", "margin_hi"], "mart_seat_advantage")
-
-
-@lead
 def skill_gap(page: Page) -> None:
     gaps, sides = page.mart("mart_sevensteps_skill_gap"), page.mart("mart_sevensteps_skill_gap_sides")
     if gaps.is_empty():
         return
     page.table("Skill gap per pairing", gaps.sort("players", "pairing_label"), [
-        "pairing_label", "n_plays", "seats_covered", "seat_balance", "focal_mean_score", "field_mean_score", "gap",
-        "gap_lo", "gap_hi", "relative_gap", "focal_win_rate", "field_win_rate"], mart="mart_sevensteps_skill_gap")
+        "pairing_label", "n_plays", "gap", "gap_lo", "gap_hi", "relative_gap", "focal_mean_score", "field_mean_score",
+        "focal_win_rate", "focal_win_rate_lo", "focal_win_rate_hi", "field_win_rate", "seats_covered",
+        "seat_balance"], mart="mart_sevensteps_skill_gap")
     if sides.is_empty():
         return  # no pairing played on both sides: the rule text's claim cannot be checked
     page.table("Skill gap: back − front", sides.sort("players", "pairing_label"), [
-        "pairing_label", "front_n_plays", "back_n_plays", "front_gap", "back_gap", "difference", "difference_lo",
-        "difference_hi", "front_relative_gap", "back_relative_gap", "win_rate_difference", "win_rate_difference_lo",
+        "pairing_label", "front_n_plays", "back_n_plays", "difference", "difference_lo", "difference_hi", "front_gap",
+        "back_gap", "front_relative_gap", "back_relative_gap", "win_rate_difference", "win_rate_difference_lo",
         "win_rate_difference_hi"], mart="mart_sevensteps_skill_gap_sides")
     shown = sides.filter(tile_threshold=BASE).sort("players", "pairing_label").with_row_index("x")
     if shown.is_empty():
         return
-    ids = pl.concat([shown.select("x", pairing_id=f"{side}_pairing_id") for side in SIDES])
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.4))
-    page.error_bars(axes[0], gaps.join(ids, on="pairing_id"), x="x", y="gap", series="side",
-                    colours={side: colour for side, (colour, _) in SIDES.items()})
-    page.error_bars(axes[1], shown, x="x", y="difference", fmt="D", colours={None: "black"})
+    ids = pl.concat([shown.select("x", "focal", pairing_id=f"{side}_pairing_id") for side in SIDES])
+    both = gaps.drop("focal").join(ids, on="pairing_id").with_columns(  # the back beside the front
+        pl.col("x") + 0.15 * pl.when(pl.col("side") == "back").then(1).otherwise(-1),
+        series=pl.format("{}, {}", "focal", "side"))
+    fig, axes = page.subplots(2, width=6.0, height=3.8)
+    colours = {f"{focal}, {side}": page.colour(focal) for focal in shown["focal"] for side in SIDES}
+    for side, face in SIDES.items():
+        page.error_bars(axes[0], both.filter(side=side).drop("n_plays"), "x", "gap", "series", colours=colours,
+                        spread=0, mfc=face)
+    for (focal,), rows in shown.group_by("focal", maintain_order=True):
+        page.error_bars(axes[1], rows, "x", "difference", fmt="D", colours={None: page.colour(focal)})
     axes[1].axhline(0, color="grey", linestyle="--", linewidth=1)
-    axes[0].set(title="the skill gap by side", ylabel="focal score − the field's mean\n(points, paired, 95% interval)")
-    axes[1].set(title="the rule text's claim: above 0 if the back rewards skill more", ylabel="back gap − front gap")
+    axes[0].set(title="the skill gap by side (back: open)",
+                ylabel="focal score − the field's mean\n(points, paired, 95% interval)")
+    axes[1].set(title="above 0: the back rewards skill more", ylabel="back gap − front gap (points)")
     for ax in axes:
-        ax.set_xticks(range(shown.height), shown["pairing_label"], fontsize=8)
-    axes[0].legend(fontsize=8)
-    fig.suptitle(f"{page.game.title}: does the mixed back side reward skill more? One focal player, seats rotated")
-    claim = "the rule text's claim that the mixed back sides reward tactics more"
+        ax.set_xticks(range(shown.height), [lb.replace(" against ", "\nagainst ") for lb in shown["pairing_label"]])
+        ax.set_xlim(-0.6, shown.height - 0.4)
+    axes[0].legend()
+    fig.suptitle(f"{page.game.title}: does the back reward skill more? One focal player, seats rotated")
     agree, against = shown.filter(pl.col("difference_lo") > 0).height, shown.filter(pl.col("difference_hi") < 0).height
-    verdict = (f"the data agree with {claim}" if agree == shown.height else f"the data contradict {claim}"
-               if against == shown.height else f"{claim} holds for {agree} and is contradicted for {against} of "
-               f"{count(shown.height, 'pairing')}")
+    word = ("yes" if agree == shown.height else "no, the front rewards it more" if against == shown.height else
+            "no significant difference" if agree == against == 0 else "it depends on the policy")
+    said = {r["pairing_label"]: f"{r['difference']:+.1f} points ("
+            + interval(r["difference_lo"], r["difference_hi"], as_pct=False, digits=1) + ")"
+            for r in shown.iter_rows(named=True)}
     won = gaps.filter(pl.col("pairing_id").is_in(ids["pairing_id"].implode()))["focal_win_rate"]
-    page.figure("skill_gap", fig, "Skill gap by side (the rule text's claim)", sentence(verdict + ": " + "; ".join(
-        f"{r['pairing_label']}: the focal player outscores the field by {number(r['front_gap'], 1)} points on the "
-        f"front and {number(r['back_gap'], 1)} on the back, back − front {number(r['difference'], 1)} (95% interval "
-        f"{interval(r['difference_lo'], r['difference_hi'], as_pct=False, digits=1)}), relative to the field's score "
-        f"{r['front_relative_gap']:.2f} against {r['back_relative_gap']:.2f}" for r in shown.iter_rows(named=True)),
+    page.figure("skill_gap", fig, "Skill gap by side (the rule text's claim)", sentence(
+        f"does the mixed back side reward tactics more, as the rule text claims? {word.capitalize()}: " + "; ".join(
+            f"{r['pairing_label']}: the focal player outscores the field by {number(r['front_gap'], 1)} points on the "
+            f"front and {number(r['back_gap'], 1)} on the back, back − front {said[r['pairing_label']]}"
+            for r in shown.iter_rows(named=True)),
         f"the focal player won {'every one' if won.min() == 1 else 'at least ' + pct(won.min())} of its plays on both "
         "sides, so win rates cannot tell the sides apart: random players are too weak a field" if won.min() > 0.99
         else None))
+    page.verdict("own", "Does the back side reward skill more?", sentence(
+        f"{word}: on the back the focal player's lead over the field changes by " + " and ".join(
+            f"{said[label]} at {label}" for label in shown["pairing_label"]) + f" ({shown['players'][0]} players)"))
+
+
+@replaces("seat_advantage")
+def start_player(page: Page) -> None:
+    seats = _setups(page, page.mart("mart_seat_advantage"))
+    if seats.is_empty() or (drawn := _drawn(seats, most_players=False)).is_empty():
+        return
+    counts = sorted(drawn["players"].unique().to_list())  # a row per side, a panel per player count played
+    panels = [(side, n) for side in SIDES for n in counts if not drawn.filter(side=side, players=n).is_empty()]
+    fig, axes = page.subplots(len(panels), width=4.0, height=3.3, most=len(counts), sharey=True)
+    colours = {p: page.colour(p) for p in drawn["policy"].unique()}
+    for ax, (side, n) in zip(axes, panels):
+        rows = drawn.filter(side=side, players=n).sort("policy")
+        page.error_bars(ax, rows.drop("n_plays"), "seat", "advantage", "policy", 100, colours)  # n: in the table
+        ax.axhline(0, color="grey", linestyle="--", linewidth=1)
+        ax.set(title=f"{n} players, {'mixed back' if side == 'back' else 'front'} sides", xticks=range(n),
+               xlabel="seat (0 = the start player)")
+        ax.legend()
+    for ax in (ax for ax in axes if ax.get_subplotspec().is_first_col()):
+        ax.set_ylabel("win share − fair share\n(points of %, 95% interval)")
+    fig.subplots_adjust(hspace=0.45)  # the front's seat labels clear of the back's titles
+    fig.suptitle(f"{page.game.title}: is the start player favoured? Tables of one policy, by side")
+    seat0, last = drawn.filter(seat=0), drawn.filter(pl.col("seat") == pl.col("players") - 1)
+    paired = seat0.pivot(on="side", index=["players", "policy"], values="advantage")
+    page.figure("start_player", fig, "Start-player advantage by side", sentence(*[
+        f"at {r['setup_label']} seat 0 wins a share of {pct(r['win_share'])} ("
+        f"{interval(r['win_share_lo'], r['win_share_hi'])}) against a fair {pct(r['fair_share'])}"
+        for r in _drawn(seat0.filter(policy="random")).sort("side", descending=True).to_dicts()],
+        f"seat 0 is significantly behind the fair share in {seat0.filter(pl.col('advantage_hi') < 0).height} and "
+        f"ahead of it in {seat0.filter(pl.col('advantage_lo') > 0).height} of {count(seat0.height, 'set-up')}, "
+        f"the last seat ahead in {last.filter(pl.col('advantage_lo') > 0).height}",
+        f"seat 0 fares worse on the back than on the front at {paired.filter(pl.col('back') < pl.col('front')).height}"
+        f" of {paired.drop_nulls().height} tables" if {"front", "back"} <= set(paired.columns) else None))
+    page.verdict("start_player", "Is the start player favoured?", start_player_verdict(seat0))
+    _split(page, "Start player: win share and margin by seat", seats, [
+        "setup_label", "seat", "n_plays", "win_share", "win_share_lo", "win_share_hi", "advantage", "advantage_lo",
+        "advantage_hi", "win_rate", "win_rate_lo", "win_rate_hi", "margin", "margin_lo", "margin_hi"],
+        "mart_seat_advantage")
 
 
 @replaces("game_length")
@@ -131,32 +150,34 @@ def length(page: Page) -> None:
         return
     hist = page.mart("mart_setup_length_hist").join(shown.select("setup_id", "side", "policy"), on="setup_id")
     counts = sorted(shown["players"].unique().to_list())
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.6 * len(counts), 4.0), squeeze=False)
-    for ax, n in zip(axes[0], counts):
+    fig, axes = page.subplots(len(counts), width=4.0, height=3.4)
+    for ax, n in zip(axes, counts):
         for (label,), rows in hist.filter(players=n).sort("setup_label", "turns").group_by(
                 "setup_label", maintain_order=True):  # rounds = turns / players: every seat has as many turns
             ax.step(rows["turns"] // n, 100 * rows["share"], where="mid", label=f"{label} (n = {rows['n_plays'][0]:,})",
                     color=page.colour(rows["policy"][0]), linestyle="-" if rows["side"][0] == "front" else "--")
         ax.set(title=f"{n} players", xlabel="rounds per play")
-        ax.legend(fontsize=7)
-    axes[0][0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: game length in rounds, tables of one policy, front (solid) and back (dashed)")
+        ax.legend()
+    axes[0].set_ylabel("share of plays (%)")
+    fig.suptitle(f"{page.game.title}: game length in rounds, tables of one policy (the back dashed)")
     paired = shown.pivot(on="side", index=["players", "policy"], values="mean_rounds")
     fast = shown.sort("mean_rounds").row(0, named=True)
     page.figure("length", fig, "Game length in rounds", sentence(*[
-        f"{r['setup_label']} play {number(r['mean_rounds'], 1)} rounds (95% interval "
+        f"{r['setup_label']} play {number(r['mean_rounds'], 1)} rounds ("
         + interval(r["mean_rounds_lo"], r["mean_rounds_hi"], as_pct=False, digits=1)
         + f"; median {r['median_rounds']}, 90% within {r['p05_rounds']} to {r['p95_rounds']})"
         for r in _drawn(shown.filter(policy="random")).sort("side", descending=True).to_dicts()],
         f"the back is shorter at {paired.filter(pl.col('back') < pl.col('front')).height} of "
         f"{paired.drop_nulls().height} tables" if {"front", "back"} <= set(paired.columns) else None,
         f"the shortest plays are at {fast['setup_label']} ({number(fast['mean_rounds'], 1)} rounds): strong players "
-        f"place more discs a turn and empty the bag sooner; at least {pct(length['completion_rate'].min())} of the "
-        f"plays ended by the bag (not the turn limit); towers collapsed {length['mean_collapses'].min():.3f} to "
-        f"{length['mean_collapses'].max():.3f} times a play"))
+        "place more discs a turn and empty the bag sooner", "every play ended by the bag, none by the turn limit"
+        if length["completion_rate"].min() == 1 else f"at least {pct(length['completion_rate'].min())} of the plays "
+        "ended by the bag (not the turn limit)"))
+    page.verdict("length", "How long does a play last?", length_verdict(
+        length.rename(lambda c: c.replace("_rounds", "_turns")), "rounds"))
     _split(page, "Game length in rounds per set-up", length, [
-        "setup_label", "n_plays", "mean_rounds", "mean_rounds_lo", "mean_rounds_hi", "sd_rounds", "p05_rounds",
-        "median_rounds", "p95_rounds", "completion_rate", "mean_collapses"], "mart_sevensteps_length")
+        "setup_label", "n_plays", "mean_rounds", "mean_rounds_lo", "mean_rounds_hi", "median_rounds", "p05_rounds",
+        "p95_rounds", "sd_rounds", "completion_rate", "mean_collapses"], "mart_sevensteps_length")
 
 
 def tiles(page: Page) -> None:
@@ -170,11 +191,10 @@ def tiles(page: Page) -> None:
         "setup_label", "policy", "taken", "seat_plays", "seat_play_share", "win_rate", "win_rate_lo", "win_rate_hi",
         "mean_score"], "mart_sevensteps_win_by_tiles")
     policies = [p for p in page.game.policies() if p in set(drawn["policy"])]
-    both = drawn.filter(kind="any").with_columns(  # the back beside the front
-        x=pl.col("policy").replace_strict(policies, range(len(policies))) + 0.2 * (pl.col("side") == "back"))
-    fig, axes = plt.subplots(1, 2, figsize=(14, 4.4))
-    _by_side(page, axes[0], both, "x", "mean_taken")
-    axes[0].set(title="tiles taken per seat-play, both kinds", ylabel="tiles (95% interval)")
+    both = drawn.filter(kind="any").with_columns(x=pl.col("policy").replace_strict(policies, range(len(policies))))
+    fig, axes = page.subplots(2, width=6.0, height=3.8)
+    _by_side(page, axes[0], both, "x", "mean_taken", spread=0)
+    axes[0].set(title="tiles taken per seat-play, both kinds (the back open)", ylabel="tiles (95% interval)")
     axes[0].set_xticks(range(len(policies)), [f"{p} table" for p in policies])
     shown = _drawn(wins).filter(pl.col("seat_plays") >= 30)
     _by_side(page, axes[1], shown, "taken", "win_rate", 100)
@@ -182,12 +202,13 @@ def tiles(page: Page) -> None:
     axes[1].set(title="win rate by tiles taken (at least 30 seat-plays; observational)", xlabel="tiles the seat took "
                 "in the play", ylabel="win rate (%, 95% Wilson interval)")
     for ax in axes:
-        ax.legend(fontsize=7)
-    fig.suptitle(f"{page.game.title}: special tiles, {both['players'][0]} players, tables of one policy, back open")
+        ax.legend()
+    fig.suptitle(f"{page.game.title}: special tiles, {both['players'][0]} players, tables of one policy")
     taken = both.pivot(on="side", index="policy", values="mean_taken").to_dicts()
     shares = {k: drawn.filter(kind=k)["played_share"].drop_nulls() for k in ("aid", "bonus")}
     spans = [(label, rows.row(0, named=True), rows.row(-1, named=True)) for (label,), rows in shown.filter(
-        pl.col("seat_plays") >= 100).sort("setup_label", "taken").group_by("setup_label", maintain_order=True)]
+        (pl.col("seat_plays") >= 100) & (pl.col("policy") == "random")).sort("setup_label", "taken").group_by(
+        "setup_label", maintain_order=True)]  # the strategies take few tiles: their spans say little
     page.figure("tiles", fig, "Special tiles: taken, played, and winning", sentence(
         "a seat takes per play (front / back) " + ", ".join(
             f"{r['policy']} {number(r.get('front'))} / {number(r.get('back'))}" for r in taken),
@@ -211,12 +232,12 @@ def tile_value(page: Page) -> None:
     shown = _drawn(value, most_players=False).filter(pl.col("n_played").sum().over("setup_id") >= 50)
     if shown.is_empty():
         return
-    fig, ax = plt.subplots(figsize=(8, 4.4))
+    fig, (ax,) = page.subplots(1, width=8.0, height=4.4)
     _by_side(page, ax, shown.filter(kind="aid"), "x", "difference")
     ax.axhline(0, color="grey", linestyle="--", linewidth=1)
     ax.set(xlabel="build-aid tile B1-B5", xticks=range(1, 6), ylabel="turn score − the policy's turns without one\n"
            "(points, 95% Welch interval)", title=f"{page.game.title}: a played build-aid tile (observational)")
-    ax.legend(fontsize=7)
+    ax.legend()
     top = shown.sort(pl.col("policy") == "random", "setup_label")["setup_label"][0]  # a strong policy's own table
     aids = shown.filter(pl.col("difference").is_not_null(), setup_label=top, kind="aid")
     held = shown.filter(pl.col("n_taken") >= 10, setup_label=top, kind="bonus").sort("played_share")
@@ -234,15 +255,20 @@ def threshold(page: Page) -> None:
     effect = page.mart("mart_sevensteps_threshold")
     if effect.is_empty():
         return
-    effect = effect.sort("setup_label", pl.col("metric").replace_strict(list(METRICS), range(len(METRICS))))
+    points = pl.col("metric") == "seat0_advantage"  # a share: in percentage points, as every other table has it
+    order = pl.col("metric").replace_strict(list(METRICS), range(len(METRICS)))
+    effect = effect.sort("setup_label", order).with_columns(pl.when(points).then(pl.col(c) * 100).otherwise(
+        pl.col(c)) for c in [f"{v}{end}" for v in ("base_value", "value", "difference") for end in ("", "_lo", "_hi")]
+    ).with_columns(pl.col("metric").replace_strict(METRICS))
     page.table(f"Tile threshold against the rule text's {BASE}", effect, [
-        "setup_label", "metric", "base_n", "n", "base_value", "value", "difference", "difference_lo", "difference_hi"],
-        mart="mart_sevensteps_threshold", note=sentence(*[f"at {label} against {BASE}: " + ", ".join(
-            f"{METRICS[r['metric']]} {r['difference'] * (100 if r['metric'] == 'seat0_advantage' else 1):+.2f}"
+        "setup_label", "metric", "base_n", "n", "base_value", "base_value_lo", "base_value_hi", "value", "value_lo",
+        "value_hi", "difference", "difference_lo", "difference_hi"], mart="mart_sevensteps_threshold",
+        note=sentence(*[f"at {label} against {BASE}: " + ", ".join(
+            f"{r['metric']} {r['difference']:+.2f}"
             + ("" if excludes(r["difference_lo"], r["difference_hi"]) else " (not significant)")
             for r in rows.to_dicts()) for (label,), rows in effect.group_by("setup_label", maintain_order=True)],
-            "seat0_advantage is a fraction in the table; intervals for independent samples"))
+            "intervals for independent samples"))
 
 
 # The sections this game hands to the report, in page order (see simlib/analysis/page.py: lead, replaces).
-SECTIONS = (start_player, skill_gap, length, tiles, tile_value, threshold)
+SECTIONS = (skill_gap, start_player, length, tiles, tile_value, threshold)
