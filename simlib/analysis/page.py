@@ -167,9 +167,14 @@ def legend_below(fig) -> None:
     renderer = fig.canvas.get_renderer()
     bottom = min(ax.get_tightbbox(renderer).y0 for ax in fig.axes if ax.get_visible())
     y = fig.transFigure.inverted().transform((0, bottom))[1]
-    columns = max(1, min(len(labels), int(fig.get_figwidth() * DPI // (8 * max(len(t) for t in labels) + 40))))
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, y - 0.01), ncol=columns, frameon=False,
-               fontsize=MIN_POINTS)
+    columns = len(labels)
+    while True:  # as many columns as fit the figure's width
+        legend = fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, y - 0.01), ncol=columns,
+                            frameon=False, fontsize=MIN_POINTS)
+        if columns == 1 or legend.get_window_extent(renderer).width <= fig.bbox.width:
+            return
+        legend.remove()
+        columns -= 1
 
 
 def title_above(fig) -> None:
@@ -183,6 +188,7 @@ def title_above(fig) -> None:
     y = fig.transFigure.inverted().transform((0, top))[1]
     title.set_y(y + 0.01)
     title.set_verticalalignment("bottom")
+    title.set_wrap(True)  # a title longer than the panels are wide breaks into lines instead of widening the figure
 
 
 def _drawn_ticklabels(axis) -> list:

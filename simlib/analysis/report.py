@@ -36,16 +36,15 @@ from .whatif import what_if
 GUIDE = "index.html#how-to-read"
 
 _GUIDE_HTML = """<h2 id='how-to-read'>How to read this report</h2><dl>
-<dt>Seat 0</dt><dd>The start player; the other seats follow in turn order.</dd>
-<dt>Policy</dt><dd>A scripted way of playing, described at the top of each game's page. At a table "of one
-policy" every seat plays alike, so differences between seats come from the game.</dd>
-<dt>Set-up</dt><dd>Players, policies by seat and the rule options that differ from the published rules.
-Set-ups are never pooled; a play two runs share is counted once.</dd>
-<dt>95% interval</dt><dd>Where the true value lies with 95% confidence, given the plays simulated. A difference
-is significant when its interval excludes zero (a seat's share: when it excludes the fair share).</dd>
-<dt>Win share, fair share</dt><dd>Wins with ties split; each of P seats' fair share is 1/P. A win rate counts a
-shared win for each winner, so rates can add up past 100%.</dd>
-<dt>Percentage points (pp)</dt><dd>A difference of percentages: 29% against 25% is 4 pp.</dd>
+<dt>Seat 0</dt><dd>The start player; the others follow in turn order.</dd>
+<dt>Policy</dt><dd>A scripted way of playing (each page describes its own). At a table "of one policy" every seat
+plays alike: differences between seats come from the game.</dd>
+<dt>Set-up</dt><dd>Players, policies by seat, and the rule options changed from the published rules. Set-ups are
+never pooled; a play two runs share counts once.</dd>
+<dt>95% interval</dt><dd>Where the true value lies with 95% confidence. Significant: the interval excludes zero
+(or, for a seat's share, the fair share 1/players).</dd>
+<dt>Win share</dt><dd>Wins with ties split. A win rate counts a shared win for each winner: rates can pass 100%.
+</dd><dt>pp</dt><dd>Percentage points: 29% against 25% is 4 pp.</dd>
 <dt>Balance</dt><dd>1 minus the gap between the best and the worst seat's win share (100%: all equal).</dd></dl>"""
 
 
@@ -150,7 +149,8 @@ def _write_what_if(marts_dir: Path, out: Path, nav: list, stamp: str) -> tuple[P
         if page.figures:
             sections.append(f"<h2>{html.escape(game.title)}</h2>" + "".join(figure_html(f) for f in page.figures)
                             + "".join(table_html(t) for t in page.tables))
-            lines += [f"<li><b>{html.escape(game.title)}</b>: {html.escape(line)}</li>" for line in page.index_lines]
+            short = game.title.split(" (")[0]  # "Catan", not "Catan (base game with Seafarers ships)"
+            lines += [f"<li><b>{html.escape(short)}</b>, {html.escape(line)}</li>" for line in page.index_lines]
     path = out / f"{WHAT_IF}.html"
     intro = ("<p class='note'>Each sweep runs every variant on the same seed, so play i of a variant and of its "
              "baseline draw the same random numbers wherever the rules let them: differences are measured on "
@@ -169,7 +169,7 @@ def _card(page: Page, path: Path) -> str:
     distinct = int(page.runs.filter(pl.col("counted"))["n_plays"].sum())
     return (f"<div class='card'><a href='{path.name}'>{figure}</a><div><h2><a href='{path.name}'>"
             f"{html.escape(page.game.title)}</a></h2><dl>{verdicts}</dl><p class='note'>{count(distinct, 'play')}, "
-            f"{count(page.runs['setup_id'].n_unique(), 'set-up')}. <a href='{path.name}'>The whole page</a>.</p>"
+            f"{count(page.runs['setup_id'].n_unique(), 'set-up')}.</p>"
             f"</div></div>")
 
 

@@ -47,7 +47,7 @@ def seat_advantage(page: Page) -> None:
     if drawn.is_empty():
         return
     counts = sorted(drawn["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=max(3.0, min(4.0, PAGE_INCHES / len(counts))), height=3.6,
+    fig, axes = page.subplots(len(counts), width=max(3.0, min(4.0, (PAGE_INCHES - 1) / len(counts))), height=3.6,
                               sharey=True)
     for ax, n in zip(axes, counts):
         group = drawn.filter(pl.col("players") == n)
@@ -115,7 +115,7 @@ def start_player_verdict(seat0: pl.DataFrame) -> str:
     if not favoured and not handicapped:
         return sentence(f"no significant effect at any of {tables}; the largest: {quoted}")
     said = " and ".join(f"{word} at {n}" for n, word in ((favoured, "favoured"), (handicapped, "handicapped")) if n)
-    return sentence(f"{said} of {tables}; most: {quoted}")
+    return sentence(f"{said} of {tables}; the largest effect: {quoted}")
 
 
 def _seat_sentence(seat0: pl.DataFrame) -> str:
@@ -148,7 +148,7 @@ def game_length(page: Page) -> None:
     right = 1.15 * float(shown["p95_turns"].max())
     width = max(1, int(np.ceil(right / 60)))  # about 60 bars across: one a turn is noise at 1,000 plays
     counts = sorted(shown["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=max(3.0, min(6.0, PAGE_INCHES / len(counts))), height=3.4,
+    fig, axes = page.subplots(len(counts), width=max(3.0, min(6.0, (PAGE_INCHES - 1) / len(counts))), height=3.4,
                               sharex=True, sharey=True)
     for ax, n in zip(axes, counts):
         labels = sorted(shown.filter(pl.col("players") == n)["setup_label"].to_list())
@@ -163,8 +163,7 @@ def game_length(page: Page) -> None:
         ax.set_xlabel(f"{unit} per play" + (f" (bins of {width})" if width > 1 else ""))
         ax.legend()
     axes[0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: game length at tables of one policy, published rules (the axis ends at "
-                 "1.15 x the longest 95% quantile)")
+    fig.suptitle(f"{page.game.title}: game length at tables of one policy, published rules")
     page.figure("game_length", fig, "Game length", _length_sentence(shown, unit))
     page.verdict("length", "How long does a play last?", length_verdict(published_rules(page, length), unit))
     page.table("Game length per set-up", length.sort("players", "setup_label"), [
@@ -178,9 +177,8 @@ def length_verdict(length: pl.DataFrame, unit: str) -> str:
     if one.is_empty():
         return ""
     top = one.sort("n_plays", "players", "setup_label", descending=[True, True, False]).row(0, named=True)
-    said = (f"median {top['median_turns']} {unit} at {top['setup_label']} (the most played; mean "
-            f"{number(top['mean_turns'], 1)}, {interval(top['mean_turns_lo'], top['mean_turns_hi'], False, 1)}), "
-            f"95% of plays within {top['p95_turns']}")
+    said = (f"median {top['median_turns']} {unit} at {top['setup_label']} (mean {number(top['mean_turns'], 1)}, "
+            f"{interval(top['mean_turns_lo'], top['mean_turns_hi'], False, 1)}; 95% within {top['p95_turns']})")
     low, high = one["median_turns"].min(), one["median_turns"].max()
     spread = f"medians from {low} to {high} over {count(one.height, 'table')} of one policy"
     return sentence(said, spread if low != high else None)

@@ -8,6 +8,7 @@ difference from the baseline, drawn around the variant's value. Under it, one co
 from __future__ import annotations
 
 import json
+import re
 
 import polars as pl
 
@@ -87,10 +88,11 @@ def _variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) 
 
 def _variant_line(variant: str, rows: dict[str, dict], game) -> str:
     """The index's line: what changes significantly, or that nothing does."""
-    changed = [f"{_name(m, game)} {_diff(m, r['difference'])} ({_diff(m, r['difference_lo'])} to "
-               f"{_diff(m, r['difference_hi'])})" for m, r in rows.items()
+    changed = [f"{re.sub(r' [(].*[)]', '', _name(m, game))} {_diff(m, r['difference'])} ("
+               f"{_diff(m, r['difference_lo']).removesuffix(' pp')} to {_diff(m, r['difference_hi'])})"
+               for m, r in rows.items()
                if r["p_value"] < 0.05 and not r["difference_lo"] == r["difference_hi"] == 0]
-    return f"{variant}: " + (", ".join(changed) if changed else "no significant change")
+    return f"{variant}: " + (", ".join(changed[:2]) if changed else "no significant change")  # the headline first
 
 
 def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
