@@ -23,7 +23,8 @@ def published_rules(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
     """The rows of set-ups at the game's published rules (no option changed): variants belong to the What-if
     page, and a variant that changes nothing a figure shows would lie on top of its baseline."""
     published = page.runs.filter(pl.col("options") == "")["setup_id"].unique()
-    return frame.filter(pl.col("setup_id").is_in(published.implode()))
+    rows = frame.filter(pl.col("setup_id").is_in(published.implode()))
+    return frame if rows.is_empty() else rows  # a lake of variants only: draw what there is (labels say it)
 
 
 def _policy(label: str) -> str:
@@ -66,7 +67,7 @@ def seat_advantage(page: Page) -> None:
         ax.set_xticks(range(n))
         ax.legend()  # every panel's entries go below the figure (page.figure)
     axes[0].set_ylabel("win share (%, ties split)")
-    fig.suptitle(f"{page.game.title}: does the seat matter? Tables of one policy, published rules, 95% intervals")
+    fig.suptitle(f"{page.game.title}: does the seat matter? Tables of one policy, 95% intervals")
     seat0 = drawn.filter(pl.col("seat") == 0)
     page.figure("seat_advantage", fig, "Start-player advantage", _seat_sentence(seat0))
     page.verdict("start_player", "Is the start player favoured?", start_player_verdict(seat0))
@@ -163,7 +164,7 @@ def game_length(page: Page) -> None:
         ax.set_xlabel(f"{unit} per play" + (f" (bins of {width})" if width > 1 else ""))
         ax.legend()
     axes[0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: game length at tables of one policy, published rules")
+    fig.suptitle(f"{page.game.title}: game length at tables of one policy")
     page.figure("game_length", fig, "Game length", _length_sentence(shown, unit))
     page.verdict("length", "How long does a play last?", length_verdict(published_rules(page, length), unit))
     page.table("Game length per set-up", length.sort("players", "setup_label"), [
