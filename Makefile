@@ -8,7 +8,7 @@ LAKE ?= data/lake
 # (make report SCALE=0.1 for a quick look, SCALE=4 for tighter intervals).
 SCALE ?= 1
 
-.PHONY: install install-dev test lint report simulate pipeline bench docs clean
+.PHONY: install install-dev test lint report simulate pipeline bench bench-compile docs clean
 
 install: $(VENV)/.installed
 
@@ -50,6 +50,10 @@ report: install
 
 bench: install
 	$(PY) -m simlib.bench
+
+# Each game's first compile with an empty Numba cache (minutes; docs/compile.md)
+bench-compile: install
+	$(PY) -m simlib.bench_compile
 
 docs: install
 	$(SIMLIB) schema > docs/lake.md

@@ -131,13 +131,15 @@ def _open_executor(args):
 
 
 def _cmd_simulate(args) -> None:
-    from .core.runner import run
+    from .core.runner import compile_kernels, run
     from .core.summary import run_summary
 
     game = get_game(args.game)
     config = RunConfig.build(game, players=args.players, policies=args.policies.split(","), plays=args.plays,
                              seed=args.seed, options=_options(args, game), events=args.events)
     lake = Lake.at(args.lake)
+    if args.executor == "local":  # Dask workers load their kernels where they run
+        compile_kernels([config], args.workers)
     began = time.perf_counter()
     with _open_executor(args) as executor:
         result = run(config, lake, shard_size=args.shard_size, progress=not args.quiet, executor=executor)
@@ -186,7 +188,7 @@ def _cmd_batch(args) -> None:
 
 def _cmd_sweep(args) -> int:
     from .core.batch import sweep_runs
-    from .core.runner import run
+    from .core.runner import compile_kernels, run
     from .core.sweep import Sweep, parse_vary, write_sweep
 
     game = get_game(args.game)
@@ -204,6 +206,8 @@ def _cmd_sweep(args) -> int:
                   _options(args, game), args.events)
     runs = sweep_runs(sweep)
     lake = Lake.at(args.lake)
+    if args.executor == "local":
+        compile_kernels([config for config, _ in runs], args.workers)
     with _open_executor(args) as executor:
         for i, (config, row) in enumerate(runs, 1):
             result = run(config, lake, progress=not args.quiet, executor=executor)

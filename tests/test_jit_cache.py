@@ -84,3 +84,39 @@ def test_every_game_hashes_its_kernel_and_the_core_random_draws():
     for game in ("mauer", "mauerbruch", "catan"):
         found = set(compiled_sources(SIMLIB / "games" / game))
         assert {SIMLIB / "games" / game / "kernel.py", SIMLIB / "core" / "rng.py"} <= found
+
+
+def test_a_package_is_compiled_here_until_its_sources_or_the_cache_folder_change(games, monkeypatch):
+    from simlib.core.jit import compiled_here, mark_compiled
+
+    engine = games / "engine"
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    drop_stale_cache(engine)
+    assert not compiled_here(engine)  # never compiled on this machine
+    mark_compiled(engine)
+    assert compiled_here(engine)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(games / "elsewhere"))
+    assert not compiled_here(engine)  # another cache folder holds nothing yet
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    (engine / "rules.py").write_text("def step():\n    return 2\n")
+    drop_stale_cache(engine)
+    assert not compiled_here(engine)  # an edit: the kernels are compiled again
+
+
+def test_the_first_compile_is_announced_once(tmp_path):
+    """`simlib simulate` on an empty Numba cache says it compiles, and how long that usually takes; the next
+    run, with the cache filled, says nothing of it."""
+    import os
+    import subprocess
+    import sys
+
+    toy = Path(__file__).with_name("toy")
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+                        "PYTHONPATH": os.pathsep.join([str(toy), os.environ.get("PYTHONPATH", "")])}
+    args = [sys.executable, "-m", "simlib.cli", "simulate", "toydice", "--plays", "100", "--players", "3",
+            "--policies", "plain", "--lake", str(tmp_path / "lake"), "--quiet"]
+    first = subprocess.run(args, env=env, capture_output=True, text=True, check=True).stdout
+    assert "simlib: compiling the kernels of Toy dice first: once per machine" in first
+    assert "usually under a minute" in first and "simlib: kernels compiled in" in first
+    second = subprocess.run(args + ["--seed", "2"], env=env, capture_output=True, text=True, check=True).stdout
+    assert "compiling" not in second

@@ -27,6 +27,7 @@ _FOLLOWED = (_SIMLIB / "games", _SIMLIB / "core")  # where compiled code and the
 # A game's files that no kernel is compiled from: its report sections (the analysis side). An edit there
 # keeps the compiled kernels.
 _NOT_COMPILED = ("report.py",)
+_COMPILED_MARK = "numba-compiled"
 
 
 def _package_files(package: Path) -> list[Path]:
@@ -54,6 +55,31 @@ def drop_stale_cache(package: Path) -> None:
         stamp.write_text(current)
     except OSError:
         pass  # a read-only install: nothing cached there either
+
+
+def compiled_here(package: Path) -> bool:
+    """Whether this machine's Numba cache holds the package's kernels as its sources now are, as far as simlib
+    knows: the runner marks a package once it compiled it, and the mark names the sources' digest (the stamp
+    drop_stale_cache keeps) and the cache folder, so an edit or another NUMBA_CACHE_DIR unmarks it."""
+    try:
+        return (package / "__pycache__" / _COMPILED_MARK).read_text() == _compiled_text(package)
+    except OSError:
+        return False
+
+
+def mark_compiled(package: Path) -> None:
+    try:
+        (package / "__pycache__" / _COMPILED_MARK).write_text(_compiled_text(package))
+    except OSError:
+        pass  # a read-only install: the notice is shown again, nothing else changes
+
+
+def _compiled_text(package: Path) -> str:
+    try:
+        digest = (package / "__pycache__" / "numba-sources.sha256").read_text().split("\n", 1)[0]
+    except OSError:
+        digest = ""
+    return f"{digest}\n{os.environ.get('NUMBA_CACHE_DIR', '')}\n"
 
 
 def _stamp(package: Path, sources: list[Path]) -> str:

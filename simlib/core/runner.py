@@ -23,7 +23,7 @@ from .config import RunConfig
 from .errors import SimlibError
 from .executors import Executor, LocalExecutor
 from .game import Game
-from .jit import compiled_sources
+from .jit import compiled_here, compiled_sources, mark_compiled
 from .lake import RUNS_SCHEMA, Lake, read_run
 from .registry import get_game
 from .summary import setup_words
@@ -34,6 +34,9 @@ DEFAULT_SHARD_SIZE = 50_000
 POLL_SECONDS = 0.25
 CHUNK_SECONDS = 0.5
 LOG_SECONDS = 15.0
+# A first compile's CPU seconds per KB of a game's compiled sources: 0.15 to 0.37 on the 2-core machine of
+# docs/compile.md (the six games: 12 to 96 s for 77 to 262 KB); the larger ones are the ones that matter.
+COMPILE_SECONDS_PER_KB = 0.35
 BAR_DELAY = 3.0  # a bar only for a run that lasts: a quick one prints its result, not a flash of a bar
 # The plays simulated so far in the run being shown, counted by whoever simulates them, chunk by chunk: shared
 # memory made before the executor forks its workers, which inherit it (it cannot be pickled into a task). None
@@ -175,18 +178,42 @@ def _load_kernel(config: RunConfig) -> str:
 def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> None:
     """Compile (or load from the on-disk cache) the kernel of every game among `configs`, one process per
     game and core at a time, before a batch runs them one after the other. A first compile takes minutes
-    for a large kernel; games compiled side by side cost the slowest one, not the sum. Nothing to do for
-    one game, or one worker."""
+    for a large kernel; games compiled side by side cost the slowest one, not the sum. A first compile is
+    announced with the time it usually takes, and timed."""
     first = {}
     for config in configs:
         first.setdefault(config.game, config)
     workers = min(len(first), workers or os.cpu_count() or 1)
-    if workers < 2:
-        return
-    # Longest first, so that the slowest compile starts at once (its compiled code's size stands in for its time).
-    order = sorted(first.values(), key=lambda c: -_compiled_size(get_game(c.game)))
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        list(pool.map(_load_kernel, order))
+    cold = [get_game(name) for name in first if not compiled_here(get_game(name).package)]
+    if cold:
+        print(f"simlib: compiling the kernels of {', '.join(g.title.split(' (')[0] for g in cold)} first: once per "
+              f"machine, and again after an edit to a game's rules; usually {_compile_estimate(cold, workers)}",
+              flush=True)
+    began = time.perf_counter()
+    if workers >= 2:
+        # Longest first, so that the slowest compile starts at once (its sources' size stands in for its time).
+        order = sorted(first.values(), key=lambda c: -_compiled_size(get_game(c.game)))
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            list(pool.map(_load_kernel, order))
+    else:
+        for game in cold:
+            _load_kernel(first[game.name])
+    for game in cold:
+        mark_compiled(game.package)
+    if cold:
+        print(f"simlib: kernels compiled in {time.perf_counter() - began:.0f} s", flush=True)
+
+
+def _compile_estimate(games: list[Game], workers: int) -> str:
+    """The first compile's usual time: the games' compiled sources' sizes at COMPILE_SECONDS_PER_KB, the largest
+    first on the least busy worker (as compile_kernels runs them)."""
+    busy = [0.0] * workers
+    for size in sorted((_compiled_size(g) for g in games), reverse=True):
+        busy[busy.index(min(busy))] += size / 1000 * COMPILE_SECONDS_PER_KB
+    minutes = max(busy) / 60
+    side_by_side = f", {workers} games side by side" if workers > 1 else ""
+    usual = "under a minute" if minutes < 1 else f"about {minutes:.0f} minute{'s' if minutes >= 1.5 else ''}"
+    return usual + side_by_side
 
 
 def _compiled_size(game: Game) -> int:

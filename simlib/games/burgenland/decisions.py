@@ -9,6 +9,7 @@ central castle; tile the physical bonus tile it uses (-1 none).
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import below, draw, unit
 from . import constants as C
 from .policies import (
@@ -56,7 +57,7 @@ def _add(builds, n, piece, castle, spot, tile):
     return n + 1
 
 
-@nb.njit(cache=True, _nrt=True)
+@block(_nrt=True)
 def legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, jokers_small,
                  jokers_palas, master_need, central, central_price, central_jokers, central_need, only_piece, scratch):
     """Every legal build the hand can pay (small castles with `jokers_small` jokers, palases with
@@ -107,7 +108,7 @@ def legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker
     return n
 
 
-@nb.njit(cache=True)
+@block()
 def payment(build, hand, jokers, stones, bd, master_need, central_price, central_need, paid, bonus_effect):
     """The cards (into `paid`) and jokers (returned; -1: cannot pay) a build costs, `jokers` being what the
     policy spends."""
@@ -120,7 +121,7 @@ def payment(build, hand, jokers, stones, bd, master_need, central_price, central
     return pay_small(hand, jokers, a, b, need, paid)
 
 
-@nb.njit(cache=True)
+@block()
 def build_value(build, w, counts, bd, pool, hand, jokers, stones, master_need, central_price, central_need, paid,
                 bonus_effect):
     """The builder's value of a build: its rewards by the weights, minus jokers and coins paid."""
@@ -149,7 +150,7 @@ def build_value(build, w, counts, bd, pool, hand, jokers, stones, master_need, c
     return value
 
 
-@nb.njit(cache=True, _nrt=True)
+@block(_nrt=True)
 def best_build(builds, n, w, counts, bd, pool, hand, jokers, stones, master_need, central_price, central_need,
                paid, bonus_effect):
     """The index of the build of highest value (the first on a tie)."""
@@ -162,7 +163,7 @@ def best_build(builds, n, w, counts, bd, pool, hand, jokers, stones, master_need
     return best
 
 
-@nb.njit(cache=True)
+@block()
 def random_swap(code, prm, held_swaps, tile_of, key, ctr):
     """Random policy: whether to play a swap (tile or bonus tile) and on which positions: (a, b) or (-1, -1)."""
     if code != RANDOM or (held_swaps == 0 and tile_of[C.SWAP_TILE] < 0):
@@ -179,7 +180,7 @@ def random_swap(code, prm, held_swaps, tile_of, key, ctr):
     return a, a + 1 + pair
 
 
-@nb.njit(cache=True)
+@block()
 def random_build(n, key, ctr):
     """Random policy: a uniform one of the n builds and drawing (index n)."""
     k = below(draw(key, ctr[0]), n + 1)
@@ -206,7 +207,7 @@ def small_places(castles_ok, piece, counts, spot_piece, n_spots, marker, tile_of
         castles_ok[c] |= has_place(piece, c, counts, spot_piece, n_spots, marker, tile_of)
 
 
-@nb.njit(cache=True)
+@block()
 def saver_target(supply, counts, spot_piece, n_spots, marker, tile_of):
     """The saver's piece: the first of palas, well, house, wall it holds with a place in a small castle
     (-1 - piece: none has one; the central castle's piece, the first of palas, house, wall it holds)."""
@@ -222,7 +223,7 @@ def saver_target(supply, counts, spot_piece, n_spots, marker, tile_of):
     return -1 - C.WALL
 
 
-@nb.njit(cache=True)
+@block()
 def matching_cards(hand, stones, bd, castles_ok):
     """The most cards of its two colours the hand holds for any castle marked in castles_ok."""
     best = -1
@@ -233,7 +234,7 @@ def matching_cards(hand, stones, bd, castles_ok):
     return best
 
 
-@nb.njit(cache=True)
+@block()
 def best_swap_for(hand, stones, bd, castles_ok):
     """The pair of positions whose swap most raises matching_cards, and the count it reaches (-1, -1 and the
     count now if none raises it)."""
@@ -264,7 +265,7 @@ def patience(code, prm):
     return prm[SAVER_PATIENCE] if code != RANDOM else 0.0
 
 
-@nb.njit(cache=True, _nrt=True)
+@block(_nrt=True)
 def exchange_payment(hand, coins, paid):
     """Cards reaching `coins` for a joker (smallest overpay); False if the hand cannot pay."""
     paid[:] = 0
@@ -315,7 +316,7 @@ def saver_swap(prm, hand, jokers, supply, counts, spot_piece, n_spots, stones, b
     return a, b
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_swap(code, prm, held_swaps, tile_of, hand, jokers, supply, counts, spot_piece, n_spots, stones, bd,
                 marker, master_need, central_price, builds, paid, castles_ok, key, ctr):
     """The free swap of a seat holding a swap tile (or a swap bonus tile): positions (a, b), (-1, -1) for none.
@@ -336,7 +337,7 @@ def exchanges(code):
     return code == BUILDER
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def exchange_helps(coins, hand, jokers, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of,
                    master_need, central_price, builds, paid, after, scratch):
     """The builder exchanges cards worth `coins` (into `paid`) for a joker when that makes a small-castle build
@@ -353,7 +354,7 @@ def exchange_helps(coins, hand, jokers, supply, counts, spot_piece, n_spots, sto
                         jokers + 1, master_need, False, central_price, 0, 0, -1, scratch) > 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_build(code, prm, waiting, s, builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of,
                  hand, jokers, master_need, rules, pool, saver_weights, paid, bonus_effect, key, ctr):
     """The main action: (k, spend), the row of `builds` to build (-1: draw two) and the jokers to spend on it.

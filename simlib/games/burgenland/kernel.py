@@ -14,6 +14,7 @@ out the rules.
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import play_key
 from . import constants as C
 from . import outputs as O
@@ -216,7 +217,7 @@ def exchange(rec, s, hand, jokers, paid, discard, pool):
     rec[C.EV_JOKERS_GAINED] = take_jokers(jokers, s, pool, 1)
 
 
-@nb.njit(cache=True)
+@block()
 def reward(rec, piece, castle, spot, s, bd, cards, counts, hands, jokers, deck, discard, pool, tiles_held,
            bonus_order, swaps_held, key, ctr):
     """What a small-castle build earns: jokers for the castle's walls (a wall), the well's coins (a well),
@@ -307,7 +308,7 @@ def draw_two(rec, s, hands, deck, discard, pool, key, ctr):
         rec[C.EV_GAINED + g] = card
 
 
-@nb.njit(cache=True)
+@block()
 def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, cards, rules, ev, ev_offsets):
     """Plays first_play .. first_play+n_plays-1 (BurgenlandOutputs' arrays; with ev_offsets, the event rows)."""
     turns = np.zeros(n_plays, np.int32)

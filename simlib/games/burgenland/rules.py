@@ -7,6 +7,7 @@ count arrays (identical cards need no identity). The play's scalars live in `poo
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import below, draw
 from . import constants as C
 
@@ -42,7 +43,7 @@ def castle_colours(stones, castle_stones, castle):
     return stones[castle_stones[castle, 0]], stones[castle_stones[castle, 1]]
 
 
-@nb.njit(cache=True)
+@block()
 def draw_card(deck, discard, pool, key, ctr):
     """The top card of the face-down pile (a uniform one of those left; the discards are reshuffled into a new
     pile when it is empty): its type colour * 3 + coins - 1, or -1 if both piles are empty."""
@@ -65,7 +66,7 @@ def draw_card(deck, discard, pool, key, ctr):
     raise AssertionError("draw_card: the pile's counts are inconsistent")
 
 
-@nb.njit(cache=True)
+@block()
 def draw_until(hand, deck, discard, pool, coins, key, ctr, gained, g):
     """Draw cards into the hand until their coins reach `coins` (or the piles run dry). The cards go to
     gained[g:]; returns the next free slot."""
@@ -104,7 +105,7 @@ def can_pay_small(hand, jokers, a, b, need):
     return total_coins(hand) - _lowest_coins(hand, a, b, k) >= need
 
 
-@nb.njit(cache=True)
+@block()
 def pay_coins(hand, paid, need):
     """Add to `paid` colour cards (of any colour, not yet in it) whose coins reach `need`: the smallest
     overpay, then the fewest cards; each coin value from the colours holding most of it. False if impossible."""
@@ -136,7 +137,7 @@ def pay_coins(hand, paid, need):
     return True
 
 
-@nb.njit(cache=True)
+@block()
 def pay_small(hand, jokers, a, b, need, paid):
     """The payment of a small-castle building: the fewest jokers with which 4 cards of colours a/b and `need`
     further coins can be paid; the price's cards are the lowest-coin ones (from the colour with more cards
@@ -160,7 +161,7 @@ def pay_small(hand, jokers, a, b, need, paid):
     return -1
 
 
-@nb.njit(cache=True)
+@block()
 def _central_cards(hand, colour, k, paid):
     """k cards of one colour (colour >= 0), or of k different colours (colour = -1, those with most cards),
     lowest coins first."""
@@ -181,7 +182,7 @@ def _central_cards(hand, colour, k, paid):
                 break
 
 
-@nb.njit(cache=True)
+@block()
 def pay_central(hand, jokers, n, need, paid):
     """The payment of a central-castle building of n cards, all of one colour or all of different colours
     (jokers for any): the fewest jokers; on a tie one colour (the one held most) before different colours.
@@ -243,14 +244,14 @@ def marker_castle(well_order, pool):
     return well_order[pool[WELL_TOP]] if pool[WELL_TOP] < well_order.shape[0] else -1
 
 
-@nb.njit(cache=True)
+@block()
 def skip_built_wells(well_order, counts, pool):
     """Set aside top well cards whose castle already has a well."""
     while pool[WELL_TOP] < well_order.shape[0] and counts[well_order[pool[WELL_TOP]], C.WELL] > 0:
         pool[WELL_TOP] += 1
 
 
-@nb.njit(cache=True)
+@block()
 def shuffle(a, n, key, ctr):
     """Fisher-Yates over a[:n] with keyed draws."""
     for i in range(n - 1, 0, -1):
@@ -259,7 +260,7 @@ def shuffle(a, n, key, ctr):
         a[i], a[j] = a[j], a[i]
 
 
-@nb.njit(cache=True)
+@block()
 def take_jokers(jokers, s, pool, n):
     """Up to n jokers from the open pile (what is there if it holds fewer). Returns how many."""
     k = min(n, pool[JOKER_PILE])
@@ -268,7 +269,7 @@ def take_jokers(jokers, s, pool, n):
     return k
 
 
-@nb.njit(cache=True)
+@block()
 def pay(hand, jokers, s, paid, jokers_paid, discard, pool):
     """Paid colour cards go to the discard pile, jokers back onto their pile."""
     for c in range(C.N_COLOURS):

@@ -7,6 +7,7 @@ choices (the robber's hex and victim, two free pieces): the turn asks the policy
 
 import numba as nb
 
+from ...core.blocks import block
 from .constants import (
     CITIES,
     CITY,
@@ -52,7 +53,7 @@ from .setup import expose, place_settlement
 from .state import log
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def place_route_piece(st, bd, lg, p, turn, e, kind, free):
     """A road or ship (kind) of p's on edge e, paid for or free (road-building card)."""
     st.edge_owner[e] = p
@@ -142,7 +143,7 @@ def play_card(st, tally, p, card):
     st.dev_played[0] = 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def play_knight(st, tally, lg, p, turn, rolled):
     """A knight, before or after the roll: one more in p's army (the robber moves next)."""
     log(lg, turn, p, EV_KNIGHT, int(rolled), 0, 0)
@@ -151,14 +152,14 @@ def play_knight(st, tally, lg, p, turn, rolled):
     st.army_holder[0] = largest_army_holder(st.knights, p, st.army_holder[0])
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def play_road_building(st, tally, lg, p, turn):
     """The road-building card (its two free pieces follow, each chosen among list_free_pieces)."""
     play_card(st, tally, p, ROAD_BUILDING)
     log(lg, turn, p, EV_ROAD_BUILDING, 0, 0, 0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def list_free_pieces(st, scratch, p):
     """Where p may put a free piece: per edge a road, then a ship, while he has that piece in his box."""
     m = 0

@@ -9,6 +9,7 @@ roll) are uniform for every policy. Draws are taken from the play's sequence in 
 
 import numba as nb
 
+from ...core.blocks import block
 from ...core.rng import below, unit
 from .board import DESERT
 from .constants import (
@@ -33,7 +34,7 @@ from .rules import random_card
 from .state import peek, take
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_opening_site(st, bd, sites, m, code, prm, p):
     """A node among sites[:m]: uniform (a draw is taken for every policy), or the builder's best by pips
     plus prm[p, 0] per distinct resource beside it."""
@@ -57,7 +58,7 @@ def choose_opening_site(st, bd, sites, m, code, prm, p):
     return n
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_opening_road(st, sites, m):
     return sites[below(take(st), m)]
 
@@ -69,23 +70,23 @@ def choose_knight_before_roll(st, can_knight):
     return can_knight and below(u, 2) == 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_discard(st, q):
     return random_card(st.hands, q, take(st))
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_victim(st, victims, m):
     return victims[below(take(st), m)]
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_free_piece(st, m):
     """One of m listed free pieces (road-building card)."""
     return below(take(st), m)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_robber_hex(st, bd, scratch, p, code):
     """Another land hex for the robber. builder: the richest hex of the leading opponent (most buildings
     weighted by level) that touches none of its own buildings, by the opponent's buildings there, then
@@ -144,7 +145,7 @@ def choose_action(st, rules, bd, scratch, p, code, prm, family_weight, total):
     return f, index
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _weighted_pick(counts, prm, p, family_weight, total, u_group, u_action):
     n_groups = prm.shape[1]
     weight_sum = 0.0
@@ -176,7 +177,7 @@ def _group_size(counts, family_weight, g):
     return size
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _builder_pick(st, rules, bd, scratch, p):
     """The builder's choice: city > settlement > development card > a road toward the best free site,
     and a bank or harbour trade that completes one of those builds; else end the turn."""
@@ -229,7 +230,7 @@ def _best_site(nodes, m, node_pips):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _road_toward_best_site(st, bd, roads, m):
     """The road (index into roads[:m]) next to the free site with the most pips that keeps the distance
     rule, within one more road; -1 if none."""

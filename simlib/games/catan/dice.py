@@ -3,6 +3,7 @@ on a 7, the discards (the robber's move after them is robber.py)."""
 
 import numba as nb
 
+from ...core.blocks import block
 from ...core.rng import below
 from .constants import DIE_FACES, DISCARDED, EV_DISCARD, EV_PRODUCE, EV_ROLL, N_RES
 from .decisions import choose_discard
@@ -27,7 +28,7 @@ def roll_dice(st, tally, lg, turn, p):
     return die_1, die_2
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def discard_half(st, tally, lg, turn):
     """On a 7 every player holding more than 7 cards discards half of them, rounded down."""
     for q in range(st.hands.shape[0]):

@@ -13,6 +13,7 @@ replays alone. A scenario composes its own turn from these blocks (docs/games/ca
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import play_key
 from .apply import apply_action, list_free_pieces, place_route_piece, play_knight, play_road_building
 from .constants import (
@@ -34,7 +35,7 @@ from .setup import deal_board, new_game, place_opening, start_play
 from .state import EventLog, log, new_scratch, new_state, new_tally
 
 
-@nb.njit(cache=True)
+@block()
 def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, family_weight, bd, rules, ev,
                    ev_start):
     """Plays first_play .. first_play+n_plays-1 on board bd under rules; player p's policy is codes[p] with
@@ -57,7 +58,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     return out
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def play_game(st, tally, rules, bd, scratch, lg, max_turns, codes, prm, family_weight):
     """From the opening to a win or the turn limit: (turns played, winner or -1)."""
     place_opening(st, tally, bd, scratch, lg, codes, prm)

@@ -9,6 +9,7 @@ its own families after these (counts[N_FAMILIES:]) and names their actions itsel
 
 import numba as nb
 
+from ...core.blocks import block
 from .constants import (
     CITIES,
     F_BUY_DEV,
@@ -62,7 +63,7 @@ def _refresh_node(n, q, st, bd):
     st.legal_node[q, n] = now
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def init_legal(st, bd):
     """Every player's legal sites from scratch (after the set-up)."""
     st.legal_edge[:] = False
@@ -76,7 +77,7 @@ def init_legal(st, bd):
             _refresh_node(n, q, st, bd)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def edge_changed(e, p, piece, st, bd):
     """A piece (ROAD or SHIP) of player p's came onto or left edge e. Edge e's legality changes for
     everybody; that of the edges sharing a node with e only for p and that kind of piece, since they
@@ -99,7 +100,7 @@ def edge_changed(e, p, piece, st, bd):
         _refresh_node(bd.edge_nodes[e, side], p, st, bd)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def node_changed(n, st, bd):
     """A settlement came onto node n: the edges at n change for everybody (it joins its owner's
     pieces there and cuts everyone else's); n and its neighbours are closed by the distance rule."""

@@ -1,15 +1,15 @@
 """Block: the robber moves to the hex chosen (after a 7 or a knight) and its mover steals one card, drawn
 at random, from an opponent beside it who holds any (the victim is chosen among them)."""
 
-import numba as nb
 
+from ...core.blocks import block
 from .constants import EV_ROBBER, EV_STEAL, ROBBED
 from .decisions import choose_victim
 from .rules import hand_size, random_card
 from .state import log, take
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def rob(st, tally, bd, scratch, lg, turn, p, hex_):
     st.robber[0] = hex_
     log(lg, turn, p, EV_ROBBER, hex_, 0, 0)

@@ -10,6 +10,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ...core.blocks import block
 from ...core.rng import below
 from .board import DESERT
 from .constants import (  # noqa: F401  (ROAD .. CITY are this module's vocabulary for its callers too)
@@ -79,13 +80,13 @@ def route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_n
     return False
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def discard_count(cards):
     """On a 7, a player holding more than 7 cards discards half of them, rounded down."""
     return cards // 2 if cards > DISCARD_ABOVE else 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def longest_route_holder(routes, holder):
     """Who holds the longest-route card once routes (per player) changed: a route of at least 5 is
     needed; the holder keeps the card on a tie; a tie for the longest without the holder sets the card
@@ -104,7 +105,7 @@ def longest_route_holder(routes, holder):
     return leader if count == 1 else -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def largest_army_holder(knights, player, holder):
     """After `player` played a knight: he takes the largest-army card with at least 3 knights and more
     than the holder has."""
@@ -113,7 +114,7 @@ def largest_army_holder(knights, player, holder):
     return holder
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received):
     """Production for a roll: the buildings' claims (production_claims), paid by the bank-shortage rule
     (pay_claims). Adds to `hands` and takes from `bank`; `received` [player, kind, resource] (kind 0
@@ -165,7 +166,7 @@ def pay_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node
                 claims[p, 1, r] = 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _pay_lone_claim(roll, robber, r, p, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands,
                     received):
     """Player p alone is entitled to resource r and the bank is short: what is left, building by building in
@@ -186,7 +187,7 @@ def _pay_lone_claim(roll, robber, r, p, hex_terrain, hex_token, hex_nodes, node_
     bank[r] = 0
 
 
-@nb.njit(cache=True)
+@block()
 def longest_route(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes):
     """Length of the player's longest trade route: a trail of his roads and ships, each edge at most
     once. An opponent's building ends a trail; a road and a ship join only at the player's own
@@ -230,7 +231,7 @@ def _walk(start, follow, via0, st_state, st_rest, limit):
     return best, last, seen
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def longest_route_in(player, edge_owner, edge_kind, node_owner, node_edges, edge_nodes, work):
     """longest_route with caller-owned work space (8 rows, longer than twice the edges and than the nodes).
 
@@ -363,7 +364,7 @@ def pay(hands, p, bank, costs, c):
         bank[r] += costs[c, r]
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resource):
     """A settlement of p's on node n (one fewer in his box); a harbour there improves p's trade rates:
     3:1 for every resource, or 2:1 for its own."""
@@ -377,7 +378,7 @@ def settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resou
         rate[p, harbour_resource[n]] = min(rate[p, harbour_resource[n]], harbour_rate[n])
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
                   edge_nodes, edge_turn, node_owner, node_edges):
     """Ships p may move (at an open end of a route, not built this turn) and how many destinations each
@@ -416,7 +417,7 @@ def movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edg
     return n_mv
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges,
                      legal_edge):
     """The x-th edge (from 0) where p may put his ship from edge a once it is lifted. Only the edges

@@ -5,6 +5,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from .constants import (
     CARD_POINTS,
     CITIES,
@@ -93,7 +94,7 @@ class CatanOutputs(NamedTuple):
     expected: np.ndarray       # [plays, seats, 2, resources] cards the dice promised settlements, cities
 
 
-@nb.njit(cache=True)
+@block()
 def new_outputs(n_plays, P):
     shape, resources, kinds = (n_plays, P), (n_plays, P, N_RES), (n_plays, P, 2, N_RES)
     return CatanOutputs(
@@ -108,7 +109,7 @@ def new_outputs(n_plays, P):
         n_events=np.zeros(n_plays, np.int64), expected=np.zeros(kinds, np.float64))
 
 
-@nb.njit(cache=True)
+@block()
 def final_rows(out, i, st, tally, rules, bd, scratch, turns, winner, n_events):
     """Row i of the outputs from a finished play."""
     out.turns[i] = turns

@@ -2,8 +2,8 @@
 bank and deck, and the opening placements in snake order. The draws happen in this order, so a play
 replays alone: the terrain shuffle, the deck shuffle, then the set-up's choices."""
 
-import numba as nb
 
+from ...core.blocks import block
 from ...core.rng import below
 from .board import DESERT
 from .constants import (
@@ -23,7 +23,7 @@ from .rules import can_settle, settle
 from .state import log, take
 
 
-@nb.njit(cache=True)
+@block()
 def start_play(st, tally, key):
     """A play begins: its key, its first draw, empty tallies."""
     st.key[0] = key
@@ -39,7 +39,7 @@ def start_play(st, tally, key):
     tally.rolls[:] = 0
 
 
-@nb.njit(cache=True)
+@block()
 def deal_board(st, bd, scratch, lg):
     """The board block: drawn terrain shuffled over its hexes, tokens along the spiral skipping the
     desert, the robber on the desert; one `hex` event per land hex; the pips per hex and node."""
@@ -75,7 +75,7 @@ def deal_board(st, bd, scratch, lg):
                 st.node_pips[n] += st.hex_pips[bd.node_hexes[n, k]]
 
 
-@nb.njit(cache=True)
+@block()
 def new_game(st, rules):
     """Empty board, full bank, every player's pieces in his box, the development deck shuffled."""
     st.node_owner[:] = -1
@@ -107,7 +107,7 @@ def new_game(st, rules):
     st.deck_pos[0] = 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def expose(tally, st, bd, p, n, level, sign):
     """A building of p's at level `level` (1 settlement, 2 city) came onto (sign 1) or left (sign -1)
     node n: its pips times its cards per producing hex beside it, in exposure [player, kind, resource]
@@ -118,7 +118,7 @@ def expose(tally, st, bd, p, n, level, sign):
             tally.exposure[p, level - 1, st.hex_terrain[h]] += sign * level * st.hex_pips[h]
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def place_settlement(st, tally, bd, p, n):
     """A settlement of p's on node n: the harbour's rates, its point, the dice's promise to it."""
     settle(p, n, st.node_owner, st.node_level, st.left, st.rate, bd.harbour_rate, bd.harbour_resource)
@@ -126,7 +126,7 @@ def place_settlement(st, tally, bd, p, n):
     st.building_points[p] += 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def place_opening(st, tally, bd, scratch, lg, codes, prm):
     """Set-up in snake order (0, 1, .., 1, 0): a settlement and a road beside it each; the second
     settlement yields one card per producing hex beside it (while the bank has it)."""

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import draw
 from .board import RANDOM, SPIRAL, Board, spiral
 from .constants import (
@@ -168,7 +169,7 @@ def published_rules(win_points: int, bank_size: int) -> Rules:
                              np.array(COST_ROWS, np.int64), np.array(DEV_DECK, np.int64)))
 
 
-@nb.njit(cache=True)
+@block()
 def new_state(bd, rules, n_players):
     P, H, N, E, i64 = n_players, bd.hex_nodes.shape[0], bd.node_nodes.shape[0], bd.edge_nodes.shape[0], np.int64
     return State(
@@ -188,7 +189,7 @@ def new_state(bd, rules, n_players):
         dev_played=np.zeros(1, i64), ship_moved=np.zeros(1, i64), n_movable=np.zeros(1, i64))
 
 
-@nb.njit(cache=True)
+@block()
 def new_tally(n_players):
     P, i64 = n_players, np.int64
     return Tally(
@@ -198,7 +199,7 @@ def new_tally(n_players):
         actions=np.zeros(1, i64), rolls=np.zeros(N_SUMS, i64))
 
 
-@nb.njit(cache=True)
+@block()
 def new_scratch(bd, n_players, n_families):
     N, E, i64 = bd.node_nodes.shape[0], bd.edge_nodes.shape[0], np.int64
     lists = 2 * E + N + 16  # more than any list of nodes, edges (one per kind), hexes or seats

@@ -6,6 +6,7 @@ in the game). Draws are indexed by (take, purpose), so policies share common ran
 
 import numba as nb
 
+from ...core.blocks import block
 from ...core.rng import below, draw, unit
 from .constants import DOUBLE, N_STACKS, NO_PAIR, SINGLE, WISH
 from .policies import CAUTIOUS, RANDOM
@@ -21,7 +22,7 @@ def _u(key, take, purpose):
     return draw(key, TAKE_DRAWS + take * 8 + purpose)
 
 
-@nb.njit(cache=True)
+@block()
 def _best_new_pair(tops, stack, card, kinds, symbols, values, gcd):
     """The best pair card would form with another top if it lay on `stack`."""
     old = tops[stack]
@@ -35,7 +36,7 @@ def _best_new_pair(tops, stack, card, kinds, symbols, values, gcd):
     return best
 
 
-@nb.njit(cache=True)
+@block()
 def _swaps(player, minimum, pick, tops, pile, pile_n, kinds, symbols, values, gcd):
     """Swaps whose new card forms a pair of at least `minimum`: (how many, stack and pile position of the
     `pick`-th), the pile positions being the last seven cards of the player's pile."""
@@ -51,7 +52,7 @@ def _swaps(player, minimum, pick, tops, pile, pile_n, kinds, symbols, values, gc
     return count, -1, -1
 
 
-@nb.njit(cache=True)
+@block()
 def choose_swap(code, player, n_pairs, tops, pile, pile_n, kinds, symbols, values, gcd, key, take):
     """A Wunschkarte swap before a take: (stack, pile position), or (-1, -1) for none.
 
@@ -70,7 +71,7 @@ def choose_swap(code, player, n_pairs, tops, pile, pile_n, kinds, symbols, value
     return s, j
 
 
-@nb.njit(cache=True)
+@block()
 def choose_pair(code, prm, player, n_pairs, pair_a, pair_b, pair_kind_, heights, pile_n, key, take):
     """Index of the pair to take among the n_pairs available."""
     if code == RANDOM or unit(_u(key, take, _COIN)) < prm[0]:
@@ -101,7 +102,7 @@ def choose_pair(code, prm, player, n_pairs, pair_a, pair_b, pair_kind_, heights,
     return best
 
 
-@nb.njit(cache=True)
+@block()
 def choose_neighbour(code, emptied_a, emptied_b, heights, key, take):
     """The neighbouring stack whose cards the wall-breaker adds to his pile (-1 if none is left)."""
     count = 0

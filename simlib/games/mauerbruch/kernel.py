@@ -7,9 +7,9 @@ Every draw is keyed by (seed, play, what), so results do not depend on which pla
 
 from typing import NamedTuple
 
-import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import below, draw, play_key
 from .constants import (
     BLOCKED,
@@ -39,13 +39,13 @@ from .decisions import choose_neighbour, choose_pair, choose_swap
 from .rules import bans_in_force, list_pairs
 
 
-@nb.njit(cache=True)
+@block()
 def _tops(stacks, heights, tops):
     for s in range(N_STACKS):
         tops[s] = stacks[s, heights[s] - 1] if heights[s] > 0 else -1
 
 
-@nb.njit(cache=True)
+@block()
 def _filter(kind_wanted, n, pair_a, pair_b, pair_kind, fa, fb, fk):
     m = 0
     for i in range(n):
@@ -74,7 +74,7 @@ class MauerbruchOutputs(NamedTuple):
     breaker: np.ndarray        # [plays] table position of the wall-breaker (-1: blocked)
 
 
-@nb.njit(cache=True)
+@block()
 def simulate_plays(seed, first_play, n_plays, sizes, kinds, symbols, values, gcd, codes, prm, discard_opening,
                    deals, ev, ev_offsets):
     """Plays first_play .. first_play+n_plays-1 with players at table positions 0..n-1 (0 opens).

@@ -6,6 +6,7 @@ them or not, so the draws stay aligned between policies (common random numbers).
 
 import numba as nb
 
+from ...core.blocks import block
 from ...core.rng import below
 from ..catan import policies as base
 from ..catan.board import DESERT
@@ -26,7 +27,7 @@ def base_code(code):
     return base.BUILDER
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def hotel_fields_at(ba, bd, n):
     """Hotel fields beside node n."""
     m = 0
@@ -37,7 +38,7 @@ def hotel_fields_at(ba, bd, n):
     return m
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def hotelier_site(st, bd, ba, sites, m, prm, p):
     """The hotelier's opening site: the builder's value (pips plus variety per distinct resource) plus
     hotel_site per hotel field beside it."""
@@ -59,7 +60,7 @@ def hotelier_site(st, bd, ba, sites, m, prm, p):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def own_levels(st, bd, field, p):
     """p's settlements and cities beside a field, weighted by level (p = -1: everybody's)."""
     total = 0
@@ -70,7 +71,7 @@ def own_levels(st, bd, field, p):
     return total
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _missing(hands, p, costs, row):
     short = 0
     for r in range(N_RES):
@@ -78,7 +79,7 @@ def _missing(hands, p, costs, row):
     return short
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_section(st, ba, wl, p, code):
     """The land section p puts a threshold chip under: one without a chip; specht the one whose upper piece
     misses fewest cards from his hand, the others uniform (one draw either way)."""
@@ -102,7 +103,7 @@ def choose_section(st, ba, wl, p, code):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_release(st, bd, ba, wl, p, code):
     """The hotel p releases after a lower piece: an unreleased one; the hotelier the one whose field holds
     most of his buildings, the others uniform (one draw either way)."""
@@ -126,7 +127,7 @@ def choose_release(st, bd, ba, wl, p, code):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_bid(st, prm, q, code, lo, cards, opener):
     """A Love Parade bid of at least lo cards (at most his cards), or -1 to pass. The opener bids if he can.
     random: uniform over passing and every bid it can make (the opener over its bids); the others bid lo
@@ -145,7 +146,7 @@ def choose_bid(st, prm, q, code, lo, cards, opener):
     return -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _trade_toward(st, scratch, p, costs, row):
     """A listed trade (give, need) that brings p nearer to paying cost row `row` without touching what it
     needs; -1 if none."""
@@ -161,7 +162,7 @@ def _trade_toward(st, scratch, p, costs, row):
     return -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _best_hotel(st, bd, ba, wl, p, code):
     """Index among p's hotel purchases (legal order: hotel, then chip slot) of the one he wants most, -1 for none.
     A hotel's new token pays every building on its field, so the hotelier buys only where he has buildings,
@@ -181,7 +182,7 @@ def _best_hotel(st, bd, ba, wl, p, code):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _scenario_target(st, bd, ba, wl, p, code):
     """The cost row (in wall_costs for specht, hotel_costs for the hotelier) the policy saves for, or -1."""
     best, best_short = -1, 1 << 30
@@ -208,7 +209,7 @@ def _scenario_target(st, bd, ba, wl, p, code):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_weight, total):
     """An action after the roll as (family, index). random and weighted: the engine's choice over every family
     (the scenario's included). builder, specht and hotelier: _own_pick, else the engine's builder. Two draws
@@ -221,7 +222,7 @@ def choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_we
     return choose_action(st, rules, bd, scratch, p, base_code(code), prm, family_weight, total)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _own_pick(st, bd, ba, wl, scratch, p, code):
     """The scenario's part of the builder-like policies' choice, or (-1, 0) to leave it to the engine's
     builder. builder: after city and settlement (the engine's), a wall piece, then a hotel (_best_hotel).

@@ -2,8 +2,8 @@
 scenario's production: the engine's claims, the hotel of the rolled chip paid first, the bank-shortage
 rule for the rest, and what each hotel and its field earned (the lake's hotels table)."""
 
-import numba as nb
 
+from ...core.blocks import block
 from ..catan.board import DESERT
 from ..catan.constants import EV_PRODUCE, N_RES
 from ..catan.rules import affordable, pay, pay_claims, production_claims
@@ -13,7 +13,7 @@ from .constants import EV_HOTEL, EV_HOTEL_PRODUCE, HOTEL_YIELD
 from .state import hotel_cost_row, pips
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def hotel_option(st, ba, wl, p, h, k):
     """Can p buy hotel h with the k-th chip slot on offer?"""
     chip = wl.offered[k]
@@ -21,7 +21,7 @@ def hotel_option(st, ba, wl, p, h, k):
         and affordable(st.hands, p, ba.hotel_costs, hotel_cost_row(ba, h, chip))
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def count_hotels(st, ba, wl, p):
     """Hotel purchases p may make now (a released hotel, a chip on offer, the card's price for that chip);
     none after one this turn."""
@@ -34,7 +34,7 @@ def count_hotels(st, ba, wl, p):
     return m
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def nth_hotel(st, ba, wl, p, index):
     """(hotel, chip slot) of the index-th hotel purchase p may make."""
     for h in range(wl.released.shape[0]):
@@ -46,7 +46,7 @@ def nth_hotel(st, ba, wl, p, index):
     return -1, -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def set_token(st, tally, bd, h, token):
     """Hex h's token becomes `token`: its pips, its nodes' pips and the dice's promise to its buildings."""
     for i in range(6):
@@ -63,7 +63,7 @@ def set_token(st, tally, bd, h, token):
             expose(tally, st, bd, st.node_owner[n], n, st.node_level[n], 1)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k):
     """p buys hotel h with chip slot k: pays the card's price for that chip, and the chip replaces the
     field's token (the old 2, 3, 11 or 12 leaves the game)."""
@@ -85,7 +85,7 @@ def buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k):
     set_token(st, tally, bd, field, chip)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def token_on_board(st, bd, roll):
     for k in range(bd.land_hexes.shape[0]):
         if st.hex_token[bd.land_hexes[k]] == roll:
@@ -93,7 +93,7 @@ def token_on_board(st, bd, roll):
     return False
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def produce_berlin(st, tally, bd, ba, wl, scratch, lg, turn, roll):
     """Production for a roll (not a 7). The hotel whose chip was rolled (at most one: the chips differ),
     unless the robber stands on its field, produces 2 cards of its field's resource for its owner; if the
@@ -138,7 +138,7 @@ def produce_berlin(st, tally, bd, ba, wl, scratch, lg, turn, roll):
     field_books(st, bd, ba, wl, scratch, roll)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def field_books(st, bd, ba, wl, scratch, roll):
     """Each bought hotel's field after a roll: one more roll; what its settlements and cities got (owner's,
     others') on its new token, and what they would have got on the old one (the robber counted, not the bank)."""
@@ -164,7 +164,7 @@ def field_books(st, bd, ba, wl, scratch, roll):
                 wl.field_got[h, who] += _paid_here(st, bd, scratch, claims, roll, r, field, n, q)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def _paid_here(st, bd, scratch, claims, roll, r, field, n, q):
     """What the building on node n (player q's, beside `field`) was paid of resource r on this roll: its
     cards if q's claims on r were paid in full, none if they were refused, and on a lone claimant's short

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import play_key
 from ..catan.apply import apply_action, list_free_pieces, place_route_piece, play_road_building
 from ..catan.constants import (
@@ -81,7 +82,7 @@ class MauerspechteOutputs(NamedTuple):
         return self.base.n_events
 
 
-@nb.njit(cache=True)
+@block()
 def new_berlin_outputs(n_plays, P):
     i16 = np.int16
     return BerlinOutputs(
@@ -93,7 +94,7 @@ def new_berlin_outputs(n_plays, P):
         parades=np.zeros((n_plays, MAX_CHIPS, 5), np.int32), n_parades=np.zeros(n_plays, i16))
 
 
-@nb.njit(cache=True)
+@block()
 def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, family_weight, bd0, rules, ba, br,
                    ev, ev_start):
     """Plays first_play .. first_play+n_plays-1 of Berlin (bd0 the engine's board arrays, ba the scenario's,
@@ -128,7 +129,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
     return out, bo
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, codes, prm, family_weight):
     """Player turn % P's turn; returns him if he has the win threshold before one of his steps, else -1."""
     p = turn % st.hands.shape[0]
@@ -193,7 +194,7 @@ def count_berlin(st, rules, bd, ba, wl, scratch, p, turn):
     return total + counts[F_MOVE_SHIP] + counts[F_WALL_PIECE] + counts[F_HOTEL]
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def open_end_ships(st, bd, scratch, p, turn):
     """p's ships at an open end of a route, not built this turn, into scratch.movable (the Seafarers rule:
     an end that meets neither his building nor another of his ships). Each may go to any free edge a ship
@@ -251,7 +252,7 @@ def action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p
             route_flags(st, bd, ba)
 
 
-@nb.njit(cache=True)
+@block()
 def berlin_rows(bo, i, st, wl, br):
     for q in range(st.hands.shape[0]):
         bo.points[i, q] = berlin_points(st, wl, br, q)

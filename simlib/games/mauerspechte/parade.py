@@ -3,8 +3,8 @@ is auctioned: the player on turn opens with a bid counted in cards (at least min
 holds), the others follow clockwise and raise or pass, a pass is final; the last bidder pays his bid in
 cards of his choice to the bank and takes the chip (a point), and Bester Raver is decided again."""
 
-import numba as nb
 
+from ...core.blocks import block
 from ..catan.rules import hand_size, random_card
 from ..catan.state import log, take
 from .constants import EV_BID, EV_PARADE, EV_PASS, EV_PAY, EV_TIERGARTEN, RAVER, TIERGARTEN_MISSING
@@ -12,7 +12,7 @@ from .decisions import choose_bid
 from .wall import decide_card
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def missing_number(wl, lg, turn, p):
     """A 2 or 12 rolled after its token left the board: nothing is produced; a chip goes to the Tiergarten
     (while the supply lasts) and is auctioned at once (the roll is a double)."""
@@ -22,7 +22,7 @@ def missing_number(wl, lg, turn, p):
         log(lg, turn, p, EV_TIERGARTEN, wl.tiergarten[0], TIERGARTEN_MISSING, 0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def love_parade(st, wl, br, lg, turn, p, codes, prm, missing):
     """One chip auctioned, p (on turn) opening. If nobody bids (the opener cannot pay min_bid and all pass),
     the chip stays in the Tiergarten."""

@@ -2,8 +2,8 @@
 harbours shuffled with the layout) and the opening: snake order as usual, each player's two settlements one
 in West and one in East Berlin (either first), none under the wall."""
 
-import numba as nb
 
+from ...core.blocks import block
 from ...core.rng import below
 from ..catan.board import DESERT, NO_HARBOUR
 from ..catan.constants import EV_SETUP_ROAD, EV_SETUP_SETTLEMENT, ROAD, ROADS
@@ -18,7 +18,7 @@ from .policies import HOTELIER, RANDOM
 from .wall import route_flags
 
 
-@nb.njit(cache=True)
+@block()
 def deal_berlin(st, bd, ba, br, scratch, lg):
     """The engine's board block (with the layout shuffled, the non-hotel producing hexes' terrain is drawn),
     the robber on West Berlin's desert, then (shuffled) the harbour kinds over their places; a `harbour`
@@ -47,7 +47,7 @@ def deal_berlin(st, bd, ba, br, scratch, lg):
                 bd.harbour_resource[n] = ba.harbour_resource[kind]
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def place_opening_berlin(st, tally, bd, ba, scratch, lg, codes, prm):
     """Snake order (0, 1, .., 1, 0): a settlement and a road beside it each; a player's second settlement on
     the other side of the wall from his first (any side if none is left there); the second yields as usual."""

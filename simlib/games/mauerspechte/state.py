@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ..catan.board import DESERT
 from ..catan.state import BoardArrays
 from .berlin import Berlin
@@ -106,7 +107,7 @@ def check_berlin(b: Berlin) -> None:
         raise SimlibError(f"map {b.board.name}: the robber starts on a desert in West Berlin, and there is none")
 
 
-@nb.njit(cache=True)
+@block()
 def play_board(bd, ba):
     """A Catan board whose land, sea and harbour flags this kernel call owns (the wall and the shuffled
     harbours change them per play); the topology arrays are shared."""
@@ -118,7 +119,7 @@ def play_board(bd, ba):
         edge_sea=ba.ship_sea.copy(), harbour_rate=bd.harbour_rate.copy(), harbour_resource=bd.harbour_resource.copy())
 
 
-@nb.njit(cache=True)
+@block()
 def side_board(bd, land_hexes):
     """The same board with only these land hexes offered to the robber (the closed wall's other side)."""
     return BoardArrays(
@@ -129,7 +130,7 @@ def side_board(bd, land_hexes):
         harbour_rate=bd.harbour_rate, harbour_resource=bd.harbour_resource)
 
 
-@nb.njit(cache=True)
+@block()
 def new_wall(n_players):
     P, S, i64 = n_players, N_SECTIONS, np.int64
     return Wall(
@@ -146,7 +147,7 @@ def new_wall(n_players):
         parade_row=np.zeros((MAX_CHIPS, 5), i64))
 
 
-@nb.njit(cache=True)
+@block()
 def reset_wall(wl, vp_chips):
     """A new game: every section standing and closed, nothing released, bought or won."""
     wl.level[:-1] = UPPER

@@ -4,6 +4,7 @@ the scenario's points."""
 
 import numba as nb
 
+from ...core.blocks import block
 from ..catan.constants import ROAD
 from ..catan.legal import init_legal
 from ..catan.rules import affordable, pay
@@ -27,7 +28,7 @@ from .decisions import choose_release, choose_section
 from .state import piece_cost_row
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def berlin_points(st, wl, br, p):
     """Catan's points, plus a point per wall piece and chip, one per special card held, hotel_points a hotel."""
     hotels = 0
@@ -37,7 +38,7 @@ def berlin_points(st, wl, br, p):
         + int(wl.holder[RAVER] == p) + br.hotel_points * hotels
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def route_flags(st, bd, ba):
     """The scenario's corrections to the legal road and ship flags the engine's blocks keep by its own rule,
     called after they ran. Ships need no connection here: a free edge with water on both sides (and no
@@ -78,7 +79,7 @@ def _joins_at(st, bd, m, f, q):
     return False
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def lay_walls(bd, ba, wl):
     """The board's land and sea flags with every standing section over its edges and intersections: no
     settlement, road or ship there."""
@@ -100,7 +101,7 @@ def lay_walls(bd, ba, wl):
                 bd.node_land[n] = False
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def open_section(st, bd, ba, wl, lg, turn, p, s):
     """Section s is gone: its edges and intersections are free (where no other section lies), legal sites
     are decided again; the water section goes too once both land sections beside it are gone."""
@@ -119,12 +120,12 @@ def open_section(st, bd, ba, wl, lg, turn, p, s):
     route_flags(st, bd, ba)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def can_buy_piece(st, ba, wl, p, s):
     return wl.chip[s] > 0 and wl.level[s] > 0 and affordable(st.hands, p, ba.wall_costs, piece_cost_row(wl, s))
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def count_pieces(st, ba, wl, p):
     """Wall pieces p may buy now: the top piece of each released section he can pay, none after one this turn."""
     if wl.bought_piece[0]:
@@ -135,7 +136,7 @@ def count_pieces(st, ba, wl, p):
     return m
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def nth_piece(st, ba, wl, p, k):
     """The section of the k-th wall piece p may buy."""
     for s in range(N_SECTIONS):
@@ -146,7 +147,7 @@ def nth_piece(st, ba, wl, p, k):
     return -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def buy_piece(st, bd, ba, wl, lg, turn, p, s, code):
     """p buys section s's top piece (a point). A lower piece also puts a chip in the Tiergarten (while the
     supply lasts), lets p release a hotel, offers the section's chip for hotels, opens the section (the
@@ -179,7 +180,7 @@ def buy_piece(st, bd, ba, wl, lg, turn, p, s, code):
     decide_card(wl, wl.pieces, MAUERSPECHT, lg, turn)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def decide_card(wl, counts, card, lg, turn):
     """The card goes to the single player with the most (at least one); on a tie for the most it is
     neutralised, whoever held it."""
@@ -194,7 +195,7 @@ def decide_card(wl, counts, card, lg, turn):
         log(lg, turn, holder, EV_CARD, card, 0, 0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@block(_nrt=False)
 def release_thresholds(st, bd, ba, wl, br, lg, turn, p_turn, codes):
     """The first time the leading player reaches a threshold (4, 5, 6, 8, 9, 10) he puts its chip under a
     wall section of his choice, each threshold passed at once in turn. The leader: most points, on a tie

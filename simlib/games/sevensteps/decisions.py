@@ -2,9 +2,9 @@
 next, whether to play a victory-point tile, which pile to take from, which discs to throw back.
 Every random choice is a keyed draw of the play (`ctr` counts the play's draws)."""
 
-import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import below, draw
 from .constants import AID, BONUS, HAND, MOVE_TOWER, N_COLOURS, N_FIELDS, TAKE_DOWN
 from .policies import AID_MARGIN, AID_OPTIONS, CLIMBER, MAX_NODES, RANDOM, REACH, SACRIFICE, TAKE_FIRST
@@ -12,7 +12,7 @@ from .rules import first_placements, move_tower_targets, take_down_targets
 from .search import best_chain
 
 
-@nb.njit(cache=True)
+@block()
 def pick(key, ctr, n):
     """A uniform choice among n, one draw."""
     j = below(draw(key, ctr[0]), n)
@@ -24,7 +24,7 @@ def pick(key, ctr, n):
 MAX_TARGETS = N_FIELDS * 7
 
 
-@nb.njit(cache=True)
+@block()
 def aid_targets(effect, height, bd, out_a, out_b):
     """The legal targets of a build-aid tile: (field, field) pairs; one pair (-1, -1) for the tiles that
     change only the placing rules; none when the tile has nothing to act on."""
@@ -38,7 +38,7 @@ def aid_targets(effect, height, bd, out_a, out_b):
     return 1
 
 
-@nb.njit(cache=True)
+@block()
 def apply_aid(effect, a, b, height, bag, colour):
     """A build-aid tile's board edit: take_down returns tower a's top disc to the bag; move_tower moves
     tower a onto the empty field b."""
@@ -50,14 +50,14 @@ def apply_aid(effect, a, b, height, bag, colour):
         height[a] = 0
 
 
-@nb.njit(cache=True)
+@block()
 def _search(code, prm, height, bd, hand, max_discs, effect, bonus_tile, ta, threshold, key, ctr):
     return best_chain(height, bd.colour, bd.neighbours, bd.colour_fields, bd.group, hand, max_discs, effect,
                       bonus_tile, ta.bonus_measure, ta.bonus_at_least, ta.bonus_points, code == CLIMBER, threshold,
                       np.int64(prm[MAX_NODES]), key, ctr)
 
 
-@nb.njit(cache=True)
+@block()
 def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, key, ctr):
     """A search policy's turn: whether to play its build-aid tile (and on what), and the chain to place.
 
@@ -97,7 +97,7 @@ def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, 
     return play, play_a, play_b, plan, plan_n, nodes, capped
 
 
-@nb.njit(cache=True)
+@block()
 def random_aid(aid_tile, height, bd, ta, key, ctr):
     """The random policy: plays a playable build-aid tile with probability 1/2, on a uniform target."""
     targets_a = np.empty(MAX_TARGETS, np.int64)
@@ -109,21 +109,21 @@ def random_aid(aid_tile, height, bd, ta, key, ctr):
     return True, targets_a[j], targets_b[j]
 
 
-@nb.njit(cache=True)
+@block()
 def random_step(n_legal, placed, key, ctr):
     """The random policy's next disc: uniform over the legal placements, and stopping once one disc is
     down (returns n_legal to stop)."""
     return pick(key, ctr, n_legal + (placed > 0))
 
 
-@nb.njit(cache=True)
+@block()
 def play_bonus(code, key, ctr):
     """Play a victory-point tile whose condition is met? Search policies always (it pays more than the 2
     points it keeps unused); random uniformly."""
     return code != RANDOM or pick(key, ctr, 2) == 1
 
 
-@nb.njit(cache=True)
+@block()
 def choose_pile(code, prm, can_aid, can_bonus, key, ctr):
     """Which pile to take a tile from (AID, BONUS; -1: none can be taken)."""
     if can_aid and can_bonus:
@@ -137,7 +137,7 @@ def choose_pile(code, prm, can_aid, can_bonus, key, ctr):
     return -1
 
 
-@nb.njit(cache=True)
+@block()
 def throw_back(code, prm, hand, height, bd, thrown):
     """The discs to throw back before refilling (into `thrown`, per colour): with reach r > 0, every disc of a
     colour with no field within r steps of a lowest field of the hand's most numerous colour."""

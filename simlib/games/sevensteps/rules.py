@@ -5,9 +5,9 @@ The board state is `height` [49]: discs on each field (every disc of a tower has
 A hand or the bag is 7 counts, one per colour.
 """
 
-import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import below, draw
 from .constants import (
     DOWNHILL,
@@ -23,7 +23,7 @@ from .constants import (
 )
 
 
-@nb.njit(cache=True)
+@block()
 def first_placements(height, colour, group, hand, effect, out):
     """Fields where a turn's first disc may go, into `out`; returns how many.
 
@@ -43,13 +43,13 @@ def first_placements(height, colour, group, hand, effect, out):
     return n
 
 
-@nb.njit(cache=True)
+@block()
 def may_take_tile(placed, points, threshold):
     """A turn that placed a disc and scored fewer than `threshold` points (bonus included) earns a tile."""
     return placed > 0 and points < threshold
 
 
-@nb.njit(cache=True)
+@block()
 def step_allowed(level, last_level, effect):
     """May a disc at `level` follow one at `last_level`? Same or one higher; step_up_2 also two higher;
     downhill also lower."""
@@ -60,7 +60,7 @@ def step_allowed(level, last_level, effect):
     return last_level <= level <= last_level + 1
 
 
-@nb.njit(cache=True)
+@block()
 def next_placements(height, colour, neighbours, hand, used, last_field, last_level, effect, out, out_dir):
     """Fields where the next disc may go (adjacent to the last, of a held colour, not used this turn, at
     an allowed level), with the direction stepped in; returns how many."""
@@ -74,7 +74,7 @@ def next_placements(height, colour, neighbours, hand, used, last_field, last_lev
     return n
 
 
-@nb.njit(cache=True)
+@block()
 def place_disc(height, colour, colour_fields, f):
     """Put a disc on field f; returns (its level, towers collapsed). A tower reaching 7 is removed and its
     discs go one onto each field of its colour; towers reaching 7 together go together (k discs each), and
@@ -98,7 +98,7 @@ def place_disc(height, colour, colour_fields, f):
             height[g] += k
 
 
-@nb.njit(cache=True)
+@block()
 def measure(kind, n, fields, levels, dirs, colour):
     """A victory-point measure of the n discs placed this turn (fields, levels, the direction of each step)."""
     if kind == LEVEL:
@@ -129,7 +129,7 @@ def measure(kind, n, fields, levels, dirs, colour):
     return used
 
 
-@nb.njit(cache=True)
+@block()
 def bonus_earned(tile, bonus_measure, bonus_at_least, bonus_points, n, fields, levels, dirs, colour):
     """The points victory-point tile `tile` (-1: none) pays for this turn's discs (0 if its condition fails)."""
     if tile < 0:
@@ -139,7 +139,7 @@ def bonus_earned(tile, bonus_measure, bonus_at_least, bonus_points, n, fields, l
     return 0
 
 
-@nb.njit(cache=True)
+@block()
 def take_down_targets(height, out):
     """take_down: the towers whose top disc may go back to the bag (every non-empty field)."""
     n = 0
@@ -150,7 +150,7 @@ def take_down_targets(height, out):
     return n
 
 
-@nb.njit(cache=True)
+@block()
 def move_tower_targets(height, colour, colour_fields, out_from, out_to):
     """move_tower: every (tower, empty field of its colour) pair."""
     n = 0
@@ -164,7 +164,7 @@ def move_tower_targets(height, colour, colour_fields, out_from, out_to):
     return n
 
 
-@nb.njit(cache=True)
+@block()
 def draw_disc(bag, key, index):
     """Draw one disc from the bag (counts per colour), uniformly over the discs; returns its colour."""
     total = 0
@@ -179,7 +179,7 @@ def draw_disc(bag, key, index):
     return -1
 
 
-@nb.njit(cache=True)
+@block()
 def draw_tile(piles, n_piles, discards, n_discards, kind, key, index):
     """A random tile of pile `kind` (its face-down tiles are shuffled: any is equally likely); an empty pile
     is refilled from its discards first. Returns the tile, or -1 if pile and discards are empty."""

@@ -10,9 +10,9 @@ step_up_2), capped at 7, and the held victory-point tile could not reach the bes
 
 from typing import NamedTuple
 
-import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from ...core.rng import below, draw
 from .constants import HAND, N_COLOURS, N_FIELDS, STEP_UP_2, TOP_LEVEL
 from .rules import bonus_earned, first_placements, next_placements, place_disc
@@ -32,12 +32,12 @@ class Chain(NamedTuple):
     capped: bool            # stopped by max_nodes
 
 
-@nb.njit(cache=True)
+@block()
 def _gain(level, squares):
     return level * level if squares else level
 
 
-@nb.njit(cache=True)
+@block()
 def _upper_bound(last_level, discs, step, squares):
     add = 0
     for j in range(1, discs + 1):
@@ -45,7 +45,7 @@ def _upper_bound(last_level, discs, step, squares):
     return add
 
 
-@nb.njit(cache=True)
+@block()
 def _undo(f, was_collapse, saved, height, colour, colour_fields, used, hand):
     """Take back the disc placed on f: one disc off, or (after a collapse) the colour's saved heights."""
     if was_collapse:
@@ -57,7 +57,7 @@ def _undo(f, was_collapse, saved, height, colour, colour_fields, used, hand):
     hand[colour[f]] += 1
 
 
-@nb.njit(cache=True)
+@block()
 def _keep(best, ties, value, key, ctr):
     """Reservoir choice among equal values: is this one kept? (ties counts those seen, this one included)."""
     if value > best:
@@ -70,7 +70,7 @@ def _keep(best, ties, value, key, ctr):
     return kept, ties
 
 
-@nb.njit(cache=True)
+@block()
 def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
                bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, ctr):
     """The chain of highest value (sum of levels, or of squared levels with `squares`, plus the held

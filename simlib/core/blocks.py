@@ -1,0 +1,67 @@
+"""`block`: how a kernel's compiled functions are declared, so that a first compile stays short.
+
+Numba compiles a function once per signature of argument types, and by default gives every version a
+Python entry point and a C entry point. For the games' blocks both defaults cost more than the code:
+
+- A call with a constant (`f(st, 0)`, `f(st, ROAD)`, `f(st, True)`) is typed `Literal[int](0)` and so on,
+  and each such call site compiled a version of its own beside the one for a variable (a block called
+  with -1 here, 0 there and a variable elsewhere was compiled three times). A block is compiled for the
+  plain types only; the constant is converted at the call.
+- The Python entry point unboxes every array of the NamedTuples a block takes (a game's state, board and
+  scratch are a hundred arrays): it was most of a small block's compile, and no kernel uses it. A block's
+  versions for compiled callers have none. A call from Python (a kernel's entry, a test of one block)
+  goes to a twin compiled on the first such call, with its own cache files.
+- The C entry point (for passing a compiled function as a value) is never used: no version has one.
+
+The compiled code is the same either way: the entry points only wrap it, and a constant argument is the
+same value as a variable holding it.
+"""
+
+from __future__ import annotations
+
+import types as pytypes
+from collections.abc import Callable
+
+import numba as nb
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+
+class _Block(CPUDispatcher):
+    def get_call_template(self, args, kws):
+        """A call from compiled code: typed for the arguments' plain types."""
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+    def __call__(self, *args, **kwargs):
+        """A call from Python: the compiled versions here have no Python entry point (Numba would jump to
+        the missing one), so the twin takes it."""
+        twin = self.__dict__.get("_from_python")
+        if twin is None:
+            twin = self._from_python = _python_twin(self.py_func, self._block_options)
+        return twin(*args, **kwargs)
+
+
+def _python_twin(function: Callable, options: dict) -> CPUDispatcher:
+    """`function` compiled with a Python entry point; a copy under another qualified name, so that its cache
+    files are not the block's."""
+    twin = pytypes.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__,
+                                function.__closure__)
+    twin.__kwdefaults__ = function.__kwdefaults__
+    twin.__module__ = function.__module__
+    twin.__qualname__ = f"{function.__qualname__}.from_python"
+    return nb.njit(cache=True, no_cfunc_wrapper=True, **options)(twin)
+
+
+def block(**options) -> Callable:
+    """`nb.njit(cache=True, **options)` for a kernel's compiled function (inline ones aside: they are never
+    compiled on their own), typed and wrapped as the module says."""
+
+    def declare(function):
+        dispatcher = nb.njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, **options)(function)
+        if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT (a plain function then)
+            dispatcher.__class__ = _Block
+            dispatcher._block_options = options
+        return dispatcher
+
+    return declare
