@@ -7,7 +7,20 @@ import polars as pl
 import pytest
 
 from simlib.analysis.html_pages import MAX_COLUMNS, cell, column_words, table_html
-from simlib.analysis.page import PAGE_INCHES, Page, Table, colour, legend_below, render, text_problems, title_above
+from simlib.analysis.page import (
+    MARKERS,
+    PAGE_INCHES,
+    Page,
+    Table,
+    ci,
+    colour,
+    column_list,
+    legend_below,
+    render,
+    span,
+    text_problems,
+    title_above,
+)
 from simlib.core.registry import get_game
 
 
@@ -67,6 +80,27 @@ def test_panels_wrap_to_the_page_width():
 def test_a_policy_keeps_its_colour_in_every_game():
     assert colour(get_game("mauer"), "random") == colour(get_game("catan"), "random")
     assert colour(get_game("mauer"), "random") != colour(get_game("mauer"), "reader")
+
+
+def test_a_set_up_takes_its_policy_s_colour_and_a_marker_of_its_own():
+    runs = pl.DataFrame({"label": ["reader in seat 0 against 3 random"], "focal": ["reader"]})
+    page = Page(get_game("mauer"), runs, {})
+    labels = ["4 random players", "4 random players, tower 12 penalty points", "4 heavy players",
+              "reader in seat 0 against 3 random"]
+    style = page.style(labels)
+    assert [style[label]["color"] for label in labels] == [page.colour(p) for p in ("random", "random", "heavy",
+                                                                                      "reader")]
+    assert [style[label]["marker"] for label in labels] == [MARKERS[0], MARKERS[1], MARKERS[0], MARKERS[0]]
+
+
+def test_words_of_a_value_and_its_interval():
+    row = {"win_rate": 0.2, "win_rate_lo": 0.193, "win_rate_hi": 0.207, "mean": 2.414, "mean_lo": 2.35, "mean_hi": 2.47}
+    assert ci(row, "win_rate") == "20.0% (19.3% to 20.7%)"
+    assert ci(row, "mean", False) == "2.41 (2.35 to 2.47)" and ci(row, "mean", False, 1) == "2.4 (2.4 to 2.5)"
+    assert ci(row, "win_rate", where="chip 4") == "20.0% (19.3% to 20.7%, chip 4)"
+    assert span([0.036, 0.039]) == "3.6% to 3.9%" and span([0.036, 0.0361]) == "3.6%"
+    assert column_list("setup_label seat win_rate±") == ["setup_label", "seat", "win_rate", "win_rate_lo",
+                                                         "win_rate_hi"]
 
 
 def test_verdicts_are_one_per_kind_and_the_first_wins():

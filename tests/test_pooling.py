@@ -108,13 +108,27 @@ def test_seat_advantage_by_hand(marts, seat):
     assert got["wins"] == sum(won)
     assert (got["win_rate"], got["win_rate_lo"], got["win_rate_hi"]) == pytest.approx(
         (sum(won) / len(plays), *wilson(sum(won), len(plays))))
-    share, lo, hi = normal(shares(plays, seat))
+    # The win share's interval is Wilson's with the summed shares as successes (a tie's fractions count in part):
+    # A's third play and C's first are ties, so some seats' shares are fractional.
+    share = sum(shares(plays, seat)) / len(plays)
+    lo, hi = wilson(sum(shares(plays, seat)), len(plays))
     assert (got["win_share"], got["win_share_lo"], got["win_share_hi"]) == pytest.approx((share, lo, hi))
     assert (got["advantage"], got["advantage_lo"], got["advantage_hi"]) == pytest.approx(
         (share - 1 / 3, lo - 1 / 3, hi - 1 / 3))
     assert (got["mean_score"], got["mean_score_lo"], got["mean_score_hi"]) == pytest.approx(
         normal([-row[seat] for row in plays]))
     assert (got["margin"], got["margin_lo"], got["margin_hi"]) == pytest.approx(normal(margins(plays, seat)))
+
+
+def test_a_seat_that_never_wins_keeps_an_honest_interval(marts):
+    # R0's seat 2 (penalties 9 and 4) wins neither play: a normal interval would be 0 to 0; Wilson's for 0 of 2
+    # reaches z^2 / (n + z^2) = 3.8416 / 5.8416.
+    got = one(marts["mart_seat_advantage"], setup_label="reader in seat 0 against 2 random, single rounds, not matches",
+              seat=2)
+    assert (got["n_plays"], got["wins"], got["win_share"]) == (2, 0, 0.0)
+    assert got["win_share_lo"] == pytest.approx(0.0, abs=1e-12)
+    assert got["win_share_hi"] == pytest.approx(Z * Z / (2 + Z * Z))
+    assert (got["advantage_lo"], got["advantage_hi"]) == pytest.approx((-1 / 3, Z * Z / (2 + Z * Z) - 1 / 3))
 
 
 def test_game_length_by_hand(marts):

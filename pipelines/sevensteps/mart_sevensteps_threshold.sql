@@ -5,7 +5,9 @@
 -- seat-play (mart_sevensteps_tiles), score per seat-play (mart_policy_strength's table of one policy),
 -- seat0_advantage (seat 0's win share minus 1/players) and seat0_margin (seat 0's score minus the other seats'
 -- mean, paired per play; both mart_seat_advantage) and rounds per play (mart_sevensteps_length). The
--- difference (other minus base) has the 95% interval of independent samples: the half widths in quadrature.
+-- difference (other minus base) has the 95% interval of independent samples: the half widths in quadrature. Every
+-- metric's interval is the normal one of a mean, seat0_advantage's too (from seat 0's pooled win-share sums, as
+-- mart_seat_advantage pools them; that mart gives the win share a Wilson interval, which is not symmetric).
 with tiles as (
     select * from mart_sevensteps_tiles
 ),
@@ -20,6 +22,18 @@ seat_advantage as (
 
 lengths as (
     select * from mart_sevensteps_length
+),
+
+seat0_shares as (
+    -- seat 0's win shares per set-up, each distinct play once: the normal half width of their mean
+    select
+        d.setup_id,
+        mean_ci_half(sd_from_sums(sum(s.n_plays), sum(s.win_share_sum), sum(s.win_share_sq_sum)), sum(s.n_plays))
+            as half
+    from int_seat_policy_sums as s
+    join mart_run_setups as d using (game, run_id)
+    where s.game = 'sevensteps' and s.seat = 0 and d.counted
+    group by d.setup_id
 ),
 
 setups as (
@@ -42,9 +56,10 @@ metrics as (
     from strength as p
     join setups as u using (pairing_id)
     union all
-    select setup_id, 'seat0_advantage', n_plays, advantage, advantage_lo, advantage_hi
-    from seat_advantage
-    where game = 'sevensteps' and seat = 0
+    select a.setup_id, 'seat0_advantage', a.n_plays, a.advantage, a.advantage - h.half, a.advantage + h.half
+    from seat_advantage as a
+    join seat0_shares as h using (setup_id)
+    where a.game = 'sevensteps' and a.seat = 0
     union all
     select setup_id, 'seat0_margin', n_plays, margin, margin_lo, margin_hi
     from seat_advantage

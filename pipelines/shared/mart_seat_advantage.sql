@@ -2,7 +2,10 @@
 -- counted once (mart_run_setups.counted: runs of one set-up and seed overlap), set-ups never pooled together. The
 -- advantage is the win share minus the fair share 1/players; the margin is the seat's score minus the other
 -- seats' mean in the same play, paired per play (its interval is much narrower than the score's). Intervals
--- are 95%: Wilson for the win rate, normal for the means (win share, score, margin).
+-- are 95%: Wilson for the win rate and for the win share (k = the seat's summed win shares: a tie's fractions are
+-- successes in part, and a share in [0, 1] varies at most as a win or loss of the same mean does, so the interval
+-- is the plain Wilson one without ties and at least wide enough with them; it stays above 0 when a seat never
+-- wins, where a normal interval shrinks to 0 to 0), normal for the means (score, margin).
 with sums as (
     select * from int_seat_policy_sums
 ),
@@ -28,7 +31,6 @@ pooled as (
         sum(s.n_plays)::bigint as n,
         sum(s.wins)::bigint as wins,
         sum(s.win_share_sum) as share_s,
-        sum(s.win_share_sq_sum) as share_ss,
         sum(s.score_sum) as score_s,
         sum(s.score_sq_sum) as score_ss,
         sum(s.lead_sum) as lead_s,
@@ -46,7 +48,6 @@ labelled as (
         u.lineup_kind,
         u.options,
         r.n_runs_in_setup,
-        mean_ci_half(sd_from_sums(p.n, p.share_s, p.share_ss), p.n) as share_half,
         mean_ci_half(sd_from_sums(p.n, p.score_s, p.score_ss), p.n) as score_half,
         mean_ci_half(sd_from_sums(p.n, p.lead_s, p.lead_ss), p.n) as lead_half
     from pooled as p
@@ -72,12 +73,12 @@ final as (
         wilson_lo(wins, n) as win_rate_lo,
         wilson_hi(wins, n) as win_rate_hi,
         share_s / n as win_share,
-        share_s / n - share_half as win_share_lo,
-        share_s / n + share_half as win_share_hi,
+        wilson_lo(share_s, n) as win_share_lo,
+        wilson_hi(share_s, n) as win_share_hi,
         1.0 / players as fair_share,
         share_s / n - 1.0 / players as advantage,
-        share_s / n - 1.0 / players - share_half as advantage_lo,
-        share_s / n - 1.0 / players + share_half as advantage_hi,
+        wilson_lo(share_s, n) - 1.0 / players as advantage_lo,
+        wilson_hi(share_s, n) - 1.0 / players as advantage_hi,
         score_s / n as mean_score,
         score_s / n - score_half as mean_score_lo,
         score_s / n + score_half as mean_score_hi,

@@ -17,9 +17,12 @@ ones (simlib/analysis/sections.py), except a section marked `@lead` (drawn first
 or `@replaces("game_length")` (drawn where that generic section would be, instead of it). A section that
 raises stops the report with the game and the section named.
 
-Words: `pct`, `number`, `interval` (one format: "28.7% to 29.1%"), `p_text`, `count` ("1 run", "3 runs"),
-`sentence` (parts joined, capitalised, "" for none). Every run's label is its set-up in words
-(mart_run_setups), never a hash; a policy keeps one colour throughout the report (`colour`).
+Words: `pct`, `number`, `interval` (one format: "28.7% to 29.1%"), `ci` (a row's value with its interval:
+"20.0% (19.3% to 20.7%)"), `span` (a range of values), `p_text`, `count` ("1 run", "3 runs"), `sentence` (parts
+joined, capitalised, "" for none). Every run's label is its set-up in words (mart_run_setups), never a hash; a policy
+keeps one colour throughout the report (`colour`), and a figure of one series per set-up takes each set-up's colour
+and marker from `page.style(labels)`. A table's columns may be given as words: "setup_label seat win_rate±"
+(`column_list`: "x±" stands for x, x_lo and x_hi).
 """
 
 from __future__ import annotations
@@ -57,6 +60,24 @@ def interval(lo: float | None, hi: float | None, as_pct: bool = True, digits: in
     return f"{number(lo, 2 if digits is None else digits)} to {number(hi, 2 if digits is None else digits)}"
 
 
+def ci(row: dict, column: str, as_pct: bool = True, digits: int | None = None, where: str = "") -> str:
+    """A row's value of `column` and its 95% interval (`column`_lo to `column`_hi): "20.0% (19.3% to 20.7%)",
+    "2.41 (2.35 to 2.47)"; `where` is said inside the brackets: "82.1% (79.6% to 84.6%, city grain)"."""
+    if as_pct:
+        value = pct(row[column], 1 if digits is None else digits)
+    else:
+        value = number(row[column], 2 if digits is None else digits)
+    ends = interval(row[f"{column}_lo"], row[f"{column}_hi"], as_pct, digits)
+    return f"{value} ({ends}{', ' + where if where else ''})"
+
+
+def span(values, say: Callable[[float], str] = pct) -> str:
+    """The range of `values` in words, `say` writing each end; one value when both ends read alike: "3.6% to 3.9%",
+    "3.6%"."""
+    low, high = say(min(values)), say(max(values))
+    return low if low == high else f"{low} to {high}"
+
+
 def p_text(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
@@ -81,8 +102,21 @@ def excludes(lo: float | None, hi: float | None, value: float = 0.0) -> bool:
     return lo is not None and hi is not None and (lo > value or hi < value)
 
 
+def column_list(spec: str | list[str]) -> list[str]:
+    """A table's columns from words, "x±" standing for x, x_lo and x_hi: "seat win_rate±" -> ["seat", "win_rate",
+    "win_rate_lo", "win_rate_hi"] (a list is returned as it is)."""
+    if not isinstance(spec, str):
+        return list(spec)
+    columns = []
+    for word in spec.split():
+        base = word.removesuffix("±")
+        columns += [base, f"{base}_lo", f"{base}_hi"] if word.endswith("±") else [word]
+    return columns
+
+
 # Colours: one per policy name across the whole report (a policy called `random` looks the same on every page) -----
 
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")  # set-ups of one policy in one figure: a marker each, in this order
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
             "#000000", "#e7ba52", "#5254a3", "#637939", "#7b4173", "#9edae5")  # tab10, then dark and far from it
 
@@ -191,6 +225,13 @@ def title_above(fig) -> None:
     title.set_wrap(True)  # a title longer than the panels are wide breaks into lines instead of widening the figure
 
 
+def row_labels(axes, text: str) -> None:
+    """The y axis label `text` on the first panel of each row (page.subplots wraps its panels into rows)."""
+    for ax in axes:
+        if ax.get_subplotspec().is_first_col():
+            ax.set_ylabel(text)
+
+
 def _drawn_ticklabels(axis) -> list:
     """The tick labels the axis draws: matplotlib keeps labels of ticks outside the view limits, undrawn."""
     return [label for tick in axis._update_ticks() for label in (tick.label1, tick.label2) if label.get_visible()]
@@ -297,6 +338,15 @@ class Page:
                  if c not in frame.columns]
         return frame.join(self.runs.select("run_id", *extra), on="run_id")
 
+    def with_setups(self, frame: pl.DataFrame, *columns: str, **named: pl.Expr | str) -> pl.DataFrame:
+        """A per-set-up frame joined on setup_id to columns of its set-up from mart_run_setups (`columns` by name,
+        `named` as polars expressions or column names), those the frame lacks; an empty frame as it is."""
+        if frame.is_empty():
+            return frame
+        setups = self.runs.select("setup_id", *columns, **named).unique("setup_id")
+        return frame.join(setups.select("setup_id", *[c for c in setups.columns if c not in frame.columns]),
+                          on="setup_id")
+
     def drawn(self, frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
         """A labelled per-run frame's rows that a figure of one run per set-up draws (the `primary` runs: the
         largest counted run of each one-policy set-up), and their labels by players."""
@@ -306,24 +356,52 @@ class Page:
     def colour(self, policy: str) -> str:
         return colour(self.game, policy)
 
+    def style(self, labels: list[str]) -> dict[str, dict]:
+        """Each set-up's `color` and `marker` in a figure of one series per set-up: its policy's colour (one a policy
+        throughout the report), and among the set-ups of one policy a marker each, in the order of `labels`. The
+        policy is the set-up's focal one (mart_run_setups); a label the page's runs lack is read as a one-policy
+        label ("4 random players": random)."""
+        runs = self.runs.select("label", "focal").rows() if {"label", "focal"} <= set(self.runs.columns) else []
+        policies = dict(runs)
+        style, seen = {}, {}
+        for label in labels:
+            policy = policies.get(label) or (label.split(" ") + [""])[1]
+            k = seen[policy] = seen.get(policy, -1) + 1
+            style[label] = {"color": self.colour(policy), "marker": MARKERS[k % len(MARKERS)]}
+        return style
+
     def error_bars(self, ax, frame: pl.DataFrame, x: str, y: str, series: str | None = None, scale: float = 1.0,
-                   colours: dict[str, str] | None = None, spread: float = 0.12, **style) -> None:
+                   colours: dict[str, str] | None = None, spread: float = 0.12,
+                   series_style: dict[str, dict] | None = None, **style) -> None:
         """Points of column `y` against `x` with the interval `y_lo`..`y_hi` that every mart gives, one series
-        per value of `series` (side by side, labelled with their n where the frame has `n_plays`)."""
+        per value of `series` (side by side, labelled with their n where the frame has `n_plays`). With
+        `series_style` (page.style's) each series takes its colour and marker, the series in its order, each placed
+        by its rank there (one without rows keeps its place)."""
         groups = [(None, frame)] if series is None else frame.group_by(series, maintain_order=True)
         groups = [(k[0] if isinstance(k, tuple) else k, g) for k, g in groups]
+        order = list(series_style) if series_style else [name for name, _ in groups]
+        groups = sorted((g for g in groups if g[0] in order), key=lambda g: order.index(g[0]))
         fmt = style.pop("fmt", "o")  # once, for every series
-        for i, (name, group) in enumerate(groups):
+        for name, group in groups:
             group = group.sort(x)
-            offset = (i - (len(groups) - 1) / 2) * spread if group[x].dtype.is_numeric() else 0
+            rank = order.index(name)
+            offset = (rank - (len(order) - 1) / 2) * spread if group[x].dtype.is_numeric() else 0
             xs = group[x].to_numpy() + offset if offset else group[x].to_numpy()
             ys = group[y].to_numpy()
             err = error_bar_lengths(ys, group[f"{y}_lo"], group[f"{y}_hi"])
             label = None if name is None else str(name)
             if label is not None and "n_plays" in group.columns:
                 label += f" (n = {int(group['n_plays'].max()):,})"
-            ax.errorbar(xs, scale * ys, yerr=scale * err, fmt=fmt, capsize=3, label=label,
-                        color=(colours or {}).get(name), **style)
+            look = series_style[name] if series_style else {"marker": fmt, "color": (colours or {}).get(name)}
+            ax.errorbar(xs, scale * ys, yerr=scale * err, fmt=look["marker"], capsize=3, label=label,
+                        color=look["color"], **style)
+
+    def steps(self, ax, frame: pl.DataFrame, labels: list[str], x: str, y: str, scale: float = 1.0, **style) -> None:
+        """Each set-up's curve of `y` against `x` (a cumulative share: no interval) as a step line in its colour and
+        marker (page.style), in the order of `labels`."""
+        for label, look in self.style(labels).items():
+            rows = frame.filter(pl.col("label") == label).sort(x)
+            ax.step(rows[x], scale * rows[y], where="post", color=look["color"], marker=look["marker"], **style)
 
     def figure(self, name: str, fig, title: str, sentence: str) -> None:
         """Add a matplotlib figure with a title and the sentence (computed from the marts) that says what it shows.
@@ -333,6 +411,14 @@ class Page:
         title_above(fig)
         png, width, problems = render(fig)
         self.figures.append(Figure(f"{self.game.name}_{name}", png, width, title, sentence, problems))
+
+    def add_to_sentence(self, name: str, *parts: str | None) -> None:
+        """Add the parts that say something, as one more sentence (`sentence`), to the sentence under the figure
+        `name`: a game's word on a generic figure."""
+        text = sentence(*parts)
+        for figure in self.figures:
+            if text and figure.name == f"{self.game.name}_{name}":
+                figure.sentence += " " + text
 
     def subplots(self, n: int, width: float = 4.0, height: float = 3.4, most: int | None = None, **kw):
         """A figure of n panels, as many a row as fit the page's width (PAGE_INCHES), and its axes, flat."""
@@ -353,19 +439,23 @@ class Page:
         if answer:
             self.verdicts.setdefault(kind, Verdict(question, answer))
 
-    def table(self, title: str, frame: pl.DataFrame, columns: list[str] | None = None, mart: str | None = None,
-              note: str = "", collapsed: bool = False) -> None:
-        """Add a table of `columns` (all by default); their meanings come from the schema of `mart` (and of the
-        shared columns). Rates, shares and p-values are formatted by their column names."""
-        frame = frame.select(columns) if columns else frame
+    def table(self, title: str, frame: pl.DataFrame, columns: list[str] | str | None = None,
+              mart: str | None = None, note: str = "", collapsed: bool = False) -> None:
+        """Add a table of `columns` (all by default; a list, or words as `column_list` reads them); their meanings
+        come from the schema of `mart` (and of the shared columns). Rates, shares and p-values are formatted by
+        their column names."""
+        frame = frame.select(column_list(columns)) if columns else frame
         docs = self.column_docs.get(mart, {}) if mart else {}
         self.tables.append(Table(title, frame, note, collapsed, {c: docs.get(c, "") for c in frame.columns}))
 
-    def split_table(self, title: str, frame: pl.DataFrame, columns: list[str] | None = None,
+    def split_table(self, title: str, frame: pl.DataFrame, columns: list[str] | str | None = None,
                     mart: str | None = None, note: str = "") -> None:
         """Add a table from a frame with a `homogeneous` column: rows of one-policy tables first (what the
-        figures show), the tables of mixed policies folded below it."""
-        columns = columns or [c for c in frame.columns if c != "homogeneous"]
+        figures show), the tables of mixed policies folded below it. A per-set-up frame without `homogeneous` is
+        split by its `lineup_kind`."""
+        if "homogeneous" not in frame.columns:
+            frame = frame.with_columns(homogeneous=pl.col("lineup_kind") == "one_policy")
+        columns = column_list(columns) if columns else [c for c in frame.columns if c != "homogeneous"]
         one_policy = frame.filter(pl.col("homogeneous"))
         mixed = frame.filter(~pl.col("homogeneous"))
         if not one_policy.is_empty():

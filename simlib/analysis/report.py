@@ -37,13 +37,13 @@ GUIDE = "index.html#how-to-read"
 
 _GUIDE_HTML = """<h2 id='how-to-read'>How to read this report</h2><dl>
 <dt>Seat 0</dt><dd>The start player; the others follow in turn order.</dd>
-<dt>Policy</dt><dd>A scripted way of playing (each page describes its own). At a table "of one policy" every seat
-plays alike: differences between seats come from the game.</dd>
-<dt>Set-up</dt><dd>Players, policies by seat, and the rule options changed from the published rules. Set-ups are
-never pooled; a play two runs share counts once.</dd>
-<dt>95% interval</dt><dd>Where the true value lies with 95% confidence. Significant: the interval excludes zero
-(or, for a seat's share, the fair share 1/players).</dd>
-<dt>Win share</dt><dd>Wins with ties split. A win rate counts a shared win for each winner: rates can pass 100%.
+<dt>Policy</dt><dd>A scripted way of playing (each page describes its own). At a one-policy table every seat plays
+alike, so differences between seats come from the game.</dd>
+<dt>Set-up</dt><dd>Players, policies by seat and the rule options changed. Set-ups are never pooled; a play two runs
+share counts once.</dd>
+<dt>95% interval</dt><dd>Where the true value lies with 95% confidence; significant when it excludes zero (for a
+seat's share, the fair share 1/players).</dd>
+<dt>Win share</dt><dd>Wins, ties split. A win rate counts a shared win for each winner, so rates can pass 100%.
 </dd><dt>pp</dt><dd>Percentage points: 29% against 25% is 4 pp.</dd>
 <dt>Balance</dt><dd>1 minus the gap between the best and the worst seat's win share (100%: all equal).</dd></dl>"""
 

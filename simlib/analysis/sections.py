@@ -1,6 +1,10 @@
 """The generic report sections: what every game's page shows, from the shared pooled marts (each distinct play
 counted once, set-ups never pooled together; pipelines/shared). A game's own sections come after them, and a
-game section marked `@replaces("game_length")` (simlib/analysis/page.py) is drawn instead of one of them."""
+game section marked `@replaces("game_length")` (simlib/analysis/page.py) is drawn instead of one of them.
+
+What games' sections share lives here too: the rows a figure draws (`figure_rows`, `published_rules`,
+`one_policy_setups`) and the set-up a sentence quotes (`quoted`), the index's answers on the start player and
+on length (`start_player_verdict`, `length_verdict`) and the figure of length in rounds (`rounds_figure`)."""
 
 from __future__ import annotations
 
@@ -10,9 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from .page import PAGE_INCHES, Page, count, excludes, interval, number, pct, sentence
-
-MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+from .page import PAGE_INCHES, Page, ci, count, excludes, interval, number, pct, sentence
 
 
 def one_policy_setups(frame: pl.DataFrame) -> pl.DataFrame:
@@ -27,19 +29,28 @@ def published_rules(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
     return frame if rows.is_empty() else rows  # a lake of variants only: draw what there is (labels say it)
 
 
+def figure_rows(page: Page, mart: str, *where: pl.Expr) -> tuple[pl.DataFrame, pl.DataFrame, list[str]]:
+    """A per-run mart's rows with their set-ups (page.with_labels) and `focal` (the set-up's policy), those `where`
+    keeps; of them the largest run of each one-policy set-up at the published rules (what figures draw: mixed
+    tables and variants are in the tables only); and the labels of those, by players."""
+    frame = page.mart(mart)
+    if frame.is_empty():
+        return frame, frame, []
+    frame = page.with_labels(frame).filter(*where).join(page.runs.select("run_id", "focal"), on="run_id")
+    drawn, labels = page.drawn(published_rules(page, frame.filter(pl.col("homogeneous"))))
+    return frame, drawn, labels
+
+
+def quoted(drawn: pl.DataFrame, n: str = "n_plays") -> list[dict]:
+    """The rows of the set-up a figure's sentence quotes: of a figure's rows (figure_rows' `drawn`), those of the
+    set-up with the most `n` (plays, or what the figure counts) over its rows, then the most players."""
+    sizes = drawn.group_by("label", "players").agg(pl.col(n).sum()).sort(n, "players", descending=True)
+    return drawn.filter(pl.col("label") == sizes["label"][0]).rows(named=True)
+
+
 def _policy(label: str) -> str:
     """The policy of a one-policy set-up's label ('4 random players, ...' -> 'random')."""
     return label.split(" ")[1]
-
-
-def _series_style(page: Page, labels: list[str]) -> dict[str, dict]:
-    """One colour per policy; set-ups of one policy with other options told apart by their marker."""
-    style, seen = {}, {}
-    for label in labels:
-        policy = _policy(label)
-        k = seen[policy] = seen.get(policy, -1) + 1
-        style[label] = {"color": page.colour(policy), "marker": MARKERS[k % len(MARKERS)]}
-    return style
 
 
 def seat_advantage(page: Page) -> None:
@@ -53,7 +64,7 @@ def seat_advantage(page: Page) -> None:
     for ax, n in zip(axes, counts):
         group = drawn.filter(pl.col("players") == n)
         labels = sorted(group["setup_label"].unique().to_list())
-        style = _series_style(page, labels)
+        style = page.style(labels)
         for i, label in enumerate(labels):
             rows = group.filter(pl.col("setup_label") == label).sort("seat")
             x = rows["seat"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.12
@@ -102,21 +113,25 @@ def _scored(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
     return frame.select(columns)
 
 
-def start_player_verdict(seat0: pl.DataFrame) -> str:
-    """The index's answer from seat 0's rows of mart_seat_advantage (tables of one policy): where seat 0 is
-    favoured or handicapped, and the largest effect with its interval."""
+def start_player_verdict(seat0: pl.DataFrame, tables: str = "one-policy tables") -> str:
+    """The index's answer from seat 0's rows of mart_seat_advantage (`tables`, as the answer calls them): where seat
+    0 is favoured or handicapped, and the largest significant effect (the largest of all when none is) with its
+    interval and the table it was measured at."""
     if seat0.is_empty():
         return ""
     favoured = seat0.filter(pl.col("advantage_lo") > 0).height
     handicapped = seat0.filter(pl.col("advantage_hi") < 0).height
-    top = seat0.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
-    quoted = (f"seat 0 wins {pct(top['win_share'])} ({interval(top['win_share_lo'], top['win_share_hi'])}) at "
-              f"{top['setup_label']}, fair {pct(top['fair_share'])}")
-    tables = count(seat0.height, "table") + " of one policy"
-    if not favoured and not handicapped:
-        return sentence(f"no significant effect at any of {tables}; the largest: {quoted}")
+    apart = seat0.filter((pl.col("advantage_lo") > 0) | (pl.col("advantage_hi") < 0))
+    top = (apart if apart.height else seat0).sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+    quoted = f"seat 0 wins {ci(top, 'win_share')}, fair {pct(top['fair_share'])}"
+    if seat0.height == 1:
+        said = "favoured" if favoured else "handicapped" if handicapped else "no significant effect"
+        return sentence(f"{said} at the only {tables.replace('tables', 'table', 1)}, {top['setup_label']}: {quoted}")
+    if not apart.height:
+        return sentence(f"no significant effect at any of {seat0.height} {tables}; largest at "
+                        f"{top['setup_label']}: {quoted}")
     said = " and ".join(f"{word} at {n}" for n, word in ((favoured, "favoured"), (handicapped, "handicapped")) if n)
-    return sentence(f"{said} of {tables}; the largest effect: {quoted}")
+    return sentence(f"{said} of {seat0.height} {tables}; largest at {top['setup_label']}: {quoted}")
 
 
 def _seat_sentence(seat0: pl.DataFrame) -> str:
@@ -153,7 +168,7 @@ def game_length(page: Page) -> None:
                               sharex=True, sharey=True)
     for ax, n in zip(axes, counts):
         labels = sorted(shown.filter(pl.col("players") == n)["setup_label"].to_list())
-        style = _series_style(page, labels)
+        style = page.style(labels)
         for label in labels:
             rows = (hist.filter(pl.col("setup_label") == label).with_columns(bin=(pl.col("turns") // width) * width)
                     .group_by("bin").agg(pl.col("share").sum(), pl.col("n_plays").first()).sort("bin"))
@@ -172,17 +187,40 @@ def game_length(page: Page) -> None:
         "p95_turns", "min_turns", "max_turns", "sd_turns", "n_runs"], mart="mart_setup_length")
 
 
-def length_verdict(length: pl.DataFrame, unit: str) -> str:
-    """The index's answer from mart_setup_length: the most-played table of one policy, and the range over all."""
+def length_verdict(length: pl.DataFrame, unit: str, measure: str = "turns") -> str:
+    """The index's answer from mart_setup_length (or a game's mart of lengths in `measure`, its columns named
+    median_<measure>, mean_<measure>, ...): the most-played table of one policy, and the range over all."""
     one = one_policy_setups(length) if "lineup_kind" in length.columns else length
     if one.is_empty():
         return ""
+    median, mean = f"median_{measure}", f"mean_{measure}"
     top = one.sort("n_plays", "players", "setup_label", descending=[True, True, False]).row(0, named=True)
-    said = (f"median {top['median_turns']} {unit} at {top['setup_label']} (mean {number(top['mean_turns'], 1)}, "
-            f"{interval(top['mean_turns_lo'], top['mean_turns_hi'], False, 1)}; 95% within {top['p95_turns']})")
-    low, high = one["median_turns"].min(), one["median_turns"].max()
-    spread = f"medians from {low} to {high} over {count(one.height, 'table')} of one policy"
+    said = (f"median {top[median]} {unit} at {top['setup_label']} (mean {number(top[mean], 1)}, "
+            f"{interval(top[f'{mean}_lo'], top[f'{mean}_hi'], False, 1)})")
+    low, high = one[median].min(), one[median].max()
+    spread = f"medians {low} to {high} over {count(one.height, 'one-policy table')}"
     return sentence(said, spread if low != high else None)
+
+
+def rounds_figure(page: Page, hist: pl.DataFrame, xlabel: str, title: str):
+    """Game length in rounds for a game that counts them, a panel per player count: each set-up's share of plays by
+    rounds begun (a round begun counts whole: ceil(turns / players)), a line in its policy's colour, dashed where
+    `dashed`. `hist`: rows of mart_setup_length_hist with the set-up's `policy` and `dashed`."""
+    rounds = (hist.with_columns(rounds=(pl.col("turns") / pl.col("players")).ceil().cast(pl.Int64))
+              .group_by("setup_id", "setup_label", "players", "policy", "dashed", "rounds")
+              .agg(pl.col("share").sum(), pl.col("n_plays").max()))
+    counts = sorted(rounds["players"].unique().to_list())
+    fig, axes = page.subplots(len(counts), width=4.0, height=3.4)
+    for ax, n in zip(axes, counts):
+        setups = rounds.filter(pl.col("players") == n).sort("setup_label", "rounds")
+        for (label,), run in setups.group_by("setup_label", maintain_order=True):
+            ax.step(run["rounds"], 100 * run["share"], where="mid", color=page.colour(run["policy"][0]),
+                    linestyle="--" if run["dashed"][0] else "-", label=f"{label} (n = {run['n_plays'][0]:,})")
+        ax.set(title=f"{n} players", xlabel=xlabel)
+        ax.legend()
+    axes[0].set_ylabel("share of plays (%)")
+    fig.suptitle(f"{page.game.title}: {title}")
+    return fig
 
 
 def _length_sentence(shown: pl.DataFrame, unit: str) -> str:

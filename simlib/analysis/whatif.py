@@ -95,6 +95,35 @@ def _variant_line(variant: str, rows: dict[str, dict], game) -> str:
     return f"{variant}: " + (", ".join(changed[:2]) if changed else "no significant change")  # the headline first
 
 
+def _index_changes(lines: list[str]) -> str:
+    """A sweep's variants on the index: each with what it changes; where none changes anything, that in a few
+    words (the What-if page names them)."""
+    if len(lines) < 2 or not all(line.endswith(": no significant change") for line in lines):
+        return "; ".join(lines)
+    return "no significant change in " + ("either variant" if len(lines) == 2 else f"any of its {len(lines)} variants")
+
+
+def _index_lines(sweeps: list[tuple[str, str, list[str], list[str]]]) -> list[str]:
+    """The index's lines from each sweep's (table, baseline, variants, lines): one a sweep, or one for the sweeps
+    of the same variants against the same baseline at several tables (each table then named in it)."""
+    groups: dict[tuple, list] = {}
+    for table, baseline, variants, lines in sweeps:
+        groups.setdefault((baseline, tuple(variants)), []).append((table, _index_changes(lines)))
+    said = []
+    for (baseline, variants), tables in groups.items():
+        changes = [change for _, change in tables]
+        if len(tables) == 1:
+            said.append(f"{tables[0][0]}, against {baseline}: {changes[0]}")
+        elif len(variants) == 1:  # "equal hands against staggered hands: at 2 players: ...; at 3 players: ..."
+            at = [f"at {table}: {change.removeprefix(variants[0] + ': ')}" for table, change in tables]
+            said.append(f"{variants[0]} against {baseline}: " + "; ".join(at))
+        elif len(set(changes)) == 1 and changes[0].startswith("no significant change"):  # the same at every table
+            said.append(f"against {baseline}: {changes[0]}, at " + " or at ".join(table for table, _ in tables))
+        else:
+            said.append(f"against {baseline}: " + "; ".join(f"at {table}, {change}" for table, change in tables))
+    return [f"{line}." for line in said]
+
+
 def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
     rows = group.filter((pl.col("metric") == metric) & pl.col("seat").is_null()).sort("variant_order")
     rows = pl.concat([rows.filter(pl.col("is_baseline")), rows.filter(~pl.col("is_baseline"))])
@@ -127,6 +156,7 @@ def what_if(page: Page) -> None:
         return
     groups = effects.sort("sweep_id", "players", "policies").group_by("sweep_id", "players", "policies",
                                                                        maintain_order=True)
+    sweeps = []  # each figure's table, baseline, variants and index lines
     for i, (key, group) in enumerate(groups):
         sweep_id, players, policies = key
         metrics = _metrics(group, policies)
@@ -140,7 +170,7 @@ def what_if(page: Page) -> None:
         table = table_words(page.game, policies.split(","))
         fig.suptitle(f"{page.game.title}: what if {parameters.replace('_', ' ')} changed? {table}\n"
                      f"(n = {n:,} paired plays per variant; baseline: {baseline})")
-        sentences, lines = [], []
+        sentences, lines, names = [], [], []
         main = [m for m in metrics if m != "balance"]
         variants = group.filter(~pl.col("is_baseline")).sort("variant_order").unique("variant", maintain_order=True)
         for variant, values in zip(variants["variant"], variants["variant_values"]):
@@ -148,10 +178,12 @@ def what_if(page: Page) -> None:
             found = {m: of_variant.filter(pl.col("metric") == m) for m in main}
             rows = {m: frame.row(0, named=True) for m, frame in found.items() if not frame.is_empty()}
             sentences.append(_variant_sentence(_variant_words(page.game, values), baseline, rows, page.game))
-            lines.append(_variant_line(_variant_words(page.game, values), rows, page.game))
-        page.index_lines.append(f"{table}, against {baseline}: " + "; ".join(lines) + ".")
+            names.append(_variant_words(page.game, values))
+            lines.append(_variant_line(names[-1], rows, page.game))
+        sweeps.append((table, baseline, names, lines))
         page.figure(f"whatif_{i}", fig,
                     f"What if {parameters.replace('_', ' ')} changed ({table})", " ".join(sentences))
+    page.index_lines += _index_lines(sweeps)
     page.table("What-if effects: each variant against its baseline, paired play by play",
                effects.sort("sweep_id", "players", "policies", "metric", "seat", "variant_order").select(
                    "parameters", "variant", "is_baseline", "players", "policies", "metric", "seat", "n_plays",
@@ -159,5 +191,6 @@ def what_if(page: Page) -> None:
                    "unpaired_lo", "unpaired_hi", "pairing_gain", "run_id", "baseline_run_id"),
                collapsed=True,
                note="difference: variant - baseline over the same plays (same seed). unpaired: the interval had the "
-                    "runs had independent seeds; pairing_gain: how many times wider that would be. Shares "
-                    "(seat0_advantage, balance) as fractions.")
+                    "runs had independent seeds; pairing_gain: how many times wider that would be. The shares "
+                    "(seat0_advantage, balance, a headline rate) are written here as fractions, not percentages: "
+                    "0.03 is 3%, a difference of 0.03 is 3 percentage points.")

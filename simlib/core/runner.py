@@ -34,9 +34,10 @@ DEFAULT_SHARD_SIZE = 50_000
 POLL_SECONDS = 0.25
 CHUNK_SECONDS = 0.5
 LOG_SECONDS = 15.0
-# A first compile's CPU seconds per KB of a game's compiled sources: 0.15 to 0.37 on the 2-core machine of
-# docs/compile.md (the six games: 12 to 96 s for 77 to 262 KB); the larger ones are the ones that matter.
-COMPILE_SECONDS_PER_KB = 0.35
+# A first compile's seconds per KB of a game's compiled sources, fitted to the whole default batch on the 2-core
+# machine of docs/compile.md (828 KB over 2 workers compiled in 74 s: 0.16; alone a game takes 0.09 to 0.34 s a KB);
+# a little above, as that machine is noisy.
+COMPILE_SECONDS_PER_KB = 0.18
 BAR_DELAY = 3.0  # a bar only for a run that lasts: a quick one prints its result, not a flash of a bar
 # The plays simulated so far in the run being shown, counted by whoever simulates them, chunk by chunk: shared
 # memory made before the executor forks its workers, which inherit it (it cannot be pickled into a task). None

@@ -9,8 +9,8 @@ from __future__ import annotations
 import polars as pl
 
 from ...analysis import page as page_api
-from ...analysis.page import Page, count, excludes, interval, lead, number, pct, replaces, sentence
-from ...analysis.sections import length_verdict
+from ...analysis.page import Page, ci, count, excludes, interval, lead, number, pct, replaces, sentence
+from ...analysis.sections import length_verdict, rounds_figure
 
 HANDS = {"staggered": None, "equal": "none"}  # the marker face (the colour is the policy's)
 KINDS = {"wall": "walls", "house": "houses", "palas": "palases", "well": "wells"}
@@ -28,12 +28,6 @@ VERDICTS = {  # (staggered_vs_fair, equal_vs_fair) at seat 0 -> what the extra c
     ("below", "within"): "the extra card creates a disadvantage: seat 0 is fair with equal hands, behind otherwise",
     ("above", "within"): "seat 0 is fair with equal hands and favoured with staggered ones",
 }
-
-
-def _said(r: dict, column: str, as_pct: bool = True, digits: int = 2) -> str:
-    """A mart's figure and its 95% interval in the page's words: "20.0% (19.3% to 20.7%)"."""
-    value = pct(r[column]) if as_pct else number(r[column], digits)
-    return f"{value} ({interval(r[f'{column}_lo'], r[f'{column}_hi'], as_pct, None if as_pct else digits)})"
 
 
 def _own(page: Page, mart: str) -> pl.DataFrame:
@@ -82,7 +76,7 @@ def _panels(page: Page, rows: pl.DataFrame, title: str, panels: list[tuple]):
     return fig
 
 
-def _table(page: Page, title: str, mart: str, columns: list[str], *order: str, **options) -> None:
+def _table(page: Page, title: str, mart: str, columns: str, *order: str, **options) -> None:
     page.table(title, page.mart(mart).sort("players", "setup_label", *order), columns, mart=mart, **options)
 
 
@@ -108,9 +102,7 @@ def start_hands(page: Page) -> None:
         ax.set(xticks=range(pair["players"][0]), xlabel="seat (0 = start player)",
                title=f"{label}\n({pair['staggered_n_plays'][0]:,} plays staggered, {pair['equal_n_plays'][0]:,} equal)")
         ax.legend()
-        if ax.get_subplotspec().is_first_col():
-            ax.set_ylabel("win rate (%, 95% Wilson interval)")
-    fig.subplots_adjust(hspace=0.6)  # a row's seat labels clear of the next row's two-line titles
+    page_api.row_labels(axes, "win rate (%, 95% Wilson interval)")
     fig.suptitle(f"{page.game.title}: win rate by seat, staggered hands (seat k: 4 + k cards; filled) or equal (open)")
     zero = gaps.filter(pl.col("seat") == 0).sort(pl.col("setup_label") != "4 random players", -pl.col("equal_n_plays"))
     r = zero.row(0, named=True)
@@ -121,22 +113,20 @@ def start_hands(page: Page) -> None:
     others = [f"{o['setup_label']}: {pct(o['staggered_win_rate'])} staggered, {pct(o['equal_win_rate'])} equal"
               for o in zero[1:].iter_rows(named=True)]
     page.figure("start_hands", fig, "Start-player advantage: staggered against equal starting hands", sentence(
-        f"at {r['setup_label']}, under staggered hands seat 0 wins {_said(r, 'staggered_win_rate')} against a fair "
-        f"{pct(r['fair_share'])}; under equal hands {_said(r, 'equal_win_rate')}: {verdict}",
+        f"at {r['setup_label']}, under staggered hands seat 0 wins {ci(r, 'staggered_win_rate')} against a fair "
+        f"{pct(r['fair_share'])}; under equal hands {ci(r, 'equal_win_rate')}: {verdict}",
         f"staggered - equal = {number(100 * r['difference'], 1)} percentage points (95% interval "
         f"{interval(100 * r['difference_lo'], 100 * r['difference_hi'], False, 1)}, "
         f"{'' if excludes(r['difference_lo'], r['difference_hi']) else 'not '}significant); {paired}",
-        f"the last seat, with {r['players'] - 1} more cards, wins {_said(last, 'staggered_win_rate')} with staggered "
-        f"hands and {_said(last, 'equal_win_rate')} with equal ones",
+        f"the last seat, with {r['players'] - 1} more cards, wins {ci(last, 'staggered_win_rate')} with "
+        f"staggered hands and {ci(last, 'equal_win_rate')} with equal ones",
         "seat 0 elsewhere: " + ", ".join(others) if others else None))
     page.verdict("own", "Do staggered hands make up for the start?", sentence(
-        f"{verdict}; at {r['setup_label']} seat 0 wins {_said(r, 'staggered_win_rate')} with staggered hands, "
-        f"{_said(r, 'equal_win_rate')} with equal ones (fair: {pct(r['fair_share'])})"))
-    _table(page, "Staggered against equal starting hands by seat", "mart_burgenland_start_hands", [
-        "setup_label", "seat", "staggered_n_plays", "equal_n_plays", "staggered_win_rate", "staggered_win_rate_lo",
-        "staggered_win_rate_hi", "equal_win_rate", "equal_win_rate_lo", "equal_win_rate_hi", "difference",
-        "difference_lo", "difference_hi", "staggered_vs_fair", "equal_vs_fair", "same_seed_plays",
-        "margin_difference", "margin_difference_lo", "margin_difference_hi"], "seat")
+        f"{verdict.split(':')[0]}; at {r['setup_label']} seat 0 wins {ci(r, 'staggered_win_rate')} staggered, "
+        f"{ci(r, 'equal_win_rate')} equal (fair {pct(r['fair_share'])})"))
+    _table(page, "Staggered against equal starting hands by seat", "mart_burgenland_start_hands", "setup_label seat "
+           "staggered_n_plays equal_n_plays staggered_win_rate± equal_win_rate± difference± staggered_vs_fair "
+           "equal_vs_fair same_seed_plays margin_difference±", "seat")
 
 
 @replaces("game_length")
@@ -145,40 +135,25 @@ def length(page: Page) -> None:
     hist = page.mart("mart_setup_length_hist").filter(pl.col("lineup_kind") == "one_policy")
     if lengths.is_empty() or hist.is_empty():
         return
-    policies = page.runs.select("setup_id", policy="focal").unique()  # rounds begun: ceil(turns / players)
-    rounds = (hist.with_columns(rounds=(pl.col("turns") / pl.col("players")).ceil().cast(pl.Int64))
-              .group_by("setup_id", "setup_label", "players", "rounds")
-              .agg(pl.col("share").sum(), pl.col("n_plays").max())
-              .join(lengths.select("setup_id", "start_hands"), on="setup_id").join(policies, on="setup_id")
-              .sort("players", "setup_label", "rounds"))
-    counts = sorted(rounds["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=4.0, height=3.4)
-    for ax, players in zip(axes, counts):
-        for (label,), run in rounds.filter(pl.col("players") == players).group_by("setup_label", maintain_order=True):
-            ax.step(run["rounds"], 100 * run["share"], where="mid", color=page.colour(run["policy"][0]),
-                    linestyle="--" if run["start_hands"][0] == "equal" else "-",
-                    label=f"{label} (n = {run['n_plays'][0]:,})")
-        ax.set(title=f"{players} players", xlabel="rounds begun per play")
-        ax.legend()
-    axes[0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: length in rounds, tables of one policy (equal starting hands dashed)")
-    parts = [f"{r['setup_label']} play {_said(r, 'mean_rounds', False, 1)} rounds (median {r['median_rounds']}, 90% "
+    drawn = page.with_setups(lengths.select("setup_id", dashed=pl.col("start_hands") == "equal"), policy="focal")
+    fig = rounds_figure(page, hist.join(drawn, on="setup_id"), "rounds begun per play",
+                        "length in rounds, tables of one policy (equal starting hands dashed)")
+    parts = [f"{r['setup_label']} play {ci(r, 'mean_rounds', False, 1)} rounds (median {r['median_rounds']}, 90% "
              f"within {r['p05_rounds']} to {r['p95_rounds']})" for r in lengths.iter_rows(named=True)
              if r["setup_label"].split(" ")[1:3] == ["random", "players"]]
     fast = lengths.sort("mean_rounds").row(0, named=True)
-    parts.append(f"the shortest plays are at {fast['setup_label']} ({_said(fast, 'mean_rounds', False, 1)} rounds)")
+    parts.append(f"the shortest plays of any set-up are at {fast['setup_label']} ({ci(fast, 'mean_rounds', False, 1)} rounds)")
     worst, n = lengths.sort("last_piece_rate").row(0, named=True), int(lengths["n_plays"].sum())
     parts.append(f"all {n:,} plays ended with a seat placing its last piece" if worst["last_piece_rate"] == 1 else
                  f"of {n:,} plays, {count(int(lengths['n_stalled'].sum()), 'play')} stalled and "
                  f"{count(int(lengths['n_turn_limit'].sum()), 'play')} hit the turn limit (no winner); the fewest "
-                 f"ended by a last piece at {worst['setup_label']}: {_said(worst, 'last_piece_rate')}")
+                 f"ended by a last piece at {worst['setup_label']}: {ci(worst, 'last_piece_rate')}")
     page.figure("length", fig, "Game length by set-up", sentence(*parts))
-    page.verdict("length", "How long does a play last?", length_verdict(lengths.join(  # tables of one policy
-        hist.select("setup_id").unique(), on="setup_id").rename(lambda c: c.replace("_rounds", "_turns")), "rounds"))
-    _table(page, "Game length in rounds and how plays end", "mart_burgenland_length", [
-        "setup_label", "n_plays", "mean_rounds", "mean_rounds_lo", "mean_rounds_hi", "sd_rounds", "min_rounds",
-        "p05_rounds", "median_rounds", "p95_rounds", "max_rounds", "last_piece_rate", "n_stalled", "n_turn_limit"],
-        note="A round begun counts whole: the play ends at once when a seat places its last piece.")
+    one_policy = lengths.join(hist.select("setup_id").unique(), on="setup_id")
+    page.verdict("length", "How long does a play last?", length_verdict(one_policy, "rounds", "rounds"))
+    _table(page, "Game length in rounds and how plays end", "mart_burgenland_length", "setup_label n_plays "
+           "mean_rounds± sd_rounds min_rounds p05_rounds median_rounds p95_rounds max_rounds last_piece_rate n_stalled "
+           "n_turn_limit", note="A round begun counts whole: the play ends at once when a seat places its last piece.")
 
 
 def pieces_left(page: Page) -> None:
@@ -196,9 +171,8 @@ def pieces_left(page: Page) -> None:
                      f"{number(total['mean_left'])} pieces a losing seat keeps")
     page.figure("pieces_left", fig, "Which kind holds players back", sentence(
         "the kind left most at the end by the seats that did not win: " + "; ".join(parts)))
-    _table(page, "Pieces left by kind (seats that did not win)", "mart_burgenland_pieces_left", [
-        "setup_label", "policy", "kind", "seat_plays", "supply", "mean_left", "mean_left_lo", "mean_left_hi",
-        "left_share", "holder_share", "share_of_left"], "policy", "kind", collapsed=True)
+    _table(page, "Pieces left by kind (seats that did not win)", "mart_burgenland_pieces_left", "setup_label policy "
+           "kind seat_plays supply mean_left± left_share holder_share share_of_left", "policy", "kind", collapsed=True)
 
 
 def jokers(page: Page) -> None:
@@ -212,17 +186,16 @@ def jokers(page: Page) -> None:
     for _, rows in _named(jk).group_by("x", maintain_order=True):
         m = {r["measure"]: r for r in rows.iter_rows(named=True)}
         top = max(SOURCES, key=lambda s: m[s]["mean_jokers"])
-        parts.append(f"{m['gained']['setup_label']} {_said(m['gained'], 'mean_jokers', False)}, most from "
+        parts.append(f"{m['gained']['setup_label']} {ci(m['gained'], 'mean_jokers', False)}, most from "
                      f"{SOURCES[top]} ({number(m[top]['mean_jokers'])})" + (
                          f", {number(m['exchanged']['mean_jokers'])} bought" if m["exchanged"]["mean_jokers"] else ""))
     kept = _named(jk).filter(pl.col("measure") == "left")["mean_jokers"]
     page.figure("jokers", fig, "The joker economy", sentence(
         "jokers a seat gains besides the one dealt: " + "; ".join(parts),
         f"a seat keeps {number(kept.min())} to {number(kept.max())} at the end"))
-    _table(page, "Jokers per seat-play by source and use", "mart_burgenland_jokers", [
-        "setup_label", "policy", "measure", "seat_plays", "mean_jokers", "mean_jokers_lo", "mean_jokers_hi",
-        "holder_share", "share_of_jokers"], "policy", "measure", collapsed=True,
-        note="Every seat is dealt one joker besides these; 1 + gained = used + left.")
+    _table(page, "Jokers per seat-play by source and use", "mart_burgenland_jokers", "setup_label policy measure "
+           "seat_plays mean_jokers± holder_share share_of_jokers", "policy", "measure", collapsed=True,
+           note="Every seat is dealt one joker besides these; 1 + gained = used + left.")
 
 
 def wells(page: Page) -> None:
@@ -236,17 +209,16 @@ def wells(page: Page) -> None:
     short = page.mart("mart_burgenland_win_by_wells").filter(pl.col("wells_built") < pl.col("wells_supply"))
     share = short.group_by("setup_id", "policy_spec").agg(pl.col("seat_play_share").sum())["seat_play_share"].max()
     page.figure("wells", fig, "What wells are worth", sentence(
-        f"most wells are built at {rich['setup_label']}: {_said(rich, 'wells_per_play', False)} a play at "
-        f"{_said(rich, 'coins_per_well', False)} coins each; the fewest at {poor['setup_label']}: "
-        f"{_said(poor, 'wells_per_play', False)} at {_said(poor, 'coins_per_well', False)}",
+        f"most wells are built at {rich['setup_label']}: {ci(rich, 'wells_per_play', False)} a play at "
+        f"{ci(rich, 'coins_per_well', False)} coins each; the fewest at {poor['setup_label']}: "
+        f"{ci(poor, 'wells_per_play', False)} at {ci(poor, 'coins_per_well', False)}",
         None if short.is_empty() else
         f"a seat must place its wells to win: of the {int(short['seat_plays'].sum()):,} seat-plays short of a well "
         f"{int(short['wins'].sum()):,} won, and up to {pct(share, 0)} of a "
         "policy's seats fall short (mart_burgenland_win_by_wells)"))
-    _table(page, "Wells per play and per seat", "mart_burgenland_wells", [
-        "setup_label", "policy", "n_plays", "wells_per_play", "wells_per_play_lo", "wells_per_play_hi", "seat_plays",
-        "mean_wells", "builder_share", "mean_well_coins", "coins_per_well", "coins_per_well_lo", "coins_per_well_hi"],
-        "policy", note="A well that is a seat's last piece ends the play unpaid.")
+    _table(page, "Wells per play and per seat", "mart_burgenland_wells", "setup_label policy n_plays wells_per_play± "
+           "seat_plays mean_wells builder_share mean_well_coins coins_per_well±", "policy",
+           note="A well that is a seat's last piece ends the play unpaid.")
 
 
 def central(page: Page) -> None:
@@ -261,17 +233,17 @@ def central(page: Page) -> None:
     u = next(own.filter((pl.col("users") >= 100) & (pl.col("non_users") >= 100)).sort("n_plays", descending=True)
              .iter_rows(named=True), None)
     page.figure("central", fig, "The central castle", sentence(
-        f"at {most['setup_label']} {_said(most, 'central_per_play', False, 1)} pieces a play go to the central "
-        f"castle, {_said(most, 'placed_share')} of all pieces placed; {pct(most['play_share'])} of the plays use it",
-        f"the share of a policy's pieces placed there ranges from {_said(low, 'policy_placed_share')} ({low['policy']} "
-        f"at {low['setup_label']}) to {_said(high, 'policy_placed_share')} ({high['policy']} at {high['setup_label']})",
+        f"at {most['setup_label']} {ci(most, 'central_per_play', False, 1)} pieces a play go to the central "
+        f"castle, {ci(most, 'placed_share')} of all pieces placed; {pct(most['play_share'])} of the plays use it",
+        f"the share of a policy's pieces placed there ranges from {ci(low, 'policy_placed_share')} "
+        f"({low['policy']} at {low['setup_label']}) to {ci(high, 'policy_placed_share')} ({high['policy']} at "
+        f"{high['setup_label']})",
         None if u is None else f"observational: at {u['setup_label']} the {u['policy']} seats that built there won "
-        f"{_said(u, 'user_win_rate')}, those that did not {_said(u, 'non_user_win_rate')}"))
-    _table(page, "The central castle", "mart_burgenland_central", [
-        "setup_label", "policy", "n_plays", "central_per_play", "play_share", "placed_share", "placed_share_lo",
-        "placed_share_hi", "seat_plays", "mean_central", "user_share", "policy_placed_share", "policy_placed_share_lo",
-        "policy_placed_share_hi", "user_win_rate", "non_user_win_rate"], "policy", collapsed=True,
-        note="Shares of pieces are ratios of sums (delta-method intervals); win rates by use are observational.")
+        f"{ci(u, 'user_win_rate')}, those that did not {ci(u, 'non_user_win_rate')}"))
+    _table(page, "The central castle", "mart_burgenland_central", "setup_label policy n_plays central_per_play "
+           "play_share placed_share± seat_plays mean_central user_share policy_placed_share± user_win_rate "
+           "non_user_win_rate", "policy", collapsed=True,
+           note="Shares of pieces are ratios of sums (delta-method intervals); win rates by use are observational.")
 
 
 # The sections this game hands to the report, in page order (see simlib/analysis/page.py: lead, replaces).

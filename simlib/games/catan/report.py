@@ -7,22 +7,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ...analysis.page import Page, error_bars, interval, lead, number, pct, sentence
-from ...analysis.sections import _series_style, published_rules
+from ...analysis.page import Page, ci, error_bars, lead, pct, sentence, span
+from ...analysis.sections import figure_rows
 from .constants import RESOURCES
 
 BUILDINGS = {"settlement": "settlements", "city": "cities"}
 CARDS = {"longest_route": "longest-route card", "largest_army": "largest-army card"}
-
-
-def _one_policy(page: Page, mart: str) -> tuple[pl.DataFrame, pl.DataFrame, list[str]]:
-    """The mart's rows with their set-ups; of them the largest run of each one-policy set-up at the published
-    rules (what figures draw: mixed tables and variants are in the tables only), and their labels by players."""
-    frame = page.with_labels(page.mart(mart))
-    if frame.is_empty():
-        return frame, frame, []
-    drawn, labels = page.drawn(published_rules(page, frame.filter(pl.col("homogeneous"))))
-    return frame, drawn, labels
 
 
 def _most_played(drawn: pl.DataFrame) -> str:
@@ -31,15 +21,9 @@ def _most_played(drawn: pl.DataFrame) -> str:
     return sizes.sort("n_plays", "players", "label", descending=[True, True, False])["label"][0]
 
 
-def _ci(r: dict, column: str, as_pct: bool = True, where: str = "") -> str:
-    """"93.1% (92.8% to 93.4%)", "2.41 (2.35 to 2.47)" or "82.1% (79.6% to 84.6%, city grain)"."""
-    say = pct if as_pct else number
-    return f"{say(r[column])} ({interval(r[f'{column}_lo'], r[f'{column}_hi'], as_pct)}{where and ', ' + where})"
-
-
 def _points(ax, page: Page, drawn: pl.DataFrame, labels: list[str], x: str, y: str, ticks: list, scale: float = 1):
     """Each set-up's y with its interval at the positions of `ticks` (the values of column x), side by side."""
-    style = _series_style(page, labels)
+    style = page.style(labels)
     for i, label in enumerate(labels):
         rows = {r[x]: r for r in drawn.filter(pl.col("label") == label).iter_rows(named=True)}
         shown = [t for t in ticks if t in rows]
@@ -56,7 +40,7 @@ def _points(ax, page: Page, drawn: pl.DataFrame, labels: list[str], x: str, y: s
 
 @lead
 def production_vs_dice(page: Page) -> None:
-    production, drawn, labels = _one_policy(page, "mart_catan_production_vs_dice")
+    production, drawn, labels = figure_rows(page, "mart_catan_production_vs_dice")
     if not labels:
         return
     fig, axes = page.subplots(len(BUILDINGS), width=5.8, height=3.6, sharey=True)
@@ -70,20 +54,19 @@ def production_vs_dice(page: Page) -> None:
     fig.suptitle("Catan: cards received from rolls against the dice's promise\n"
                  "(tables of one policy, published rules, 95% intervals)")
     quoted = drawn.filter(pl.col("label") == _most_played(drawn)).sort("ratio")
-    least, most = (_ci(r, "ratio", where=f"{r['building']} {r['resource']}") for r in (quoted.row(0, named=True),
-                                                                                       quoted.row(-1, named=True)))
+    least, most = (ci(r, "ratio", where=f"{r['building']} {r['resource']}")
+                   for r in (quoted.row(0, named=True), quoted.row(-1, named=True)))
     short = drawn.filter(pl.col("ratio_hi") < 1)
     page.figure("production_vs_dice", fig, "Production against the dice", sentence(
         f"{short.height} of the {drawn.height} buildings and resources drawn get significantly less than the dice "
         f"promise: at {quoted['label'][0]} from {least} to {most} of it arrives",
         "the robber and the bank's shortage take the rest"))
-    every = quoted["ratio_hi"].max() < 1
+    fewer = quoted.filter(pl.col("ratio_hi") < 1).height  # at the set-up quoted
+    said = ("no: every building and resource gets" if fewer == quoted.height else
+            f"not everywhere: {fewer} of {quoted.height} buildings and resources get" if fewer else
+            "yes: no building or resource gets")
     page.verdict("own", "Do the dice deliver what they promise?", sentence(
-        f"{'no' if every else 'not everywhere'}: at {quoted['label'][0]} "
-        + ("every building and resource gets" if every else
-           f"{quoted.filter(pl.col('ratio_hi') < 1).height} of {quoted.height} buildings and resources get")
-        + f" significantly less, from {least} to {most} of the promise; the robber and the bank's shortage take "
-        "the rest"))
+        f"{said} significantly less at {quoted['label'][0]}, {least} to {most} of the promise"))
     page.split_table("Production against the dice", production.sort("players", "label", "building", "resource"), [
         "label", "building", "resource", "n_plays", "ratio", "ratio_lo", "ratio_hi", "received_per_play",
         "expected_per_play", "mean_difference", "mean_difference_lo", "mean_difference_hi", "sd_difference",
@@ -92,7 +75,7 @@ def production_vs_dice(page: Page) -> None:
 
 
 def losses(page: Page) -> None:
-    lost, drawn, labels = _one_policy(page, "mart_catan_losses")
+    lost, drawn, labels = figure_rows(page, "mart_catan_losses")
     if not labels:
         return
     seats = list(range(int(drawn["seat"].max()) + 1))
@@ -106,19 +89,16 @@ def losses(page: Page) -> None:
     apart = [lb for lb in labels if _seats_apart(drawn.filter(pl.col("label") == lb))]
     quoted = drawn.filter(pl.col("label") == _most_played(drawn), pl.col("seat") == 0).row(0, named=True)
     page.figure("losses", fig, "Cards lost to the robber and to discards", sentence(
-        f"seats lose {_span(drawn['lost_share'])} of the cards they receive" + (", most of them discarded on a 7" if (
+        f"seats lose {span(drawn['lost_share'])} of the cards they receive" + (", most of them discarded on a 7" if (
             drawn["mean_discarded"] > drawn["mean_robbed"]).all() else "") + ": at "
-        f"{quoted['label']} seat 0 discards {_ci(quoted, 'mean_discarded', False)} cards a play and loses "
-        f"{_ci(quoted, 'mean_robbed', False)} to the robber", f"some seat loses significantly more than another at "
-        f"{', '.join(apart)}" if apart else "no seat's losses stand apart from another's at any table drawn"))
+        f"{quoted['label']} seat 0 discards {ci(quoted, 'mean_discarded', False)} cards a play and loses "
+        f"{ci(quoted, 'mean_robbed', False)} to the robber",
+        f"some seat loses significantly more than another at {', '.join(apart)}" if apart else
+        "no seat's losses stand apart from another's at any table drawn"))
     page.split_table("Cards lost to the robber and to discards", lost.sort("players", "label", "seat"), [
         "label", "seat", "n_plays", "mean_lost", "mean_lost_lo", "mean_lost_hi", "lost_share", "mean_robbed",
         "mean_robbed_lo", "mean_robbed_hi", "mean_discarded", "mean_discarded_lo", "mean_discarded_hi",
         "mean_received", "robbed_share", "discarded_share", "policy", "homogeneous"], mart="mart_catan_losses")
-
-
-def _span(values: pl.Series) -> str:
-    return f"{pct(values.min())} to {pct(values.max())}"
 
 
 def _seats_apart(run: pl.DataFrame) -> bool:
@@ -127,10 +107,10 @@ def _seats_apart(run: pl.DataFrame) -> bool:
 
 
 def card_holders(page: Page) -> None:
-    holders, drawn, labels = _one_policy(page, "mart_catan_card_holders")
+    holders, drawn, labels = figure_rows(page, "mart_catan_card_holders")
     if not labels:
         return
-    style = _series_style(page, labels)
+    style = page.style(labels)
     fig, axes = page.subplots(len(CARDS), width=4.2, height=1.4 + 0.42 * len(labels), sharey=True)
     parts, quoted = [], _most_played(drawn)
     for ax, (card, name) in zip(axes, CARDS.items()):
@@ -153,7 +133,7 @@ def card_holders(page: Page) -> None:
         ahead = [r for r in rows.values() if r["holder_win_rate_lo"] is not None
                  and r["holder_win_rate_lo"] > r["without_win_rate_hi"]]
         if (r := rows.get(quoted)) and r["holder_win_rate"] is not None:
-            parts.append((f"the {name}'s holder{'' if parts else ' wins'} {_ci(r, 'holder_win_rate')} against "
+            parts.append((f"the {name}'s holder{'' if parts else ' wins'} {ci(r, 'holder_win_rate')} against "
                           f"{pct(r['without_win_rate'])}{'' if parts else ' for the seats without it'}",
                           (len(ahead), len(rows))))
     axes[0].invert_yaxis()  # the shared axis: once, so the set-ups read top-down in players order

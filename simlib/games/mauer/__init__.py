@@ -47,7 +47,7 @@ class Mauer(Game):
         "rounds": {"1": "single rounds, not matches", "*": "matches of {} rounds"},
     }
     match_parameters = ("rounds", "start")
-    turn_name = "Baurunden"
+    turn_name = "build rounds"  # the rule text's Baurunden, in the reader's words
     option_flags = {"rounds": "Spielrunden per match"}
     package = Path(__file__).parent
     policy_catalogue = POLICIES

@@ -35,9 +35,10 @@ def _seat_spread(rows: pl.DataFrame, key: str, value: str) -> dict:
             "gap": high[value] - low[value], "key": key, "value": value, "seat0_lowest": low[key] == 0}
 
 
-def _spread_words(spread: dict, unit: str) -> str:
+def _spread_words(spread: dict, unit: str, lead: str = "at {}") -> str:
+    """The set-up's lowest and highest seat (or position) with their 95% intervals, after `lead` naming the set-up."""
     low, high, key, value = spread["low"], spread["high"], spread["key"], spread["value"]
-    return (f"at {spread['label']} {key} {low[key]} averages {number(low[value], 1)} {unit} "
+    return (f"{lead.format(spread['label'])} {key} {low[key]} averages {number(low[value], 1)} {unit} "
             f"({interval(low[f'{value}_lo'], low[f'{value}_hi'], as_pct=False, digits=1)}), {key} {high[key]} "
             f"{number(high[value], 1)} ({interval(high[f'{value}_lo'], high[f'{value}_hi'], as_pct=False, digits=1)})")
 
@@ -87,16 +88,12 @@ def penalties_by_seat(page: Page) -> None:
     lowest = sum(s["seat0_lowest"] for s in spreads)
     first = f"seat 0 (the first Bauherr) collects the fewest at {'all ' if lowest == len(spreads) else ''}{lowest}"
     widest = "the widest gap: " + _spread_words(top, "penalty points a Spielrunde")
-    if apart:
-        verdict = sentence(f"no: the seats differ significantly at {len(apart)} of {tables}; {first}", widest)
-    else:
-        verdict = sentence(f"no seat stands out: the seats' 95% intervals overlap at all {tables}", widest)
+    page.verdict("own", "Are penalty points fair by seat?", _penalty_verdict(spreads, apart, top, lowest))
     level = [s["label"] for s in spreads if not s["apart"]]
     page.figure("penalty_by_seat", fig, "Penalty points by seat", sentence(
         f"the seats with the fewest and the most penalty points differ significantly (their 95% intervals do not "
         f"overlap) at {len(apart)} of {tables}; {first}", widest,
         f"the seats' intervals overlap at {', '.join(level)}" if level else None))
-    page.verdict("own", "Are penalty points fair by seat?", verdict)
     labelled = page.with_labels(page.mart("mart_mauer_penalties_by_seat")).filter(pl.col("counted"))
     page.split_table("Penalty points by seat", labelled.sort("players", "label", "seat"), [
         "label", "seat", "n_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi", "median_penalty",
@@ -106,6 +103,22 @@ def penalties_by_seat(page: Page) -> None:
     page.split_table("Penalty points by policy", by_policy.sort("players", "label", "policy"), [
         "label", "policy", "n_plays", "mean_penalty", "mean_penalty_lo", "mean_penalty_hi", "median_penalty",
         "p95_penalty", "share_zero", "n_seat_plays", "run_id"], mart="mart_mauer_penalties_by_policy")
+
+
+def _penalty_verdict(spreads: list[dict], apart: list[dict], top: dict, lowest: int) -> str:
+    """The index's answer: at how many tables of one policy the seats differ, where seat 0 gets the fewest, and
+    the widest gap with its intervals."""
+    n = len(spreads)
+    widest = _spread_words(top, "penalty points a Spielrunde", lead="widest at {}:" if n > 1 else "at {}")
+    if not apart:
+        where = "the only one-policy table" if n == 1 else f"all {n} one-policy tables"
+        return sentence(f"no seat stands out: the seats' 95% intervals overlap at {where}", widest)
+    where = "the only one-policy table" if n == 1 else f"{len(apart)} of {n} one-policy tables"
+    fewest = ""
+    if lowest:  # where seat 0 gets the fewest: said only where it does
+        fewest = ", seat 0 (the first Bauherr) getting the fewest"
+        fewest += "" if n == 1 else f" at all {n}" if lowest == n else f" at {lowest} of the {n}"
+    return sentence(f"no: seats differ significantly at {where}{fewest}", widest)
 
 
 def match_totals(page: Page) -> None:

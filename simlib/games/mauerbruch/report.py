@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ...analysis.page import Page, count, error_bar_lengths, interval, lead, number, pct, sentence
+from ...analysis.page import Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence
 
 # The pair measures of mart_mauerbruch_pair_deciders, in words; those with an interval in the mart have _lo/_hi.
 PAIR_MEASURES = {"double_share": "a double pair", "joker_share": "a joker made the pair",
@@ -57,16 +57,27 @@ def endings(page: Page) -> None:
         f"the break adds {number(drawn['mean_bonus'].min(), 1)} to {number(drawn['mean_bonus'].max(), 1)} cards on "
         f"average, and at most {pct(blocked['blocked_rate'])} of plays end blocked ({blocked['label']}, "
         f"{interval(blocked['blocked_rate_lo'], blocked['blocked_rate_hi'])})"))
-    verdict = ("yes, most of the time: " if above.height == drawn.height else
-               "not at every table: " if above.height else "not more than a fair share: ")
-    page.verdict("own", "Does the player who breaks the wall win?", sentence(
-        verdict + breaker, f"significantly above the fair share at {above.height} of {tables}"))
+    page.verdict("own", "Does the player who breaks the wall win?", _breaker_verdict(drawn, above, top))
     every = page.with_labels(page.mart("mart_mauerbruch_endings")).filter(pl.col("counted"))
     page.split_table("How games end", every.sort("players", "label"), [
         "label", "n_plays", "breaker_win_rate", "breaker_win_rate_lo", "breaker_win_rate_hi", "mean_bonus",
         "mean_bonus_lo", "mean_bonus_hi", "blocked_rate", "blocked_rate_lo", "blocked_rate_hi", "blocked_plays",
         "seat0_breaks_rate", "max_bonus", "mean_cards_left", "mean_opening_pairs", "mean_turns", "deck_name",
         "run_id"], mart="mart_mauerbruch_endings")
+
+
+def _breaker_verdict(drawn: pl.DataFrame, above: pl.DataFrame, top: dict) -> str:
+    """The index's answer: at how many tables of one policy the breaker wins significantly more than a seat's fair
+    share, and the breaker's win rate with its interval at the most-played table."""
+    n, k = drawn.height, above.height
+    if n == 1:
+        said = f"{'yes, ' if k else 'not '}significantly above a fair share at the only one-policy table"
+    elif k:
+        said = f"{'yes, ' if k == n else ''}significantly above a fair share at {k} of {n} one-policy tables"
+    else:
+        said = f"not significantly above a fair share at any of {n} one-policy tables"
+    return sentence(said, f"at {top['label']} the breaker wins {ci(top, 'breaker_win_rate')} of broken plays, "
+                          f"fair {pct(1 / top['players'])}")
 
 
 def pair_deciders(page: Page) -> None:

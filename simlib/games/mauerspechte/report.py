@@ -7,7 +7,8 @@ import numpy as np
 import polars as pl
 
 from ...analysis import sections
-from ...analysis.page import Page, count, interval, lead, number, pct, replaces, sentence
+from ...analysis.page import Page, ci, column_list, count, lead, number, pct, replaces, sentence, span
+from ...analysis.sections import quoted
 
 CHIPS = {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3}  # a hotel's chip and its price in cards
 DESIGN = 18  # rolls to earn the price back at the dice's 2 x pips/36 cards a roll, for every chip
@@ -17,27 +18,8 @@ SOURCES = {"army": "police", "dev_cards": "VP cards", "wall": "wall pieces", "ch
 
 
 def _setups(page: Page, mart: str, *where: pl.Expr) -> tuple[pl.DataFrame, pl.DataFrame, list[str]]:
-    """The mart's rows of each set-up's largest counted run; of them those of one policy at the published rules
-    (what figures draw; variants are the What-if page's), and their labels."""
-    if (frame := page.mart(mart)).is_empty():
-        return frame, frame, []
-    frame = page.with_labels(frame).filter(pl.col.primary, *where).join(page.runs["run_id", "focal"], on="run_id")
-    drawn, labels = page.drawn(sections.published_rules(page, frame.filter(pl.col("homogeneous"))))
-    return frame.rename({"label": "setup_label"}), drawn, labels
-
-
-def _quoted(drawn: pl.DataFrame, n: str = "n_plays") -> list[dict]:
-    sizes = drawn.group_by("label", "players").agg(pl.col(n).sum()).sort(n, "players", descending=True)
-    return drawn.filter(pl.col("label") == sizes["label"][0]).rows(named=True)
-
-
-def _span(values, say=pct) -> str:
-    return lo if (lo := say(min(values))) == (hi := say(max(values))) else f"{lo} to {hi}"  # "3.6% to 3.9%"
-
-
-def _ci(r: dict, column: str, say=pct, chip: bool = False) -> str:
-    ends = interval(r[f"{column}_lo"], r[f"{column}_hi"], as_pct=say is pct)  # "12.3% (11.0% to 13.6%, chip 4)"
-    return f"{say(r[column])} ({ends}" + (f", chip {r['chip']})" if chip else ")")
+    """The mart's rows of each set-up's largest counted run, and what figures draw of them (sections.figure_rows)."""
+    return sections.figure_rows(page, mart, pl.col.primary, *where)
 
 
 def _fixed(page: Page) -> pl.Series:
@@ -50,31 +32,14 @@ def _fixed_map(page: Page, frame: pl.DataFrame, y: str, what: str = "") -> str:
     most = frame.filter(pl.col.label.is_in(_fixed(page).implode())).group_by("label").agg(pl.col(y), gap=pl.col(
         f"{y}_lo").max() - pl.col(f"{y}_hi").min()).filter(pl.col.gap > 0).sort("gap").rows(named=True)
     return most and (f"the seats of {count(len(most), 'scripted set-up')} differ significantly" + (what and (
-        f", most at {most[-1]['label']} ({_span(most[-1][y], pct if 'share' in y else number)} {what})")) +
+        f", most at {most[-1]['label']} ({span(most[-1][y], pct if 'share' in y else number)} {what})")) +
         ": the fixed map makes every scripted opening the same")
 
 
 def _tables(page: Page, title: str, frame: pl.DataFrame, columns: str, mart: str, **kw) -> None:
-    """The set-ups' table by players and label; in `columns`, "x±" stands for x, x_lo and x_hi."""
-    spec = [c for w in columns.split() for c in ([w[:-1], f"{w[:-1]}_lo", f"{w[:-1]}_hi"] if "±" in w else [w])]
+    """The set-ups' table by players, label and its first column; in `columns`, "x±" stands for x, x_lo and x_hi."""
+    spec, frame = column_list(columns), frame.rename({"label": "setup_label"}, strict=False)
     page.split_table(title, frame.sort("players", "setup_label", *spec[:1]), ["setup_label", *spec], mart, **kw)
-
-
-def _series(page: Page, ax, drawn: pl.DataFrame, labels: list[str], x: str, y: str, scale: float = 1.0) -> None:
-    """Each set-up's y against x with its interval side by side (a step line where the frame has none): a colour
-    per policy, a marker per set-up of it."""
-    seen: dict[str, int] = {}
-    for i, label in enumerate(labels):
-        if (rows := drawn.filter(pl.col("label") == label).sort(x)).is_empty():
-            continue
-        k = seen[rows["focal"][0]] = seen.get(rows["focal"][0], -1) + 1
-        colour, marker = page.colour(rows["focal"][0]), "osD^vP"[k % 6]
-        if f"{y}_lo" not in rows.columns:  # a cumulative share
-            ax.step(rows[x], scale * rows[y], where="post", color=colour, marker=marker, markevery=0.2, markersize=4)
-            continue
-        rows = rows.with_columns(pl.col(x).cast(float) + (i - (len(labels) - 1) / 2) * 0.7 / len(labels),
-                                 pl.col(f"{y}_lo").fill_null(pl.col(y)), pl.col(f"{y}_hi").fill_null(pl.col(y)))
-        page.error_bars(ax, rows, x, y, series="label", scale=scale, colours={label: colour}, fmt=marker, markersize=4)
 
 
 def _figure(page: Page, drawn: pl.DataFrame, labels: list, x: str, panels: dict, title: str, scale=1, ref=None, **kw):
@@ -82,10 +47,12 @@ def _figure(page: Page, drawn: pl.DataFrame, labels: list, x: str, panels: dict,
     fig, axes = page.subplots(len(panels), width=6.1 if len(panels) > 1 else 10.0, height=3.8, **kw)
     for ax, (y, text) in zip(axes, panels.items()):
         ax.set_title(text)
-        if y in drawn.columns:
+        if y in drawn.columns and labels:  # a table too small for a figure leaves its panel empty
             if ref is not None:
                 ax.axhline(ref, color="grey", linestyle="--", linewidth=1)
-            _series(page, ax, drawn, labels, x, y, scale)
+            rows = drawn.with_columns(pl.col(f"{y}{e}").fill_null(pl.col(y)) for e in ("_lo", "_hi"))  # one play
+            page.error_bars(ax, rows, x, y, "label", scale, spread=0.7 / len(labels), series_style=page.style(labels),
+                            markersize=4)  # the set-ups side by side, each in its policy's colour and its marker
             ax.set(xticks=(t := sorted(set(drawn[x]))), xlabel=XLABELS.get(x, x), xticklabels=[
                 f"{c}\n(price {CHIPS[c]})" if x == "chip" else c for c in t])
             ax.legend()
@@ -100,11 +67,11 @@ def hotel_payback(page: Page) -> None:
         return
     fig, _ = _figure(page, drawn, labels, "chip", {"yield_ratio": "the owner's cards a roll, % of the dice's 2 × "
                      "pips/36", "paid_back_share": "hotels paid back by the end (%)"}, "do hotels pay back?", 100, 100)
-    rows = sorted(_quoted(drawn, "n_hotels"), key=lambda r: r["yield_ratio"])
+    rows = sorted(quoted(drawn, "n_hotels"), key=lambda r: r["yield_ratio"])
     paid = sorted(rows, key=lambda r: r["paid_back_share"])
-    ends = {k: " to ".join(dict.fromkeys(_ci(r, k, chip=True) for r in (o[0], o[-1]))) for k, o in (
-        ("yield_ratio", rows), ("paid_back_share", paid))}
-    rolls = f"{_span([r['break_even_rolls'] for r in rows], lambda x: number(x, 1))} rolls"
+    ends = {k: " to ".join(dict.fromkeys(ci(r, k, where=f"chip {r['chip']}") for r in (o[0], o[-1])))
+            for k, o in (("yield_ratio", rows), ("paid_back_share", paid))}
+    rolls = f"{span([r['break_even_rolls'] for r in rows], lambda x: number(x, 1))} rolls"
     page.figure("hotel_payback", fig, "Does a hotel pay back its price?", sentence(
         f"at {rows[0]['label']} ({count(sum(r['n_hotels'] for r in rows), 'hotel')}) the owner got "
         f"{ends['yield_ratio']} of the dice's 2 × pips/36 cards a roll, earning the price in {rolls} (by design in "
@@ -112,8 +79,8 @@ def hotel_payback(page: Page) -> None:
     word = "mostly" if paid[0]["paid_back_share_lo"] > 0.5 else "mostly not" if paid[-1]["paid_back_share_hi"] < 0.5 \
         else "for some chips"
     page.verdict("own", "Does a hotel pay for itself?", sentence(
-        f"{word}: at {rows[0]['label']} {ends['paid_back_share']} of hotels earned their price back before the game "
-        f"ended, in {rolls} at the yield observed (by design {DESIGN})"))
+        f"{word}: at {rows[0]['label']} {ends['paid_back_share']} of hotels paid back by the end, in {rolls} at "
+        f"the yield seen ({DESIGN} by design)"))
     _tables(page, "Hotel payback by chip", table, "chip n_hotels yield_ratio± break_even_rolls paid_back_share± "
             "km_median_payback_rolls analytic_median_payback_rolls late_share mean_net",
             "mart_mauerspechte_hotel_payback")
@@ -124,13 +91,13 @@ def hotel_payback_curve(page: Page) -> None:
     _, drawn, labels = _setups(page, "mart_mauerspechte_payback_curve")
     if not labels:
         return
-    label = _quoted(drawn.unique(["label", "chip"]), "n_hotels")[0]["label"]
+    label = quoted(drawn.unique(["label", "chip"]), "n_hotels")[0]["label"]
     sizes = drawn.unique(["label", "chip"]).group_by("players", "label").agg(pl.col("n_hotels").sum())
     shown = sizes.sort("n_hotels", descending=True).unique("players", keep="first").sort("players")["label"]
     fig, axes = page.subplots(3 * len(shown), width=4.0, height=3.0, sharex=True, sharey=True,  # a row a count
                               gridspec_kw={"hspace": 0.3})
     for k, setup in enumerate(shown):  # the set-up with most hotels at each player count
-        colour = page.colour(drawn.filter(pl.col("label") == setup)["focal"][0])  # its chips by line style
+        colour = page.style([setup])[setup]["color"]  # its policy's; its chips by line style
         for i, chip in enumerate((4, 10, 5, 9, 6, 8)):  # the two chips of a price share a panel and the dice's curve
             ax, rows = axes[3 * k + i // 2], drawn.filter(pl.col.label == setup, pl.col.chip == chip).sort("rolls")
             n = drawn.filter(pl.col.label == setup, pl.col.chip.is_in([c for c in CHIPS if CHIPS[c] == CHIPS[chip]]))
@@ -144,13 +111,13 @@ def hotel_payback_curve(page: Page) -> None:
                 ax.fill_between(x, ys[1], ys[2], step="post", alpha=0.15, color=colour)
                 ax.plot(rows["rolls"], 100 * rows["analytic_paid_share"], "k--", linewidth=1,
                         label="the dice alone" if i % 2 else None)
-            ax.legend()
+                ax.legend()
     fig.suptitle(f"Die Mauerspechte: how fast hotels pay back against the dice (Kaplan-Meier, 95% bands; dotted: "
                  f"{DESIGN} rolls)")
     by = drawn.filter((pl.col("label") == label) & (pl.col("rolls") <= DESIGN)).sort("rolls").group_by("chip").last()
     page.figure("hotel_payback_curve", fig, "Hotel payback over time", sentence(
-        by.height and f"at {label} (Kaplan-Meier: a hotel whose game ended first is cut off) {_span(by['paid_share'])} "
-        f"of a chip's hotels paid back within {DESIGN} rolls, the dice alone {_span(by['analytic_paid_share'])}",
+        by.height and f"at {label} (Kaplan-Meier: a hotel whose game ended first is cut off) {span(by['paid_share'])} "
+        f"of a chip's hotels paid back within {DESIGN} rolls, the dice alone {span(by['analytic_paid_share'])}",
         "the yield comes in pairs: a 4/10 hotel needs 2 rolls of its chip, a 6/8 three; only the 5/9's price is exact"))
 
 
@@ -161,13 +128,13 @@ def hotel_field(page: Page) -> None:
         return
     fig, _ = _figure(page, drawn, labels, "chip", {"owner_uplift": "to the owner's buildings", "others_uplift":
                      "to the opponents'"}, "cards a hotel's chip gives its field beyond the old 2/3/11/12", sharey=True)
-    most, owner, others, shares = max(rows := _quoted(drawn, "n_hotels"), key=lambda r: r["others_uplift"]), *(
+    most, owner, others, shares = max(rows := quoted(drawn, "n_hotels"), key=lambda r: r["others_uplift"]), *(
         [r[c] for r in rows] for c in ("owner_uplift", "others_uplift", "others_share"))
     page.figure("hotel_field", fig, "What a hotel chip does to the field", sentence(
-        f"at {most['label']} the new chip gave the owner's buildings on the field {_span(owner, number)} cards a hotel "
-        f"more than the old token, the opponents' {_span(others, number)}, most "
-        f"{_ci(most, 'others_uplift', number, chip=True)}", None not in shares and f"{_span(shares)} of the extra "
-        "cards go to opponents"))
+        f"at {most['label']} the new chip gave the owner's buildings on the field {span(owner, number)} cards a hotel "
+        f"more than the old token, the opponents' {span(others, number)}, most "
+        f"{ci(most, 'others_uplift', False, where='chip ' + str(most['chip']))}",
+        None not in shares and f"{span(shares)} of the extra cards go to opponents"))
     _tables(page, "Hotel chips and the field's buildings", table, "chip n_hotels mean_yield owner_uplift± "
             "others_uplift± others_share", "mart_mauerspechte_hotel_field")
 
@@ -182,32 +149,32 @@ def hotel_wins(page: Page) -> None:
                         "counts of 30 seat-plays or more"}, "hotels and winning", 100)
     for n in sorted(set(held["players"])):
         axes[0].axhline(100 / n, color="grey", linestyle="--", linewidth=1 + n % 2, label=f"fair share, {n} players")
-    axes[0].legend()
-    r = _quoted(drawn)[0]
+    if held.height:
+        axes[0].legend()
+    r = quoted(drawn)[0]
     page.figure("hotel_wins", fig, "Hotels and winning", sentence(
         f"at {r['label']} the {pct(r['buyer_share'])} of seats that owned a hotel at the end win "
-        f"{_ci(r, 'buyer_win_rate')}, the others {_ci(r, 'non_buyer_win_rate')}: an association, not a cause (a seat "
-        "that is doing well can afford hotels)"))
+        f"{ci(r, 'buyer_win_rate')}, the others {ci(r, 'non_buyer_win_rate')}: an association, not a "
+        "cause (a seat that is doing well can afford hotels)"))
     _tables(page, "Hotel owners against the other seats", table, "policy seat_plays buyer_share mean_owned "
             "buyer_win_rate± non_buyer_win_rate± fair_share", "mart_mauerspechte_buyers", note="Every seat together.")
 
 
 @replaces("seat_advantage")
 def seat_advantage(page: Page) -> None:
+    seats = sections.one_policy_setups(sections.published_rules(page, page.mart("mart_seat_advantage")))
+    fixed = pl.col.setup_label.is_in(_fixed(page).implode())  # a scripted policy on the fixed map: one opening
+    page.verdict("start_player", "Is the start player favoured?", sections.start_player_verdict(  # the index's answer
+        seats.filter(~fixed, pl.col.seat == 0), "one-policy tables whose openings vary"))
     sections.seat_advantage(page)  # the generic section; its sentence and the page's caveat say where the map shows
-    if (seats := page.mart("mart_seat_advantage")).is_empty():
+    if (seat0 := seats.filter(fixed, pl.col.seat == 0)).is_empty():
         return
-    seats = sections.published_rules(page, seats).rename({"setup_label": "label"})
-    if (seat0 := seats.filter(pl.col.label.is_in(_fixed(page).implode()), pl.col.seat == 0)).is_empty():
-        return
-    note = sentence(_fixed_map(page, seats, "win_share") or "")
-    for figure in [f for f in page.figures if f.name.endswith("_seat_advantage") and note]:
-        figure.sentence += " " + note
+    page.add_to_sentence("seat_advantage", _fixed_map(page, seats.rename({"setup_label": "label"}), "win_share"))
     r = seat0.sort((pl.col.win_share - pl.col.fair_share).abs(), descending=True).row(0, named=True)
     page.notes.append(f"The Berlin map is fixed, so a scripted policy ({', '.join(SCRIPTED)}) opens the same way in "
                       f"every play and each seat repeats one opening: at those tables seat effects are extreme (at "
-                      f"{r['label']} seat 0 wins {_ci(r, 'win_share')} against a fair {pct(r['fair_share'])}) and "
-                      "say little about human play. Random players, or layout = shuffled, vary the openings.")
+                      f"{r['setup_label']} seat 0 wins {ci(r, 'win_share')} against a fair {pct(r['fair_share'])}) "
+                      "and say little about human play. Random players, or layout = shuffled, vary the openings.")
 
 
 def points(page: Page) -> None:
@@ -220,23 +187,23 @@ def points(page: Page) -> None:
         bars.drop("players").to_pandas().set_index("bar").loc[::-1, lambda f: f.sum() > 0].plot.barh(
             stacked=True, ax=ax, color=plt.cm.Set3.colors, edgecolor="white", width=0.8,  # no policy's colours
             xlabel="mean points a seat-play", ylabel="", title="Die Mauerspechte: points by source").legend()
-        win, other = ({r["source"]: r for r in _quoted(drawn) if r["side"] == side} for side in ("winners", "others"))
+        win, other = ({r["source"]: r for r in quoted(drawn) if r["side"] == side} for side in ("winners", "others"))
         gaps = sorted(((win[s]["mean_points"] - other[s]["mean_points"], s) for s in win if s in other), reverse=True)
         page.figure("points_by_source", fig, "Where the winners' points come from", sentence(
             gaps and f"at {win['wall']['label']} the winners end with {number(win['wall']['mean_total_points'])} "
             f"points, the others {number(other['wall']['mean_total_points'])}; the gap comes most from " + ", ".join(
-                f"{win[s]['name']} ({g:+.2f}: {_ci(win[s], 'mean_points', number)} a winner)" for g, s in gaps[:3])))
+                f"{win[s]['name']} ({g:+.2f}: {ci(win[s], 'mean_points', False)} a winner)" for g, s in gaps[:3])))
         _tables(page, "Points by source", table, "side source seat_plays mean_points± points_share mean_total_points",
                 "mart_mauerspechte_points_by_source")
     table, drawn, labels = _setups(page, "mart_mauerspechte_love_parades", pl.col.n_parades > 0)
     if labels:  # the victory-point chips of Love Parades, and their price
         fig, _ = _figure(page, drawn, labels, "players", {"parades_per_play": "Love Parades a play",
                          "mean_price": "cards paid for a chip"}, "Love Parades and the price of a victory-point chip")
-        r = _quoted(drawn)[0]
+        r = quoted(drawn)[0]
         page.figure("love_parades", fig, "Love Parades and the price of a chip", sentence(
-            f"at {r['label']} a play holds {_ci(r, 'parades_per_play', number)} Love Parades and a chip costs "
-            f"{_ci(r, 'mean_price', number)} cards ({pct(r['free_share'])} free); {_ci(r, 'missing_number_share')} of "
-            f"the parades come from a missing 2 or 12; the player on turn wins {_ci(r, 'opener_win_share')} of them"))
+            f"at {r['label']} a play holds {ci(r, 'parades_per_play', False)} Love Parades and a chip costs "
+            f"{ci(r, 'mean_price', False)} cards ({pct(r['free_share'])} free); {ci(r, 'missing_number_share')} of "
+            f"the parades come from a missing 2 or 12; the player on turn wins {ci(r, 'opener_win_share')} of them"))
         _tables(page, "Love Parades", table, "n_plays parades_per_play± mean_price± median_price max_price free_share "
                 "missing_number_share opener_win_share± mean_tiergarten_left", "mart_mauerspechte_love_parades")
 
@@ -249,11 +216,11 @@ def wall(page: Page) -> None:
         return
     fig, axes = _figure(page, seats, labels, "seat", {"opened": "plays whose wall has opened (%), by turn",
                         "mean_owned": "wall pieces a play, by seat"}, "the wall, opened by its first lower piece")
-    _series(page, axes[0], hist, labels, "opened_turn", "opened_share", 100)
+    page.steps(axes[0], hist, labels, "opened_turn", "opened_share", 100, markevery=0.2, markersize=4)
     axes[0].set_xlabel("turn")
-    r = _quoted(drawn)[0]
+    r = quoted(drawn)[0]
     page.figure("wall", fig, "When the wall opens, and who buys it", sentence(
-        f"at {r['label']} the wall opened in {_ci(r, 'opened_share')} of the plays, on average at turn "
+        f"at {r['label']} the wall opened in {ci(r, 'opened_share')} of the plays, on average at turn "
         f"{number(r['mean_opened_turn'], 0)}, {pct(r['mean_opened_fraction'])} into the play; "
         f"{number(r['mean_pieces'], 1)} of its 12 pieces are bought", _fixed_map(page, seats, "mean_owned", "pieces")))
     _tables(page, "The wall", table, "n_plays opened_share± mean_opened_turn± median_opened_turn mean_opened_fraction "
@@ -265,7 +232,7 @@ def length_vs_catan(page: Page) -> None:
     if (matched := sections.published_rules(page, length.filter(pl.col.catan_n_plays > 0)) if length.height
             else length).is_empty():  # set-ups at the published rules that Catan also played
         return
-    drawn = matched.join(page.runs.select("setup_id", "focal", "label").unique("setup_id"), on="setup_id")
+    drawn = page.with_setups(matched, "label")
     fig, _ = _figure(page, drawn, drawn.sort("players", "label")["label"].to_list(), "players", {"difference": "turns "
                      "Die Mauerspechte adds to Catan's mean (95% interval)"}, "game length against Catan's default")
     apart = matched.filter((pl.col.difference_lo > 0) | (pl.col.difference_hi < 0))
@@ -273,13 +240,12 @@ def length_vs_catan(page: Page) -> None:
     r = apart.sort(pl.col.difference.abs(), descending=True).row(0, named=True) if apart.height else None
     page.figure("length_vs_catan", fig, "Game length against the base game", sentence(
         r and f"Die Mauerspechte's length differs significantly from Catan's at {apart.height} of {matched.height} "
-        f"set-ups, most at {r['setup_label']}: {_ci(r, 'mean_turns', number)} turns against "
-        f"{_ci(r, 'catan_mean_turns', number)}, {pct(abs(r['ratio'] - 1))} {'shorter' if r['ratio'] < 1 else 'longer'}",
+        f"set-ups, most at {r['setup_label']}: {ci(r, 'mean_turns', False)} turns against "
+        f"{ci(r, 'catan_mean_turns', False)}, {pct(abs(r['ratio'] - 1))} {'shorter' if r['ratio'] < 1 else 'longer'}",
         level and f"no significant difference at {', '.join(level)}",
         "played to 15 points at 4 players, 17 at 3; Catan to 10"))
-    _tables(page, "Game length against Catan", length.with_columns(homogeneous=pl.col.lineup_kind == "one_policy"),
-            "n_plays mean_turns± median_turns catan_setup_label catan_n_plays catan_mean_turns± difference± ratio",
-            "mart_mauerspechte_length_vs_catan")
+    _tables(page, "Game length against Catan", length, "n_plays mean_turns± median_turns catan_setup_label "
+            "catan_n_plays catan_mean_turns± difference± ratio", "mart_mauerspechte_length_vs_catan")
 
 
 SECTIONS = (hotel_payback, hotel_payback_curve, hotel_field, hotel_wins, seat_advantage, points, wall, length_vs_catan)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from ...analysis.page import Page, count, excludes, interval, lead, number, pct, replaces, sentence
-from ...analysis.sections import length_verdict, start_player_verdict
+from ...analysis.page import Page, ci, count, excludes, interval, lead, number, pct, replaces, sentence
+from ...analysis.sections import length_verdict, rounds_figure, start_player_verdict
 
 BASE = 7  # the rule text's "weniger als 7 Punkte"
 SIDES = {"front": None, "back": "none"}  # the marker face: the back's open (colours are the policies')
@@ -19,12 +19,9 @@ METRICS = {"tiles_taken": "tiles taken per seat-play", "score": "score per seat-
 
 def _setups(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
     """A per-set-up frame with its side, tile threshold and (focal) policy, from mart_run_setups."""
-    if frame.is_empty():
-        return frame
     value = pl.col("option_values").str.json_path_match
-    setups = page.runs.select("setup_id", side=value("$.side"), tile_threshold=value("$.tile_threshold").cast(pl.Int32),
-                              policy="focal").unique("setup_id")
-    return frame.join(setups.select("setup_id", *[c for c in setups.columns if c not in frame.columns]), on="setup_id")
+    return page.with_setups(frame, side=value("$.side"), tile_threshold=value("$.tile_threshold").cast(pl.Int32),
+                            policy="focal")
 
 
 def _drawn(frame: pl.DataFrame, most_players: bool = True) -> pl.DataFrame:
@@ -41,10 +38,10 @@ def _by_side(page: Page, ax, frame: pl.DataFrame, x: str, y: str, scale: float =
                         colours, spread, mfc=face)
 
 
-def _split(page: Page, title: str, frame: pl.DataFrame, columns: list[str], mart: str) -> None:
+def _split(page: Page, title: str, frame: pl.DataFrame, columns: str, mart: str) -> None:
     """A table of every set-up, sorted, the tables of one policy first and the mixed ones folded below."""
     frame = frame.sort([c for c in ("players", "setup_label", "seat", "policy", "kind", "taken", "x") if c in frame])
-    page.split_table(title, frame.with_columns(homogeneous=pl.col("lineup_kind") == "one_policy"), columns, mart)
+    page.split_table(title, frame, columns, mart)
 
 
 @lead
@@ -52,16 +49,14 @@ def skill_gap(page: Page) -> None:
     gaps, sides = page.mart("mart_sevensteps_skill_gap"), page.mart("mart_sevensteps_skill_gap_sides")
     if gaps.is_empty():
         return
-    page.table("Skill gap per pairing", gaps.sort("players", "pairing_label"), [
-        "pairing_label", "n_plays", "gap", "gap_lo", "gap_hi", "relative_gap", "focal_mean_score", "field_mean_score",
-        "focal_win_rate", "focal_win_rate_lo", "focal_win_rate_hi", "field_win_rate", "seats_covered",
-        "seat_balance"], mart="mart_sevensteps_skill_gap")
+    page.table("Skill gap per pairing", gaps.sort("players", "pairing_label"), "pairing_label n_plays gap± "
+               "relative_gap focal_mean_score field_mean_score focal_win_rate± field_win_rate seats_covered "
+               "seat_balance", mart="mart_sevensteps_skill_gap")
     if sides.is_empty():
         return  # no pairing played on both sides: the rule text's claim cannot be checked
-    page.table("Skill gap: back − front", sides.sort("players", "pairing_label"), [
-        "pairing_label", "front_n_plays", "back_n_plays", "difference", "difference_lo", "difference_hi", "front_gap",
-        "back_gap", "front_relative_gap", "back_relative_gap", "win_rate_difference", "win_rate_difference_lo",
-        "win_rate_difference_hi"], mart="mart_sevensteps_skill_gap_sides")
+    page.table("Skill gap: back − front", sides.sort("players", "pairing_label"), "pairing_label front_n_plays "
+               "back_n_plays difference± front_gap back_gap front_relative_gap back_relative_gap win_rate_difference±",
+               mart="mart_sevensteps_skill_gap_sides")
     shown = sides.filter(tile_threshold=BASE).sort("players", "pairing_label").with_row_index("x")
     if shown.is_empty():
         return
@@ -89,8 +84,7 @@ def skill_gap(page: Page) -> None:
     word = ("yes" if agree == shown.height else "no, the front rewards it more" if against == shown.height else
             "no significant difference" if agree == against == 0 else "it depends on the policy")
     said = {r["pairing_label"]: f"{r['difference']:+.1f} points ("
-            + interval(r["difference_lo"], r["difference_hi"], as_pct=False, digits=1) + ")"
-            for r in shown.iter_rows(named=True)}
+            f"{interval(r['difference_lo'], r['difference_hi'], False, 1)})" for r in shown.iter_rows(named=True)}
     won = gaps.filter(pl.col("pairing_id").is_in(ids["pairing_id"].implode()))["focal_win_rate"]
     page.figure("skill_gap", fig, "Skill gap by side (the rule text's claim)", sentence(
         f"does the mixed back side reward tactics more, as the rule text claims? {word.capitalize()}: " + "; ".join(
@@ -101,8 +95,8 @@ def skill_gap(page: Page) -> None:
         "sides, so win rates cannot tell the sides apart: random players are too weak a field" if won.min() > 0.99
         else None))
     page.verdict("own", "Does the back side reward skill more?", sentence(
-        f"{word}: on the back the focal player's lead over the field changes by " + " and ".join(
-            f"{said[label]} at {label}" for label in shown["pairing_label"]) + f" ({shown['players'][0]} players)"))
+        f"{word}: on the back the lone player's lead changes by " + " and ".join(
+            f"{said[label]} at {label}" for label in shown["pairing_label"])))
 
 
 @replaces("seat_advantage")
@@ -123,13 +117,11 @@ def start_player(page: Page) -> None:
         ax.legend()
     for ax in (ax for ax in axes if ax.get_subplotspec().is_first_col()):
         ax.set_ylabel("win share − fair share\n(points of %, 95% interval)")
-    fig.subplots_adjust(hspace=0.45)  # the front's seat labels clear of the back's titles
     fig.suptitle(f"{page.game.title}: is the start player favoured? Tables of one policy, by side")
     seat0, last = drawn.filter(seat=0), drawn.filter(pl.col("seat") == pl.col("players") - 1)
     paired = seat0.pivot(on="side", index=["players", "policy"], values="advantage")
     page.figure("start_player", fig, "Start-player advantage by side", sentence(*[
-        f"at {r['setup_label']} seat 0 wins a share of {pct(r['win_share'])} ("
-        f"{interval(r['win_share_lo'], r['win_share_hi'])}) against a fair {pct(r['fair_share'])}"
+        f"at {r['setup_label']} seat 0 wins a share of {ci(r, 'win_share')} against a fair {pct(r['fair_share'])}"
         for r in _drawn(seat0.filter(policy="random")).sort("side", descending=True).to_dicts()],
         f"seat 0 is significantly behind the fair share in {seat0.filter(pl.col('advantage_hi') < 0).height} and "
         f"ahead of it in {seat0.filter(pl.col('advantage_lo') > 0).height} of {count(seat0.height, 'set-up')}, "
@@ -137,10 +129,8 @@ def start_player(page: Page) -> None:
         f"seat 0 fares worse on the back than on the front at {paired.filter(pl.col('back') < pl.col('front')).height}"
         f" of {paired.drop_nulls().height} tables" if {"front", "back"} <= set(paired.columns) else None))
     page.verdict("start_player", "Is the start player favoured?", start_player_verdict(seat0))
-    _split(page, "Start player: win share and margin by seat", seats, [
-        "setup_label", "seat", "n_plays", "win_share", "win_share_lo", "win_share_hi", "advantage", "advantage_lo",
-        "advantage_hi", "win_rate", "win_rate_lo", "win_rate_hi", "margin", "margin_lo", "margin_hi"],
-        "mart_seat_advantage")
+    _split(page, "Start player: win share and margin by seat", seats,
+           "setup_label seat n_plays win_share± advantage± win_rate± margin±", "mart_seat_advantage")
 
 
 @replaces("game_length")
@@ -148,18 +138,9 @@ def length(page: Page) -> None:
     length = page.mart("mart_sevensteps_length")
     if length.is_empty() or (shown := _drawn(_setups(page, length), most_players=False)).is_empty():
         return
-    hist = page.mart("mart_setup_length_hist").join(shown.select("setup_id", "side", "policy"), on="setup_id")
-    counts = sorted(shown["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=4.0, height=3.4)
-    for ax, n in zip(axes, counts):
-        for (label,), rows in hist.filter(players=n).sort("setup_label", "turns").group_by(
-                "setup_label", maintain_order=True):  # rounds = turns / players: every seat has as many turns
-            ax.step(rows["turns"] // n, 100 * rows["share"], where="mid", label=f"{label} (n = {rows['n_plays'][0]:,})",
-                    color=page.colour(rows["policy"][0]), linestyle="-" if rows["side"][0] == "front" else "--")
-        ax.set(title=f"{n} players", xlabel="rounds per play")
-        ax.legend()
-    axes[0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: game length in rounds, tables of one policy (the back dashed)")
+    drawn = shown.select("setup_id", "policy", dashed=pl.col("side") != "front")  # every seat has as many turns
+    fig = rounds_figure(page, page.mart("mart_setup_length_hist").join(drawn, on="setup_id"), "rounds per play",
+                        "game length in rounds, tables of one policy (the back dashed)")
     paired = shown.pivot(on="side", index=["players", "policy"], values="mean_rounds")
     fast = shown.sort("mean_rounds").row(0, named=True)
     page.figure("length", fig, "Game length in rounds", sentence(*[
@@ -173,23 +154,19 @@ def length(page: Page) -> None:
         "place more discs a turn and empty the bag sooner", "every play ended by the bag, none by the turn limit"
         if length["completion_rate"].min() == 1 else f"at least {pct(length['completion_rate'].min())} of the plays "
         "ended by the bag (not the turn limit)"))
-    page.verdict("length", "How long does a play last?", length_verdict(
-        length.rename(lambda c: c.replace("_rounds", "_turns")), "rounds"))
-    _split(page, "Game length in rounds per set-up", length, [
-        "setup_label", "n_plays", "mean_rounds", "mean_rounds_lo", "mean_rounds_hi", "median_rounds", "p05_rounds",
-        "p95_rounds", "sd_rounds", "completion_rate", "mean_collapses"], "mart_sevensteps_length")
+    page.verdict("length", "How long does a play last?", length_verdict(length, "rounds", "rounds"))
+    _split(page, "Game length in rounds per set-up", length, "setup_label n_plays mean_rounds± median_rounds "
+           "p05_rounds p95_rounds sd_rounds completion_rate mean_collapses", "mart_sevensteps_length")
 
 
 def tiles(page: Page) -> None:
     tiles, wins = page.mart("mart_sevensteps_tiles"), page.mart("mart_sevensteps_win_by_tiles")
     if tiles.is_empty() or (drawn := _drawn(tiles)).is_empty():
         return
-    _split(page, "Special tiles per seat-play", tiles, [
-        "setup_label", "policy", "kind", "seat_plays", "taker_share", "mean_taken", "mean_taken_lo", "mean_taken_hi",
-        "played_share", "mean_left", "holder_share"], "mart_sevensteps_tiles")
-    _split(page, "Win rate by tiles taken (both kinds)", wins := wins.filter(kind="any"), [
-        "setup_label", "policy", "taken", "seat_plays", "seat_play_share", "win_rate", "win_rate_lo", "win_rate_hi",
-        "mean_score"], "mart_sevensteps_win_by_tiles")
+    _split(page, "Special tiles per seat-play", tiles, "setup_label policy kind seat_plays taker_share mean_taken± "
+           "played_share mean_left holder_share", "mart_sevensteps_tiles")
+    _split(page, "Win rate by tiles taken (both kinds)", wins := wins.filter(kind="any"),
+           "setup_label policy taken seat_plays seat_play_share win_rate± mean_score", "mart_sevensteps_win_by_tiles")
     policies = [p for p in page.game.policies() if p in set(drawn["policy"])]
     both = drawn.filter(kind="any").with_columns(x=pl.col("policy").replace_strict(policies, range(len(policies))))
     fig, axes = page.subplots(2, width=6.0, height=3.8)
@@ -226,9 +203,8 @@ def tile_value(page: Page) -> None:
     if value.is_empty():
         return
     value = value.with_columns(x=pl.col("tile").str.slice(1).cast(pl.Int32))
-    _split(page, "Special tiles by id (runs with events)", value, [
-        "setup_label", "policy", "tile", "n_taken", "n_played", "played_share", "mean_turn_score", "mean_bonus",
-        "base_mean_turn_score", "difference", "difference_lo", "difference_hi"], "mart_sevensteps_tile_value")
+    _split(page, "Special tiles by id (runs with events)", value, "setup_label policy tile n_taken n_played "
+           "played_share mean_turn_score mean_bonus base_mean_turn_score difference±", "mart_sevensteps_tile_value")
     shown = _drawn(value, most_players=False).filter(pl.col("n_played").sum().over("setup_id") >= 50)
     if shown.is_empty():
         return
@@ -260,9 +236,8 @@ def threshold(page: Page) -> None:
     effect = effect.sort("setup_label", order).with_columns(pl.when(points).then(pl.col(c) * 100).otherwise(
         pl.col(c)) for c in [f"{v}{end}" for v in ("base_value", "value", "difference") for end in ("", "_lo", "_hi")]
     ).with_columns(pl.col("metric").replace_strict(METRICS))
-    page.table(f"Tile threshold against the rule text's {BASE}", effect, [
-        "setup_label", "metric", "base_n", "n", "base_value", "base_value_lo", "base_value_hi", "value", "value_lo",
-        "value_hi", "difference", "difference_lo", "difference_hi"], mart="mart_sevensteps_threshold",
+    columns = "setup_label metric base_n n base_value± value± difference±"
+    page.table(f"Tile threshold against the rule text's {BASE}", effect, columns, mart="mart_sevensteps_threshold",
         note=sentence(*[f"at {label} against {BASE}: " + ", ".join(
             f"{r['metric']} {r['difference']:+.2f}"
             + ("" if excludes(r["difference_lo"], r["difference_hi"]) else " (not significant)")
