@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from .core.config import RunConfig
-from .core.registry import get_game
+from .core.registry import games, get_game
 
 _E2E = """
 import json, resource, sys, time
@@ -226,6 +226,18 @@ def sizing(rates: dict[tuple[str, str], float], plays: int) -> list[str]:
     return lines
 
 
+def rollout_lines(plays: int) -> list[str]:
+    """Per game with a search: steps a second in random plays and in rollouts of the same plays."""
+    lines = []
+    for game in games().values():
+        config = RunConfig.build(game, players=4, policies=["random"], plays=plays, seed=2026)
+        if (speed := game.rollout_speed(config, plays)) is not None:
+            kernel, rollout = speed
+            lines.append(f"{game.name:>12}: kernel {kernel:>12,.0f} steps/s, rollouts {rollout:>12,.0f} steps/s: "
+                         f"a rollout costs {kernel / rollout:.2f}x a random play")
+    return lines or ["no game has a search policy yet (docs/search.md)"]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m simlib.bench")
     parser.add_argument("--plays", type=int, default=1_000_000, help="plays in the end-to-end run")
@@ -288,6 +300,10 @@ def main(argv: list[str] | None = None) -> None:
 
     print("\n## Sizing a cluster (docs/scaling.md): the end-to-end rates above per core")
     print("\n".join(sizing(e2e, plays // 5)))
+
+    print("\n## Search rollouts beside the kernel's random plays (single thread, 4 players; target: a rollout "
+          "costs at most 2x a random play of the same length)")
+    print("\n".join(rollout_lines(2_000 if args.quick else 100_000)))
 
     per_seat = 2_500 if args.quick else 50_000
     print(f"\n## Die Mauer policies against three random players, seats rotated ({per_seat:,} plays per seat)")

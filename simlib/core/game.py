@@ -96,6 +96,21 @@ class Game(ABC):
                 params[seat, i] = values[name]
         return codes, params
 
+    def default_parameters(self, width: int) -> np.ndarray:
+        """Per policy code, the policy's default parameters in catalogue order (padded to `width`): how a
+        search's rollouts play its base policy."""
+        infos = self.policy_catalogue.values()
+        defaults = np.zeros((max(info.code for info in infos) + 1, width))
+        for info in infos:
+            defaults[info.code, :len(info.params)] = list(info.params.values())
+        return defaults
+
+    def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float] | None:
+        """For `make bench`: the game's steps a second in the kernel's plays of `config` and in a search's
+        rollouts of the same plays (copy, determinize, play on), single thread; None for a game without a
+        search."""
+        return None
+
     def report_batch(self) -> Path | None:
         """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""
         path = self.package / "report_batch.toml"
