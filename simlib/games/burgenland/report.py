@@ -142,7 +142,8 @@ def length(page: Page) -> None:
              f"within {r['p05_rounds']} to {r['p95_rounds']})" for r in lengths.iter_rows(named=True)
              if r["setup_label"].split(" ")[1:3] == ["random", "players"]]
     fast = lengths.sort("mean_rounds").row(0, named=True)
-    parts.append(f"the shortest plays of any set-up are at {fast['setup_label']} ({ci(fast, 'mean_rounds', False, 1)} rounds)")
+    parts.append(f"the shortest plays of any set-up are at {fast['setup_label']} "
+                 f"({ci(fast, 'mean_rounds', False, 1)} rounds)")
     worst, n = lengths.sort("last_piece_rate").row(0, named=True), int(lengths["n_plays"].sum())
     parts.append(f"all {n:,} plays ended with a seat placing its last piece" if worst["last_piece_rate"] == 1 else
                  f"of {n:,} plays, {count(int(lengths['n_stalled'].sum()), 'play')} stalled and "
