@@ -13,6 +13,7 @@ Version history
 
 from __future__ import annotations
 
+import time
 from functools import cache
 from pathlib import Path
 
@@ -80,11 +81,33 @@ class Mauerbruch(Game):
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         deals = np.zeros((stop - start if events else 0, len(deck)), np.int16)  # filled with the events
         args = (config.seed, start, stop - start, stack_sizes(len(deck)), deck.kinds.astype(np.int64),
-                deck.symbols.astype(np.int64), values, gcd, codes, prm,
+                deck.symbols.astype(np.int64), values, gcd, codes, prm, self.default_parameters(MAX_PARAMS),
                 config.options["opening"] == OPENING_MODES[0], deals)
         out, ev = run_kernel(simulate_plays, args, MauerbruchOutputs, events=events, events_per_play="takes",
                              event_columns=EV_COLS)
         return out, ev, deals
+
+    def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
+        """Takes a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
+        from .kernel import Cards, simulate_plays
+        from .search import rollout_bench
+
+        deck = self.deck(config)
+        values = deck.values.astype(np.int64)
+        gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        sizes, discard = stack_sizes(len(deck)), config.options["opening"] == OPENING_MODES[0]
+        cards = Cards(deck.kinds.astype(np.int64), deck.symbols.astype(np.int64), values, gcd)
+        args = (config.seed, 0, plays, sizes, *cards, codes, prm, self.default_parameters(MAX_PARAMS), discard,
+                np.zeros((0, len(deck)), np.int16), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        rates = []
+        for call in (lambda: simulate_plays(*args)[2].sum(),
+                     lambda: rollout_bench(config.seed, 0, plays, sizes, cards, codes, prm, discard)):
+            call()  # compiled and warm
+            began = time.perf_counter()
+            takes = call()
+            rates.append(takes / (time.perf_counter() - began))
+        return rates[0], rates[1]
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         deck = self.deck(config)

@@ -1,13 +1,14 @@
-"""Mauerbruch's scripted policies: names, kernel codes and parameters; decisions are in decisions.py."""
+"""Mauerbruch's policies: names, kernel codes and parameters; scripted decisions are in decisions.py, the
+search's in search.py."""
 
 from ...core.game import PolicyInfo
 
-RANDOM, GREEDY, CAUTIOUS = 0, 1, 2
-MAX_PARAMS = 2
+RANDOM, GREEDY, CAUTIOUS, SEARCH = 0, 1, 2, 3
+MAX_PARAMS = 3
 
 _EPSILON = "probability of taking a uniformly random pair instead (real players overlook pairs)"
 
-# Parameter order matters: the kernel reads epsilon at 0 and break_margin at 1.
+# Parameter order matters: the kernel reads epsilon at 0 and break_margin at 1; search's budget, base, horizon.
 POLICIES = {
     p.name: p
     for p in (
@@ -25,6 +26,15 @@ POLICIES = {
                    {"epsilon": _EPSILON,
                     "break_margin": "cards it wants to be ahead of every other pile by after breaking the wall"},
                    {"epsilon": (0.0, 1.0), "break_margin": (-109.0, 109.0)}),
+        PolicyInfo("search", SEARCH,
+                   "Scores every take (a pair, or a Wunschkarte swap and a pair) by rollouts: the cards under the "
+                   "tops re-shuffled (it has not seen them), then every seat plays the base policy; plays the take "
+                   "with the best win share (successive halving spends the budget).",
+                   {"budget": 64.0, "base": float(CAUTIOUS), "horizon": 0.0},
+                   {"budget": "rollouts per decision",
+                    "base": f"the rollouts' policy: {RANDOM} random, {GREEDY} greedy, {CAUTIOUS} cautious",
+                    "horizon": "takes a rollout plays before it is scored by cards (0: to the end)"},
+                   {"budget": (1.0, 65536.0), "base": (0.0, float(CAUTIOUS)), "horizon": (0.0, 1000.0)}),
     )
 }
 

@@ -1,0 +1,163 @@
+"""Mauerbruch's search policy: each take scored by rollouts (simlib/core/search.py), the best one played.
+
+A candidate is a take: a pair the phase allows, or a Wunschkarte swap (one of the last seven cards of the
+pile for a Wunschkarte on top) and a pair the new card makes (a swap for another pair is left out: it only
+gives a card away). Like the scripted policies, the search swaps when no pair
+is left without a swap (the rule text's blocked player is the one no swap helps either). What the deciding
+seat has not seen is the cards under the stacks' tops: before each rollout they are shuffled among those
+places (piles and the discarded opening are public). A rollout plays the candidate and then every seat with
+the base policy (its default parameters) to the end, or `horizon` takes; its value is the deciding seat's
+win share by cards at that point. The breaker's neighbour stack is the larger (more cards is never worse:
+the play ends at once).
+"""
+
+import numpy as np
+
+from ...core.blocks import block
+from ...core.rng import below, draw, play_key
+from ...core.search import (
+    best_candidate,
+    next_rollout,
+    plan_arrays,
+    record,
+    rollout_key,
+    start_plan,
+    win_share,
+)
+from .constants import EV_COLS, N_STACKS, TURN, WISH
+from .decisions import choose_pair, choose_swap
+from .play import allowed, deal, play_on, refresh, swap
+from .state import S_PHASE, S_PLAYER, S_TAKE, copy_state, new_pairs, new_state
+
+TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
+SWITCH_Z = 1.0  # standard errors by which a take must beat the base policy's own to replace it
+
+
+@block()
+def candidates(st, scratch, cards, pw, player, cand):
+    """Every take the player to move may make (swap stack, pile position, pair index), into cand; how many.
+    `scratch` and `pw` are work space."""
+    phase = st.sc[S_PHASE]
+    k = 0
+    for p in range(allowed(phase, refresh(st, cards, pw), pw)):
+        cand[k, 0], cand[k, 1], cand[k, 2] = -1, -1, p
+        k += 1
+    if phase != TURN or st.pile_n[player] == 0:
+        return k
+    for s in range(N_STACKS):
+        if st.tops[s] < 0 or cards.kinds[st.tops[s]] != WISH:
+            continue
+        for j in range(max(0, st.pile_n[player] - 7), st.pile_n[player]):
+            copy_state(st, scratch)
+            swap(scratch, player, s, j)
+            for p in range(allowed(phase, refresh(scratch, cards, pw), pw)):
+                if pw.fa[p] == s or pw.fb[p] == s:  # a swap is worth making for a pair with the new card
+                    cand[k, 0], cand[k, 1], cand[k, 2] = s, j, p
+                    k += 1
+    return k
+
+
+@block()
+def base_choice(st, scratch, cards, pw, base, base_prm, key, player, k, cand):
+    """The index among cand's first k of the take the base policy would make here (-1: none of them), with
+    the play's own draws for this take (read, not used up: draws are keyed)."""
+    copy_state(st, scratch)
+    take = st.sc[S_TAKE]
+    s, j = -1, -1
+    n_pairs = refresh(scratch, cards, pw)
+    if st.sc[S_PHASE] == TURN and st.pile_n[player] > 0:
+        s, j = choose_swap(base, player, n_pairs, scratch.tops, scratch.pile, scratch.pile_n, cards.kinds,
+                           cards.symbols, cards.values, cards.gcd, key, take)
+        if s >= 0:
+            swap(scratch, player, s, j)
+            n_pairs = refresh(scratch, cards, pw)
+    m = allowed(st.sc[S_PHASE], n_pairs, pw)
+    if m == 0:
+        return -1
+    p = choose_pair(base, base_prm, player, m, pw.fa, pw.fb, pw.fk, scratch.heights, scratch.pile_n, key, take)
+    for c in range(k):
+        if cand[c, 0] == s and cand[c, 1] == j and cand[c, 2] == p:
+            return c
+    return -1
+
+
+@block()
+def determinize(st, key, hidden):
+    """Shuffle the cards under the stacks' tops among their places (keyed by `key`)."""
+    n = 0
+    for s in range(N_STACKS):
+        for h in range(st.heights[s] - 1):
+            hidden[n] = st.stacks[s, h]
+            n += 1
+    for c in range(n - 1, 0, -1):
+        j = below(draw(key, c), c + 1)
+        hidden[c], hidden[j] = hidden[j], hidden[c]
+    n = 0
+    for s in range(N_STACKS):
+        for h in range(st.heights[s] - 1):
+            st.stacks[s, h] = hidden[n]
+            n += 1
+
+
+@block()
+def _value(piles, seat, n_cards):
+    """A rollout's worth to the seat: its win share, plus its card margin over the best other pile as a
+    fraction of the deck (below one win: it orders takes that win or lose alike, and varies less)."""
+    best_other = 0
+    for s in range(piles.shape[0]):
+        if s != seat:
+            best_other = max(best_other, piles[s])
+    return win_share(piles, seat) + (piles[seat] - best_other) / n_cards
+
+
+@block()
+def search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, cand, plan):
+    """The search seat's take into plan (swap stack, pile position, pair), or plan left at -1 when there is
+    no take to choose (the pass moves the play on). prm[seat]: budget, base policy code, horizon."""
+    player, take = st.sc[S_PLAYER], st.sc[S_TAKE]
+    k = candidates(st, scratch, cards, pw, player, cand)
+    if k <= 1:
+        if k == 1:
+            plan[:] = cand[0]
+        return
+    n, base = st.pile_n.shape[0], int(prm[player, 1])
+    codes = np.full(n, base, np.int64)
+    base_prm = np.empty((n, defaults.shape[1]))
+    for s in range(n):
+        base_prm[s] = defaults[base]
+    schedule, stats = plan_arrays()
+    hidden = np.empty(cards.kinds.shape[0], np.int16)
+    one, no_ev = np.empty(3, np.int64), np.zeros((0, EV_COLS), np.int32)
+    incumbent = base_choice(st, scratch, cards, pw, base, base_prm[player], key, player, k, cand)
+    start_plan(k, int(prm[player, 0]), incumbent, schedule, stats)
+    while True:
+        c = next_rollout(schedule, stats)
+        if c < 0:
+            break
+        rkey = rollout_key(key, take, int(stats[1, c]))  # a candidate's j-th rollout: the same deal for all
+        copy_state(st, scratch)
+        determinize(scratch, rkey, hidden)
+        one[:] = cand[c]
+        play_on(scratch, cards, pw, codes, base_prm, rkey, discard_opening, one, int(prm[player, 2]), no_ev)
+        record(schedule, stats, c, _value(scratch.pile_n, player, cards.kinds.shape[0]))
+    plan[:] = cand[best_candidate(schedule, stats, rollout_key(key, take, TIE_ROLLOUT), SWITCH_Z)]
+
+
+@block()
+def rollout_bench(seed, first_play, n_plays, sizes, cards, codes, prm, discard_opening):
+    """For `make bench`: from each play's deal, what a search's rollout does (copy the state, determinize,
+    play on with the seats' policies to the end). Returns the takes played."""
+    n, n_cards = codes.shape[0], cards.kinds.shape[0]
+    st, scratch, pw = new_state(n, n_cards, sizes.max()), new_state(n, n_cards, sizes.max()), new_pairs()
+    order, hidden = np.empty(n_cards, np.int16), np.empty(n_cards, np.int16)
+    no_plan, no_ev = np.full(3, -1, np.int64), np.zeros((0, EV_COLS), np.int32)
+    takes = 0
+    for i in range(n_plays):
+        key = play_key(seed, first_play + i)
+        deal(st, key, sizes, order)
+        copy_state(st, scratch)
+        rkey = rollout_key(key, 0, 0)
+        determinize(scratch, rkey, hidden)
+        play_on(scratch, cards, pw, codes, prm, rkey, discard_opening, no_plan, 0, no_ev)
+        takes += scratch.sc[S_TAKE]
+    return takes

@@ -1,0 +1,63 @@
+"""Mauerbruch's search policy: a rollout plays exactly the kernel's play, the search replays alone, and it beats
+random play."""
+
+import numpy as np
+import pytest
+
+from simlib.core.config import RunConfig
+from simlib.core.registry import get_game
+from simlib.core.rng import play_key
+from simlib.games.mauerbruch import stack_sizes
+from simlib.games.mauerbruch.constants import EV_COLS
+from simlib.games.mauerbruch.kernel import Cards
+from simlib.games.mauerbruch.play import deal, play_on
+from simlib.games.mauerbruch.state import S_TAKE, new_pairs, new_state
+
+GAME = get_game("mauerbruch")
+
+
+@pytest.mark.parametrize("policies", [["random"], ["greedy", "cautious", "random", "cautious"]])
+def test_a_rollout_from_the_deal_is_the_kernels_play(policies):
+    config = RunConfig.build(GAME, players=len(policies) if len(policies) > 1 else 3, policies=policies, plays=40,
+                             seed=11)
+    out, _, _ = GAME._run_kernel(config, 0, 40, False)
+    deck = GAME.deck(config)
+    values = deck.values.astype(np.int64)
+    gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
+    cards = Cards(deck.kinds.astype(np.int64), deck.symbols.astype(np.int64), values, gcd)
+    codes, prm = GAME.policy_arrays(config, 3)
+    sizes = stack_sizes(len(deck))
+    st, pw = new_state(config.players, len(deck), sizes.max()), new_pairs()
+    order, no_plan, no_ev = np.empty(len(deck), np.int16), np.full(3, -1), np.zeros((0, EV_COLS), np.int32)
+    for play in range(40):
+        key = np.uint64(play_key(config.seed, play))
+        deal(st, key, sizes, order)
+        play_on(st, cards, pw, codes, prm, key, True, no_plan, 0, no_ev)
+        assert list(st.pile_n) == list(out.piles[play]) and st.sc[S_TAKE] == out.takes[play]
+
+
+def _search_run(plays, seed=3):
+    return RunConfig.build(GAME, players=4, policies=["search:budget=16", "random", "random", "random"], plays=plays,
+                           seed=seed)
+
+
+def test_a_search_play_replays_alone():
+    config = _search_run(6)
+    whole = GAME.simulate(config, 0, 6, False)["seats"].to_pandas()
+    alone = GAME.simulate(config, 4, 5, False)["seats"].to_pandas()
+    assert list(alone["cards"]) == list(whole[whole.play_index == 4]["cards"])
+
+
+def test_the_search_beats_random_players():
+    shares = []
+    for seat in range(4):
+        lineup = ["random"] * 4
+        lineup[seat] = "search:budget=16"
+        config = RunConfig.build(GAME, players=4, policies=lineup, plays=40, seed=5)
+        seats = GAME.simulate(config, 0, 40, False)["seats"].to_pandas()
+        winners = seats.groupby("play_index").winner.sum()
+        mine = seats[seats.player == seat].set_index("play_index")
+        shares.extend(mine.winner / winners)
+    shares = np.array(shares, float)
+    low = shares.mean() - 1.96 * shares.std(ddof=1) / np.sqrt(len(shares))
+    assert low > 0.5  # random's fair share is 0.25; the search at budget 64 wins about 0.86
