@@ -32,9 +32,11 @@ figcaption {{ margin-top: 0.4em; max-width: 60em; }}
 table {{ border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1em; }}
 summary {{ cursor: pointer; font-weight: bold; margin: 0.8em 0; }}
 th, td {{ border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: right; vertical-align: top; }}
-th {{ background: #f4f4f4; font-weight: 600; }} td:first-child, th:first-child, td.text {{ text-align: left; }}
+th {{ background: rgb(244, 244, 244); font-weight: 600; }}
+td:first-child, th:first-child, td.text {{ text-align: left; }}
 th[title] {{ cursor: help; text-decoration: underline dotted #999; }}
-.note {{ color: #555; font-size: 0.92em; }} .caveat {{ background: #fff6e0; padding: 0.5em 0.8em; }}
+.note {{ color: #555; font-size: 0.92em; }}
+.caveat {{ background: rgb(255, 246, 224); padding: 0.5em 0.8em; }}
 .card {{ border: 1px solid #ccc; border-radius: 6px; padding: 0.6em 1em; margin: 1em 0; display: flex;
         gap: 1.2em; align-items: flex-start; }}
 .card h2 {{ margin-top: 0.2em; font-size: 1.2em; }} .card > a {{ flex: 0 0 42%; }}

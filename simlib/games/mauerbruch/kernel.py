@@ -74,7 +74,7 @@ def simulate_plays(seed, first_play, n_plays, sizes, kinds, symbols, values, gcd
         np.zeros((n_plays, n), np.int16), np.full(n_plays, -1, np.int8))
     cards = Cards(kinds, symbols, values, gcd)
     st, scratch, pw = new_state(n, n_cards, sizes.max()), new_state(n, n_cards, sizes.max()), new_pairs()
-    stacks, heights, tops, pile, pile_n, tally, sc = st  # out of the tuples once (see play._pass)
+    stacks, heights, tops, pile, pile_n, tally, sc = st  # out of the tuples once (see play._run)
     pa, pb, pk, fa, fb, fk = pw
     order = np.empty(n_cards, np.int16)
     plan, no_plan = np.full(3, -1, np.int64), np.full(3, -1, np.int64)

@@ -1,7 +1,7 @@
-"""The blocks a play of Mauerbruch is made of, over a State (state.py): `deal`, then `take_pass` until the
-play ends (one pass: a Wunschkarte swap, the pair the phase allows, the wall broken or the turn passed on);
-`play_on` runs passes with the seats' scripted policies (a search's rollout). The kernel (kernel.py) and the
-search (search.py) both play through these."""
+"""The blocks a play of Mauerbruch is made of, over a State (state.py): `deal`, then `_run`, the play's passes
+(one pass: a Wunschkarte swap, the pair the phase allows, the wall broken or the turn passed on) until it ends
+or stops where a search seat is to move; `play_on` wraps it for a search's rollout. The kernel (kernel.py) and
+the search (search.py) both play through these."""
 
 import numba as nb
 
@@ -101,7 +101,7 @@ def swap(st, player, s, j):
 @block()
 def deal(st, key, sizes, order):
     """Shuffle (a keyed Fisher-Yates, one draw per position) and deal the stacks; the opener to move."""
-    stacks, heights, sc = st.stacks, st.heights, st.sc  # out of the tuple once (see _pass)
+    stacks, heights, sc = st.stacks, st.heights, st.sc  # out of the tuple once (see _run)
     for c in range(order.shape[0]):
         order[c] = c
     for c in range(order.shape[0] - 1, 0, -1):
@@ -257,16 +257,6 @@ def _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values,
     sc[S_PLAYER], sc[S_PHASE], sc[S_TURN], sc[S_TAKE], sc[S_MUST_TAKE] = player, phase, turn, take, must_take
     sc[S_FIRST], sc[S_REASON] = first_player, reason
     return row
-
-
-@block()
-def take_pass(st, cards, pw, codes, prm, key, discard_opening, plan, ev, row, play):
-    """One pass of the play (see _run) on the state `st`, `plan` for its choice if its pair is >= 0."""
-    stacks, heights, tops, pile, pile_n, tally, sc = st
-    kinds, symbols, values, gcd = cards
-    pa, pb, pk, fa, fb, fk = pw
-    return _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa, fb, fk,
-                codes, prm, key, discard_opening, plan, 1, 0, -1, ev, row, play)
 
 
 @block()
