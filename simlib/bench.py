@@ -166,7 +166,8 @@ def kernel_designs(plays: int) -> dict[str, float]:
     from .games.mauer.policies import MAX_PARAMS
 
     pen = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)
-    args = (np.zeros(4, np.int64), np.zeros((4, MAX_PARAMS)), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+    args = (np.zeros(4, np.int64), np.zeros((4, MAX_PARAMS)), np.zeros((1, MAX_PARAMS)),
+            np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
     simulate_matches(1, 0, 10, 1, 0, 500, pen, *args)
     t = time.perf_counter()
     simulate_matches(1, 0, plays, 1, 0, 500, pen, *args)

@@ -19,7 +19,7 @@ from simlib.games.mauer.constants import (
     EV_GIFT_PIECE,
     PLAN_NAMES,
 )
-from simlib.games.mauer.kernel import play_spielrunde, resolve_baurunde
+from simlib.games.mauer.play import play_spielrunde, resolve_baurunde
 from simlib.games.mauer.rules import special_sites
 
 from mauer_reference import PIECES, Wall, resolve

@@ -3,6 +3,7 @@ random play."""
 
 import numpy as np
 import pytest
+from strength import focal_shares, lower_bound
 
 from simlib.core.config import RunConfig
 from simlib.core.registry import get_game
@@ -49,15 +50,5 @@ def test_a_search_play_replays_alone():
 
 
 def test_the_search_beats_random_players():
-    shares = []
-    for seat in range(4):
-        lineup = ["random"] * 4
-        lineup[seat] = "search:budget=16"
-        config = RunConfig.build(GAME, players=4, policies=lineup, plays=40, seed=5)
-        seats = GAME.simulate(config, 0, 40, False)["seats"].to_pandas()
-        winners = seats.groupby("play_index").winner.sum()
-        mine = seats[seats.player == seat].set_index("play_index")
-        shares.extend(mine.winner / winners)
-    shares = np.array(shares, float)
-    low = shares.mean() - 1.96 * shares.std(ddof=1) / np.sqrt(len(shares))
-    assert low > 0.5  # random's fair share is 0.25; the search at budget 64 wins about 0.86
+    shares = focal_shares(GAME, 4, "search:budget=16", "random", 40, 5)
+    assert lower_bound(shares) > 0.5  # random's fair share is 0.25; the search at budget 64 wins about 0.86

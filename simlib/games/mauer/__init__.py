@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
-from ...core.game import Game
+from ...core.game import Game, steps_per_second
 from ...core.tables import run_kernel
 from . import tables
 from .constants import EV_COLS, PIECES, START_MODES
@@ -68,7 +68,7 @@ class Mauer(Game):
                         ("wall_1", "wall_2", "wall_3", "wall_4", "wall_5", "gate", "tower")], np.int64)
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         return (config.seed, start, stop - start, o["rounds"], START_MODES.index(o["start"]), o["max_baurunden"],
-                pen, codes, prm)
+                pen, codes, prm, self.default_parameters(MAX_PARAMS))
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
         """The kernel's named arrays (MauerOutputs) for plays start..stop-1, and the event rows (None without)."""
@@ -76,6 +76,17 @@ class Mauer(Game):
 
         return run_kernel(simulate_matches, self._kernel_args(config, start, stop), MauerOutputs, events=events,
                           events_per_play="baurunden", event_columns=EV_COLS)
+
+    def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
+        """Baurunden a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
+        from .kernel import simulate_matches
+        from .search import rollout_bench
+
+        args = self._kernel_args(config, 0, plays)
+        no_ev = (np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        seed, pen, codes, prm, max_br = config.seed, args[6], args[7], args[8], config.options["max_baurunden"]
+        return steps_per_second(lambda: simulate_matches(*args, *no_ev)[0].sum(),
+                                lambda: rollout_bench(seed, 0, plays, codes, prm, pen, max_br))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out, ev = self._run_kernel(config, start, stop, events)

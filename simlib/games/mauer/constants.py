@@ -29,6 +29,7 @@ EMPTIED = 0               # a player's supply became empty (the rule text's only
 DEADLOCK = 1              # both ends special and nobody holds a wall piece: nothing can ever be built
 BAURUNDE_LIMIT = 2        # the max_baurunden safety limit (policies that never build)
 END_REASON_NAMES = ("emptied", "deadlock", "baurunde_limit")
+ONGOING = -1              # not ended (a search seat is to plan, or a rollout's horizon)
 
 
 # How the next Spielrunde's first Bauherr is chosen (parameter `start`).

@@ -1,9 +1,9 @@
-"""Die Mauer's scripted policies: the catalogue of names, kernel codes and parameters, chosen per seat.
-What each policy decides is compiled in decisions.py."""
+"""Die Mauer's policies: the catalogue of names, kernel codes and parameters, chosen per seat. What the
+scripted policies decide is compiled in decisions.py, the search's in search.py."""
 
 from ...core.game import PolicyInfo
 
-RANDOM, HEAVY, READER, HOLLOW_TACTICIAN = 0, 1, 2, 3
+RANDOM, HEAVY, READER, HOLLOW_TACTICIAN, SEARCH = 0, 1, 2, 3, 4
 MAX_PARAMS = 5
 
 
@@ -16,7 +16,7 @@ _READER_DOCS = {"heavy_belief": "weight on 'the builder sheds his heaviest build
                 "guess_rate": "assumed chance that a competitor who may hold a piece guesses it"}
 
 # Parameter order matters: the kernel reads epsilon at 0, heavy_belief at 1, guess_rate at 2 and the
-# hollow rates at 3 and 4.
+# hollow rates at 3 and 4; search's budget at 0, base at 1, horizon at 2.
 POLICIES = {
     p.name: p
     for p in (
@@ -41,6 +41,17 @@ POLICIES = {
                        "builder_hollow": "probability of planning the hollow hand as builder",
                        "competitor_hollow": "probability of planning the hollow hand as competitor"},
                    _probabilities("epsilon", "heavy_belief", "guess_rate", "builder_hollow", "competitor_hollow")),
+        PolicyInfo("search", SEARCH,
+                   "Scores each plan it may hold (a piece it has, or the hollow hand) by rollouts: the others plan "
+                   "with the base policy from draws of its own (a best response to sampled plans), gifts it has not "
+                   "seen are dealt again, then every seat plays the base policy to the end; holds the plan with "
+                   "the best win share (successive halving spends the budget).",
+                   {"budget": 64.0, "base": float(READER), "horizon": 0.0},
+                   {"budget": "rollouts per Baurunde",
+                    "base": f"the rollouts' policy, assumed for the others: {RANDOM} random, {HEAVY} heavy, "
+                            f"{READER} reader, {HOLLOW_TACTICIAN} hollow",
+                    "horizon": "Baurunden a rollout plays before it is scored by the pieces held (0: to the end)"},
+                   {"budget": (1.0, 65536.0), "base": (0.0, float(HOLLOW_TACTICIAN)), "horizon": (0.0, 1000.0)}),
     )
 }
 

@@ -13,7 +13,6 @@ Version history
 
 from __future__ import annotations
 
-import time
 from functools import cache
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import pyarrow as pa
 
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
-from ...core.game import Game
+from ...core.game import Game, steps_per_second
 from ...core.tables import run_kernel
 from . import tables
 from .constants import EV_COLS, N_STACKS, OPENING_MODES
@@ -100,14 +99,8 @@ class Mauerbruch(Game):
         cards = Cards(deck.kinds.astype(np.int64), deck.symbols.astype(np.int64), values, gcd)
         args = (config.seed, 0, plays, sizes, *cards, codes, prm, self.default_parameters(MAX_PARAMS), discard,
                 np.zeros((0, len(deck)), np.int16), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
-        rates = []
-        for call in (lambda: simulate_plays(*args)[2].sum(),
-                     lambda: rollout_bench(config.seed, 0, plays, sizes, cards, codes, prm, discard)):
-            call()  # compiled and warm
-            began = time.perf_counter()
-            takes = call()
-            rates.append(takes / (time.perf_counter() - began))
-        return rates[0], rates[1]
+        return steps_per_second(lambda: simulate_plays(*args)[2].sum(),
+                                lambda: rollout_bench(config.seed, 0, plays, sizes, cards, codes, prm, discard))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         deck = self.deck(config)

@@ -1,0 +1,178 @@
+"""Die Mauer's search policy: each Baurunde's plan scored by rollouts (simlib/core/search.py), the best held.
+
+A candidate is a plan: a piece type the seat holds, or the hollow hand. Plans are secret and simultaneous, so
+the search is a best response to sampled plans of the others: in each rollout every other seat plans with the
+search's base policy, from the rollout's own draws (the seat has not seen the others' coins), and so on to the
+end of the Spielrunde; the search assumes every other seat plays that base policy. What else the seat has not
+seen is which piece each gift between two other seats was (gifts are handed over secretly; who gave to whom is
+seen when the fists open): before each rollout, the pieces held by the seats such a gift touched are dealt
+again among them, each keeping its count, so that a seat that never received a gift holds at most its kit
+minus what it built (each such seat draws from the shuffled pool what it may hold; after 16 failed tries, any
+deal keeping the counts). A rollout's value is the seat's win share of the Spielrunde
+by lowest penalty, plus its penalty margin over the best other seat below one win. The search seat's other
+choices (the piece in hollow case 1, a gift, the end to build at) are the scripted heuristics': heaviest
+buildable, heaviest held, covering a special end.
+"""
+
+import numba as nb
+import numpy as np
+
+from ...core.rng import below, draw, play_key
+from ...core.search import (
+    V_COUNT,
+    best_candidate,
+    next_rollout,
+    plan_arrays,
+    record,
+    rollout_key,
+    start_plan,
+    win_share,
+)
+from .constants import HOLLOW, N_TYPES, NONE
+from .decisions import plan
+from .play import play_baurunden
+from .rules import penalty
+
+TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
+SWITCH_Z = 1.0  # standard errors by which a plan must beat the base policy's own to replace it
+DEAL_TRIES = 16
+
+
+@nb.njit(cache=True)
+def _unseen_gifts(gave, me):
+    """The bits of the seats that took part in a gift `me` neither gave nor received."""
+    n, unsure = gave.shape[0], 0
+    for g in range(n):
+        for r in range(n):
+            if (gave[g] >> r) & 1 and g != me and r != me:
+                unsure |= (1 << g) | (1 << r)
+    return unsure
+
+
+@nb.njit(cache=True)
+def determinize(hands, built, gave, me, key):
+    """Deal the pieces of the seats touched by gifts `me` has not seen again among them (keyed by `key`)."""
+    unsure = _unseen_gifts(gave, me)
+    if unsure == 0:
+        return
+    n = hands.shape[0]
+    received = 0
+    for g in range(n):
+        received |= gave[g]
+    pool = np.empty(n * N_TYPES * 2, np.int64)
+    sizes = np.zeros(n, np.int64)
+    m = 0  # the pool in piece order: what the seat knows of it is the pieces, not who holds which
+    for t in range(N_TYPES):
+        for s in range(n):
+            if (unsure >> s) & 1:
+                for _ in range(hands[s, t]):
+                    pool[m] = t
+                    m += 1
+                    sizes[s] += 1
+    taken = np.zeros(m, np.bool_)
+    for attempt in range(DEAL_TRIES + 1):
+        for c in range(m - 1, 0, -1):
+            j = below(draw(key, attempt * 1024 + c), c + 1)
+            pool[c], pool[j] = pool[j], pool[c]
+        taken[:m] = False
+        short = 0
+        for free in (False, True):  # seats that never received a gift first: what they may hold is bounded
+            for s in range(n):
+                if not (unsure >> s) & 1 or ((received >> s) & 1 == 1) != free:
+                    continue
+                hands[s, :] = 0
+                need = sizes[s]
+                for c in range(m):  # the first pieces of the shuffled pool the seat may hold
+                    if need > 0 and not taken[c] and (free or attempt == DEAL_TRIES
+                                                      or hands[s, pool[c]] + built[s, pool[c]] < 1):
+                        hands[s, pool[c]] += 1
+                        taken[c] = True
+                        need -= 1
+                short += need
+        if short == 0:
+            return
+
+
+@nb.njit(cache=True)
+def _value(hands, pen, me):
+    """A rollout's worth to `me`: its win share by lowest penalty, plus its margin over the best other seat as
+    a fraction of all penalties in play (below one win: it orders plans that win or lose alike)."""
+    n = hands.shape[0]
+    scores = np.empty(n, np.int64)
+    scale = 1
+    for t in range(N_TYPES):
+        scale += n * abs(pen[t])
+    best_other = -scale
+    for s in range(n):
+        scores[s] = -penalty(hands[s], pen)
+        if s != me:
+            best_other = max(best_other, scores[s])
+    return win_share(scores, me) + (scores[me] - best_other) / scale
+
+
+@nb.njit(cache=True)
+def search_plan(me, key, br, prm, defaults, pen, max_br, hands, built, wall, gave):
+    """The plan of search seat `me` in Baurunde `br` (a piece type or HOLLOW). prm[me]: budget, base policy
+    code, horizon (Baurunden a rollout plays before it is scored by the pieces held; 0: to the end)."""
+    n = hands.shape[0]
+    cand = np.empty(N_TYPES + 1, np.int64)
+    k = 0
+    for t in range(N_TYPES):
+        if hands[me, t] > 0:
+            cand[k] = t
+            k += 1
+    cand[k] = HOLLOW
+    k += 1
+    base = int(prm[me, 1])
+    base_codes = np.full(n, base, np.int64)
+    base_prm = np.empty((n, defaults.shape[1]))
+    for s in range(n):
+        base_prm[s] = defaults[base]
+    own = plan(base, base_prm[me], me, br % n, hands, built, wall, pen, key, br)  # the play's draws, read only
+    incumbent = -1
+    for c in range(k):
+        if cand[c] == own:
+            incumbent = c
+    horizon = int(prm[me, 2])
+    limit = horizon if horizon > 0 else max_br
+    h, b, w, g = hands.copy(), built.copy(), wall.copy(), gave.copy()
+    plans, fixed = np.empty(n, np.int64), np.full(n, NONE, np.int64)
+    no_ev = np.zeros((0, 1), np.int32)
+    schedule, stats = plan_arrays()
+    decision = br * 8 + me
+    start_plan(k, int(prm[me, 0]), incumbent, schedule, stats)
+    while True:
+        c = next_rollout(schedule, stats)
+        if c < 0:
+            break
+        rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal
+        h[:] = hands
+        b[:] = built
+        w[:] = wall
+        g[:] = gave
+        determinize(h, b, g, me, rkey)
+        fixed[me] = cand[c]
+        play_baurunden(rkey, base_codes, base_prm, pen, max_br, h, b, w, plans, fixed, g, br, limit, no_ev, -1, 0)
+        record(schedule, stats, c, _value(h, pen, me))
+    return cand[best_candidate(schedule, stats, rollout_key(key, decision, TIE_ROLLOUT), SWITCH_Z)]
+
+
+@nb.njit(cache=True)
+def rollout_bench(seed, first_play, n_plays, codes, prm, pen, max_br):
+    """For `make bench`: from each play's first Baurunde, what a search's rollout does (copy the state,
+    determinize, play on with the seats' policies to the end). Returns the Baurunden played."""
+    n = codes.shape[0]
+    hands, built = np.ones((n, N_TYPES), np.int8), np.zeros((n, N_TYPES), np.int8)
+    wall, gave = np.zeros(3, np.int64), np.zeros(n, np.int64)
+    h, b, w, g = hands.copy(), built.copy(), wall.copy(), gave.copy()
+    plans, fixed, no_ev = np.empty(n, np.int64), np.full(n, NONE, np.int64), np.zeros((0, 1), np.int32)
+    played = 0
+    for i in range(n_plays):
+        rkey = rollout_key(play_key(seed, first_play + i), 0, 0)
+        h[:] = hands
+        b[:] = built
+        w[:] = wall
+        g[:] = gave
+        determinize(h, b, g, 0, rkey)
+        played += play_baurunden(rkey, codes, prm, pen, max_br, h, b, w, plans, fixed, g, 0, max_br, no_ev, -1, 0)[0]
+    return played
