@@ -8,7 +8,7 @@ LAKE ?= data/lake
 # (make report SCALE=0.1 for a quick look, SCALE=4 for tighter intervals).
 SCALE ?= 1
 
-.PHONY: install install-dev test lint report simulate pipeline bench bench-compile docs clean
+.PHONY: install install-dev test lint report ladder simulate pipeline bench bench-compile docs clean
 
 install: $(VENV)/.installed
 
@@ -43,6 +43,17 @@ pipeline: install
 report: install
 	@echo "simlib: 1/3 simulating each game's report batch (the first run on a machine compiles the kernels first)"
 	$(SIMLIB) batch --scale $(SCALE) --lake $(LAKE)
+	@echo "simlib: 2/3 building the marts"
+	$(SIMLIB) pipeline --lake $(LAKE)
+	@echo "simlib: 3/3 writing the report"
+	$(SIMLIB) report --lake $(LAKE)
+
+# Each game's full skill ladder (its ladder_batch.toml: random, the heuristics, search at rising budgets) into the
+# same lake, then the marts and the report: the report's ladder figures gain the rungs and plays (minutes to hours;
+# SCALE=0.1 for a first look). Resumes like every run.
+ladder: install
+	@echo "simlib: 1/3 simulating each game's skill ladder (SCALE=$(SCALE))"
+	$(SIMLIB) batch --ladder --scale $(SCALE) --lake $(LAKE)
 	@echo "simlib: 2/3 building the marts"
 	$(SIMLIB) pipeline --lake $(LAKE)
 	@echo "simlib: 3/3 writing the report"

@@ -161,11 +161,13 @@ def _cmd_batch(args) -> None:
 
     if args.file and not args.game:  # a batch file's runs are one game's
         raise SimlibError("--file needs a game: simlib batch GAME --file FILE")
+    if args.file and args.ladder:
+        raise SimlibError("--file and --ladder: give one (--ladder reads each game's ladder_batch.toml)")
     names = [args.game] if args.game else list(games())
     todo, sweeps = [], []
     for name in names:
         game = get_game(name)
-        path = Path(args.file) if args.file else game.report_batch()
+        path = Path(args.file) if args.file else game.ladder_batch() if args.ladder else game.report_batch()
         if path is not None:
             batch = read_batch(game, path, args.scale)
             todo, sweeps = todo + batch.configs, sweeps + batch.sweeps
@@ -348,6 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("batch", help="simulate a batch of runs (default: each game's report batch)")
     p.add_argument("game", nargs="?", help="only this game (default: all)")
     p.add_argument("--file", help="a batch TOML file instead of the game's report batch")
+    p.add_argument("--ladder", action="store_true", help="each game's full skill ladder (its ladder_batch.toml) "
+                                                         "instead of its report batch")
     p.add_argument("--scale", type=float, default=1.0, help="multiply every run's plays")
     _add_run_location_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")

@@ -62,11 +62,13 @@ plays = 20
 FIGURES_MAUERBRUCH = ["seat_advantage", "game_length", "policy_table_3p", "endings", "pair_deciders"]
 
 # the tournament's single rounds (rounds = 1) are part of its set-ups: a policy table of its own
-FIGURES = ["seat_advantage", "game_length", "policy_table_4p_rounds_1", "penalty_by_seat", "match_totals",
-           "baurunde_cases"]
+# the skill ladder from the tournament's pairings of rungs (heavy against random, reader against heavy)
+FIGURES = ["seat_advantage", "game_length", "policy_table_4p_rounds_1", "skill_ladder", "penalty_by_seat",
+           "match_totals", "baurunde_cases"]
 TABLES = ["Balance per run", "Win share and advantage by seat, per set-up", "Game length per set-up", "Policy strength",
-          "Penalty points by seat", "Penalty points by policy", "Match totals by table position",
-          "How Baurunden resolve", "Assumed rule parameters", "Runs"]
+          "The skill ladder: balance at each rung", "The skill ladder: each rung against the rung below",
+          "The skill ladder: skill depth", "Penalty points by seat", "Penalty points by policy",
+          "Match totals by table position", "How Baurunden resolve", "Assumed rule parameters", "Runs"]
 
 
 @pytest.fixture(scope="module")

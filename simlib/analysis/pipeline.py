@@ -15,6 +15,7 @@ Marts (`mart_*`) land in `<marts>/<name>.parquet` and, with views over the lake,
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import shutil
@@ -30,6 +31,7 @@ import pyarrow.compute as pc
 
 from ..core.errors import SimlibError
 from ..core.lake import Lake, run_of, write_atomic
+from ..core.registry import games, get_game
 from ..core.runner import DEFAULT_SHARD_SIZE
 from .duck import connect, create_lake_views
 from .models import CACHED, Model, lake_views, load_models
@@ -72,10 +74,24 @@ def complete_runs(lake: Lake | Path | str) -> list[tuple[str, str]]:
 
 
 def swept_runs(lake: Lake) -> set[str]:
-    """The runs of what-if sweeps: every variant's and its baseline's (what `runs = "swept"` models cover)."""
+    """The runs whose plays are compared by their headline (what `runs = "swept"` models cover): every what-if
+    variant's and its baseline's, and every run of the skill ladder (ladder_runs)."""
     runs = set()
     for f in lake.glob("sweeps/game=*/run_id=*/*.parquet"):
         runs |= {run_of(f)[1], lake.read_table(f, columns=["baseline_run_id"]).column(0)[0].as_py()}
+    return runs | ladder_runs(lake)
+
+
+def ladder_runs(lake: Lake) -> set[str]:
+    """Runs of a rung of a game's skill ladder alone, or of one rung against another (`[[ladder]]` batches)."""
+    runs, rungs = set(), {}
+    for f in lake.glob("runs/game=*/run_id=*/part-00000.parquet"):
+        name, run_id = run_of(f)
+        if name not in rungs:
+            rungs[name] = set(get_game(name).ladder_rungs()) if name in games() else set()
+        specs = set(json.loads(lake.read_table(f, columns=["config"]).column(0)[0].as_py())["policies"])
+        if len(specs) <= 2 and specs <= rungs[name]:
+            runs.add(run_id)
     return runs
 
 

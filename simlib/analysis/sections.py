@@ -14,7 +14,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
+from .ladder import skill_ladder
 from .page import PAGE_INCHES, Page, ci, count, excludes, interval, number, pct, sentence
+from .setups import distinct_labels
 
 
 def one_policy_setups(frame: pl.DataFrame) -> pl.DataFrame:
@@ -242,6 +244,9 @@ def policy_strength(page: Page) -> None:
         return
     for (n, options), table in strength.sort("players", "options").group_by("players", "options",
                                                                               maintain_order=True):
+        labels = dict(zip(specs := _ordered_specs(page, table), distinct_labels(specs)))
+        table = table.with_columns(pl.col("focal_spec").replace_strict(labels).alias("focal"),
+                                   pl.col("field_spec").replace_strict(labels).alias("field"))
         if table.filter(pl.col("focal") != pl.col("field")).is_empty():
             continue  # tables of one policy only: nothing to compare
         suffix = "_".join(filter(None, [f"{n}p", re.sub(r"[^a-z0-9]+", "_", options.lower()).strip("_")]))
@@ -256,23 +261,32 @@ def policy_strength(page: Page) -> None:
                    "n_runs_repeated"], mart="mart_policy_strength")
 
 
+def _ordered_specs(page: Page, table: pl.DataFrame) -> list[str]:
+    """The policy specs of a strength table, in catalogue order (a search's by budget): one row and column each
+    in the matrix, so that a policy at two budgets is two."""
+    names = list(page.game.policies())
+    return sorted(set(table["focal_spec"]) | set(table["field_spec"]),
+                  key=lambda spec: (names.index(spec.split(":")[0]), _budget(spec), spec))
+
+
 def _strength_matrix(page: Page, table: pl.DataFrame, n: int, words: str):
-    policies = [p for p in page.game.policies() if p in set(table["focal"]) | set(table["field"])]
-    grid = np.full((len(policies), len(policies)), np.nan)
+    specs = _ordered_specs(page, table)
+    policies = distinct_labels(specs)
+    grid = np.full((len(specs), len(specs)), np.nan)
     for row in table.iter_rows(named=True):
-        grid[policies.index(row["focal"]), policies.index(row["field"])] = row["win_rate"]
+        grid[specs.index(row["focal_spec"]), specs.index(row["field_spec"])] = row["win_rate"]
     fig, ax = plt.subplots(figsize=(1.6 * len(policies) + 3, 1.2 * len(policies) + 1.8))
     cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")  # a pairing not played: grey, not a fair white
     image = ax.imshow(100 * np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=200 / n)
     for i, j in zip(*np.nonzero(np.isnan(grid))):
         ax.text(j, i, "untested", ha="center", va="center", color="#555555")
     for row in table.iter_rows(named=True):
-        i, j = policies.index(row["focal"]), policies.index(row["field"])
+        i, j = specs.index(row["focal_spec"]), specs.index(row["field_spec"])
         half = (row["win_rate_hi"] - row["win_rate_lo"]) / 2
         dark = abs(row["win_rate"] - 1 / n) > 0.6 / n  # the far ends of the colour scale: white text
         ax.text(j, i, f"{pct(row['win_rate'])}\n±{100 * half:.1f}", ha="center", va="center",
                 color="white" if dark else "black")
-    ax.set_xticks(range(len(policies)), policies)
+    ax.set_xticks(range(len(policies)), [p.replace(" (", "\n(") for p in policies])
     ax.set_yticks(range(len(policies)), policies)
     ax.set_xlabel("field: the policy of every other seat")
     ax.set_ylabel("focal: one player of this policy")
@@ -280,6 +294,12 @@ def _strength_matrix(page: Page, table: pl.DataFrame, n: int, words: str):
     ax.set_title(f"{page.game.title}: policy against policy, {n} players" + (f", {words}" if words else "")
                  + f"\n(seats rotated; fair share {pct(1 / n)})")
     return fig
+
+
+def _budget(spec: str) -> float:
+    """A search spec's budget (0 for other policies): rungs of one policy in the order of their strength."""
+    params = dict(p.split("=") for p in spec.split(":")[1:])
+    return float(params.get("budget", 0))
 
 
 def _strength_sentence(table: pl.DataFrame, n: int) -> str:
@@ -305,4 +325,4 @@ def _strength_sentence(table: pl.DataFrame, n: int) -> str:
     return sentence(best, worst, fair)
 
 
-SECTIONS = (seat_advantage, game_length, policy_strength)
+SECTIONS = (seat_advantage, game_length, policy_strength, skill_ladder)

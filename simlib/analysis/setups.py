@@ -55,6 +55,18 @@ def spec_words(game, spec: str) -> str:
     return f"{name} ({', '.join(changed)})" if changed else name
 
 
+def distinct_labels(specs: list[str]) -> list[str]:
+    """Each spec's policy name, with the parameters in which it differs from another of the specs with that name:
+    ['random', 'search (budget=16)', 'search (budget=64)'] (a figure's axis, where one policy has several rows)."""
+    parsed = [(spec.split(":")[0], dict(p.split("=") for p in spec.split(":")[1:])) for spec in specs]
+    labels = []
+    for name, params in parsed:
+        others = [q for n, q in parsed if n == name and q != params]
+        differ = [f"{k}={v}" for k, v in params.items() if any(q.get(k) != v for q in others)]
+        labels.append(f"{name} ({', '.join(differ)})" if differ else name)
+    return labels
+
+
 def lineup_label(game, players: int, kind: str, specs: list[str], lineup: dict) -> str:
     """'4 random players', 'greedy in seat 0 against 3 random', '3 players: greedy, climber, random'."""
     if kind == "one_policy":

@@ -15,6 +15,11 @@ A batch file has three kinds of entries, each repeatable, all optional; the READ
     policies = ["random", "heavy"]
     plays = 20_000               # per seating
 
+    [[ladder]]                   # the skill ladder: a table of each rung alone, and each rung in every seat of a
+    players = 4                  # table of the rung below (the game's `skill_ladder`, weakest first)
+    plays = 2_000                # per table (same keys as [[run]], but policies)
+    rungs = ["random", "search:budget=16"]         # optional: some of the ladder's rungs, not all
+
     [[sweep]]                    # what if? one run per value (crossed with players and policies), all on one
     vary = { penalty_tower = [10, 12, 15] }        # seed, compared with the baseline: the game's defaults
     players = 4                                    # with `base` applied (simlib/core/sweep.py)
@@ -32,13 +37,14 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-from .config import RunConfig
+from .config import RunConfig, parse_policy
 from .errors import SimlibError
 from .game import Game
 from .params import check_settable, read_toml
 from .sweep import Sweep
 
 _RUN_KEYS = {"players", "policies", "plays", "options", "events", "seed"}
+_LADDER_KEYS = (_RUN_KEYS - {"policies"}) | {"rungs"}
 _SWEEP_KEYS = _RUN_KEYS | {"vary", "base"}
 
 
@@ -47,7 +53,27 @@ def _plays(value: Any, scale: float, block: int) -> int:
     return plays
 
 
+def _ladder_rungs(game: Game, entry: dict) -> list[str]:
+    """The rungs a [[ladder]] entry plays, weakest first: the game's ladder, or those of it the entry names."""
+    unknown = set(entry) - _LADDER_KEYS
+    if unknown:
+        raise SimlibError(f"batch ladder: unknown key(s) {', '.join(sorted(unknown))}")
+    ladder = game.ladder_rungs()
+    named = entry.get("rungs", ladder)
+    if not isinstance(named, list) or not all(isinstance(r, str) for r in named) or len(named) < 2:
+        raise SimlibError("batch ladder: rungs must be a list of at least two policies, e.g. [\"random\", \"search\"]")
+    rungs = [str(parse_policy(r, game)) for r in named]
+    off = [named[i] for i, r in enumerate(rungs) if r not in ladder]
+    if off:
+        raise SimlibError(f"batch ladder: {', '.join(off)} not on {game.name}'s skill ladder "
+                          f"({', '.join(game.skill_ladder or game.policy_catalogue)})")
+    return sorted(set(rungs), key=ladder.index)
+
+
 def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig]:
+    if kind == "ladder":
+        rungs = _ladder_rungs(game, entry)
+        entry = {k: v for k, v in entry.items() if k != "rungs"} | {"policies": rungs}
     unknown = set(entry) - _RUN_KEYS
     if unknown:
         raise SimlibError(f"batch {kind}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -65,6 +91,11 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
     seed = entry.get("seed", 1)
     if kind == "run":
         tables = [(n, p.split(",")) for n in players for p in policies]
+    elif kind == "ladder":
+        tables = [(n, [p]) for n in players for p in policies]
+        for n in players:
+            for below, focal in zip(policies, policies[1:]):
+                tables += [(n, [below] * seat + [focal] + [below] * (n - seat - 1)) for seat in range(n)]
     else:
         tables = []
         for n in players:
@@ -126,11 +157,11 @@ def read_batch(game: Game, path: Path, scale: float = 1.0) -> Batch:
     if scale <= 0:
         raise SimlibError(f"--scale must be positive, not {scale}")
     spec = read_toml(path, "batch file")
-    unknown = set(spec) - {"run", "tournament", "sweep"}
+    unknown = set(spec) - {"run", "tournament", "ladder", "sweep"}
     if unknown:
         raise SimlibError(f"batch file {path}: unknown section(s) {', '.join(sorted(unknown))}")
     configs = []
-    for kind in ("run", "tournament"):
+    for kind in ("run", "tournament", "ladder"):
         for entry in spec.get(kind, []):
             configs += _configs(game, entry, kind, scale)
     sweeps = [_sweep(game, entry, scale) for entry in spec.get("sweep", [])]

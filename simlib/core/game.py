@@ -56,6 +56,9 @@ class Game(ABC):
     # names it "penalty points" with score_sign -1, and tables show the points positive.
     score_name: str = "score"
     score_sign: int = 1
+    # The rungs of the game's skill ladder, weakest first, as policy specs ("search:budget=16"): what `[[ladder]]`
+    # batch entries play and the ladder marts order by (empty: every policy at its defaults, catalogue order).
+    skill_ladder: tuple[str, ...] = ()
     # Where the game stands in the report (the rule texts' order: ../shared/GAMES.md); lower first.
     report_order: int = 100
     # What the `turns` column counts, for axis labels.
@@ -112,6 +115,17 @@ class Game(ABC):
         rollouts of the same plays (copy, determinize, play on), single thread; None for a game without a
         search."""
         return None
+
+    def ladder_rungs(self) -> list[str]:
+        """The skill ladder's rungs, weakest first, each a full policy spec (its parameters spelled out)."""
+        from .config import parse_policy
+
+        return [str(parse_policy(rung, self)) for rung in self.skill_ladder or self.policy_catalogue]
+
+    def ladder_batch(self) -> Path | None:
+        """A TOML file of the runs of the game's full skill ladder (`make ladder`)."""
+        path = self.package / "ladder_batch.toml"
+        return path if path.exists() else None
 
     def report_batch(self) -> Path | None:
         """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""

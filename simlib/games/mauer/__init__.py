@@ -50,6 +50,7 @@ class Mauer(Game):
     turn_name = "build rounds"  # the rule text's Baurunden, in the reader's words
     option_flags = {"rounds": "Spielrunden per match"}
     package = Path(__file__).parent
+    skill_ladder = ("random", "heavy", "hollow", "reader", "search:budget=16", "search:budget=64", "search:budget=256")
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 

@@ -54,6 +54,7 @@ class Mauerbruch(Game):
     option_flags = {"deck": "a deck CSV file replacing the built-in NumNum deck"}
     event_tables = ("events", "deals")
     package = Path(__file__).parent
+    skill_ladder = ("random", "greedy", "cautious", "search:budget=16", "search:budget=64", "search:budget=256")
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 

@@ -1,0 +1,103 @@
+"""The skill ladder's report section, on every game page: does the start player's edge grow with skill, and how
+much skill does the game reward? From the ladder marts (pipelines/shared/mart_ladder_*.sql): tables where every
+seat plays one rung (random, the heuristics, search at rising budgets) and each rung against the rung below."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .page import Page, count, interval, pct, sentence
+
+QUESTION = "Does the start player's edge grow with skill?"
+
+
+def _pp(x: float) -> str:
+    return f"{100 * x:+.1f} pp"
+
+
+def _pp_interval(row: dict, column: str) -> str:
+    return f"{_pp(row[column])} ({_pp(row[column + '_lo'])} to {_pp(row[column + '_hi'])})"
+
+
+def edge_answer(depth: dict) -> str:
+    """The answer to QUESTION from a row of mart_ladder_depth ("" with fewer than two rungs played alone)."""
+    if depth["n_rungs_alone"] < 2:
+        return ""
+    lo, hi = depth["edge_change_lo"], depth["edge_change_hi"]
+    said = ("the start player's edge grows with skill" if lo > 0 else "the start player's edge shrinks with skill"
+            if hi < 0 else "no significant change in the start player's edge with skill")
+    n = depth["players"]
+    return sentence(f"{said}: seat 0's advantage is {_pp_interval(depth, 'bottom_advantage')} at {n} "
+                    f"{depth['bottom_rung']} players and {_pp_interval(depth, 'top_advantage')} at {n} "
+                    f"{depth['top_rung']} players, a change of {_pp_interval(depth, 'edge_change')}")
+
+
+def depth_answer(depth: dict) -> str:
+    """How many steps up the ladder pay, and how much the weaker rung still wins at the top step."""
+    if depth["n_steps"] == 0:
+        return ""
+    luck = (f"at the top step ({depth['top_step_rung']} against {depth['top_step_below']}) each weaker player "
+            f"still wins {pct(depth['top_luck_share'], 0)} of a fair share (95% interval "
+            f"{interval(depth['top_luck_share_lo'], depth['top_luck_share_hi'], digits=0)})")
+    return sentence(f"{depth['skill_depth']} of {count(depth['n_steps'], 'step')} up the ladder "
+                    f"{'wins' if depth['n_steps'] == 1 else 'win'} significantly more than the fair share against "
+                    f"the rung below", luck)
+
+
+def _short(label: str) -> str:
+    """A rung's label on an axis: 'search (budget=16)' as 'search 16' (one parameter), else on two lines."""
+    name, _, params = label.partition(" (")
+    params = params.rstrip(")")
+    if not params:
+        return name
+    return f"{name} {params.partition('=')[2]}" if "," not in params else f"{name}\n({params})"
+
+
+def _main_row(depth: pl.DataFrame) -> dict:
+    """The ladder the sentences quote: at the published rules where played, the most rungs, then most players."""
+    depth = depth.with_columns((pl.col("options") == "").alias("published"),
+                               (pl.col("n_rungs_alone") + pl.col("n_steps")).alias("size"))
+    return depth.sort("published", "size", "players", descending=True).row(0, named=True)
+
+
+def skill_ladder(page: Page) -> None:
+    balance, steps = page.mart("mart_ladder_balance"), page.mart("mart_ladder_head_to_head")
+    depth = page.mart("mart_ladder_depth")
+    if depth.is_empty():
+        return
+    main = _main_row(depth)
+    alone = balance.filter((pl.col("players") == main["players"]) & (pl.col("options") == main["options"]))
+    step = steps.filter((pl.col("players") == main["players"]) & (pl.col("table_options") == main["options"]))
+    fig, (left, right) = page.subplots(2, width=5.2, height=3.8)
+    for ax, rows, y, title, fair in ((left, alone, "seat0_advantage", "seat 0's advantage, every seat one rung", 0),
+                                     (right, step, "win_share", "one player of a rung against the rung below",
+                                      1 / main["players"])):
+        rows = rows.sort("rung")
+        for i, row in enumerate(rows.iter_rows(named=True)):
+            err = [[100 * (row[y] - row[f"{y}_lo"])], [100 * (row[f"{y}_hi"] - row[y])]]
+            ax.errorbar([i], [100 * row[y]], yerr=err, fmt="o", capsize=3,
+                        color=page.colour(row["rung_label"].split(" ")[0]))
+        ax.axhline(100 * fair, color="grey", linestyle="--", linewidth=1,
+                   label="no advantage" if fair == 0 else "fair share")
+        ticks = [_short(r["rung_label"]) + (f"\nvs {_short(r['below_label'])}" if "below_label" in r else "")
+                 for r in rows.iter_rows(named=True)]
+        ax.set_xticks(range(rows.height), ticks, fontsize=9)
+        ax.set_title(title)
+        ax.legend()
+    left.set_ylabel("advantage (percentage points)")
+    right.set_ylabel("win share (%, ties split)")
+    right.set_xlabel("rung, against the rung below")
+    left.set_xlabel("rung")
+    fig.suptitle(f"{page.game.title}: {QUESTION[:-1].lower()}? {main['players']} players, 95% intervals")
+    answer = edge_answer(main)
+    page.figure("skill_ladder", fig, "The skill ladder", " ".join(filter(None, [answer, depth_answer(main)])))
+    page.verdict("skill", QUESTION, answer)
+    page.table("The skill ladder: balance at each rung (every seat plays it)", alone.sort("players", "rung"),
+               "setup_label n_plays seat0_advantage± balance± mean_turns± headline headline_mean± rung",
+               mart="mart_ladder_balance")
+    page.table("The skill ladder: each rung against the rung below", steps.sort("players", "options", "rung"),
+               "pairing_label n_plays win_share± fair_share beats_below luck_share± seats_covered seat_balance",
+               mart="mart_ladder_head_to_head")
+    page.table("The skill ladder: skill depth and the start player's edge", depth.sort("players", "options"),
+               "players options_label n_steps skill_depth top_step_rung top_luck_share± n_rungs_alone bottom_rung "
+               "bottom_advantage± top_rung top_advantage± edge_change±", mart="mart_ladder_depth")
