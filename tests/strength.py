@@ -6,7 +6,8 @@ from simlib.core.config import RunConfig
 
 
 def focal_shares(game, players, focal, field, plays, seed, options=None):
-    """Per play (plays at each of the players table positions), the focal seat's share of the win."""
+    """Per play (plays at each of the players table positions), the focal seat's share of the win (0 where
+    nobody won)."""
     shares = []
     for seat in range(players):
         lineup = [field] * players
@@ -14,8 +15,9 @@ def focal_shares(game, players, focal, field, plays, seed, options=None):
         config = RunConfig.build(game, players=players, policies=lineup, plays=plays, seed=seed, options=options)
         seats = game.simulate(config, 0, plays, False)["seats"].to_pandas()
         winners = seats.groupby("play_index").winner.sum()
-        mine = seats[seats.player == seat].set_index("play_index")
-        shares.extend(mine.winner / winners)
+        position = seats.player if "player" in seats else seats.seat  # Catan's seats are table positions
+        mine = seats[position == seat].set_index("play_index")
+        shares.extend((mine.winner / winners).fillna(0.0))  # a play nobody won (a turn limit): no share
     return np.array(shares, float)
 
 

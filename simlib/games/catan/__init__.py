@@ -31,16 +31,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pyarrow as pa
 
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
-from ...core.game import Game
+from ...core.game import Game, steps_per_second
 from ...core.tables import run_kernel
 from . import constants as C
 from . import tables
 from .board import RANDOM, load_board
-from .policies import MAX_PARAMS, POLICIES, family_weights
+from .policies import MAX_PARAMS, POLICIES, SEARCH, family_weights
 
 if TYPE_CHECKING:
     from .scoring import CatanOutputs
@@ -62,6 +63,7 @@ class Catan(Game):
     max_players = 4
     setup_options = {"map": "{} map", "victory_points": "{} victory points", "max_turns": "turn limit {}"}
     package = Path(__file__).parent
+    skill_ladder = ("random", "weighted", "builder", "search:budget=32", "search:budget=128")
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
     event_tables = ("events",)
@@ -85,10 +87,32 @@ class Catan(Game):
 
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         rules = published_rules(config.options["victory_points"], C.BANK_PER_RESOURCE)
-        args = (config.seed, start, stop - start, config.players, config.options["max_turns"], codes, prm,
+        kernel, policies = simulate_games, (codes, prm)
+        if (codes == SEARCH).any():  # a kernel of its own: the others' compile stays as it was
+            from .search import simulate_search_games as kernel
+
+            policies = (codes, prm, self.default_parameters(MAX_PARAMS))
+        args = (config.seed, start, stop - start, config.players, config.options["max_turns"], *policies,
                 family_weights(), board_arrays(_board(config.options["map"])), rules)
-        return run_kernel(simulate_games, args, CatanOutputs, events=events, events_per_play="n_events",
+        return run_kernel(kernel, args, CatanOutputs, events=events, events_per_play="n_events",
                           event_columns=C.EV_COLS)
+
+    def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
+        """Turns a second in the kernel's plays and in a search's rollouts of the same plays from their opening
+        (single thread)."""
+        from .kernel import simulate_games
+        from .search import play_from_opening
+        from .state import board_arrays, published_rules
+
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        rules = published_rules(config.options["victory_points"], C.BANK_PER_RESOURCE)
+        board, max_turns = board_arrays(_board(config.options["map"])), config.options["max_turns"]
+        no_ev = (np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
+        return steps_per_second(
+            lambda: simulate_games(config.seed, 0, plays, config.players, max_turns, codes, prm, family_weights(),
+                                   board, rules, *no_ev).turns.sum(),
+            lambda: play_from_opening(config.seed, 0, plays, codes, prm, family_weights(), board, rules, max_turns,
+                                      True)[0].sum())
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out, ev = self._run_kernel(config, start, stop, events)

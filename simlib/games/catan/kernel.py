@@ -34,6 +34,8 @@ from .scoring import final_rows, new_outputs, points, update_routes
 from .setup import deal_board, new_game, place_opening, start_play
 from .state import EventLog, log, new_scratch, new_state, new_tally
 
+STOPPED = -2  # turn_steps: a seat of stop_code is to choose an action
+
 
 @block()
 def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, family_weight, bd, rules, ev,
@@ -62,8 +64,14 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
 def play_game(st, tally, rules, bd, scratch, lg, max_turns, codes, prm, family_weight):
     """From the opening to a win or the turn limit: (turns played, winner or -1)."""
     place_opening(st, tally, bd, scratch, lg, codes, prm)
+    return play_on(st, tally, rules, bd, scratch, lg, 0, max_turns, codes, prm, family_weight)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def play_on(st, tally, rules, bd, scratch, lg, turn, max_turns, codes, prm, family_weight):
+    """Whole turns from `turn` on, to a win or turn max_turns: (turns played in all, winner or -1). A search's
+    rollouts play on from a copy of the state with this block."""
     winner = -1
-    turn = 0
     while turn < max_turns and winner < 0:
         winner = play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight)
         turn += 1
@@ -72,11 +80,18 @@ def play_game(st, tally, rules, bd, scratch, lg, max_turns, codes, prm, family_w
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight):
-    """Player turn % P's turn; returns him if he reached the win threshold, else -1. The threshold is
-    checked before each of his steps, so points gained on another's turn win as his turn begins."""
+    """Player turn % P's turn; returns him if he reached the win threshold, else -1."""
     p = turn % st.hands.shape[0]
     start_turn(st, p)
-    rolled = False
+    return turn_steps(st, tally, rules, bd, scratch, lg, turn, p, False, codes, prm, family_weight, codes, -1)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def turn_steps(st, tally, rules, bd, scratch, lg, turn, p, rolled, codes, prm, family_weight, seat_codes, stop_code):
+    """The player's steps, from before the roll or after it (`rolled`): returns him if he reached the win
+    threshold, -1 when he ended his turn, or STOPPED when he is to choose an action after the roll and his seat's
+    code (seat_codes) is stop_code (a search chooses it: apply_choice, then turn_steps again). The threshold is
+    checked before each of his steps, so points gained on another's turn win as his turn begins."""
     while True:
         if points(st, p) >= rules.win_points:
             return p
@@ -91,13 +106,23 @@ def play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight
             else:
                 produce_roll(st, tally, bd, scratch, lg, turn, die_1 + die_2)
             continue
+        if seat_codes[p] == stop_code:
+            return STOPPED
         total = count_actions(st, rules, bd, scratch, p, turn)
         family, index = choose_action(st, rules, bd, scratch, p, codes[p], prm, family_weight, total)
-        tally.actions[0] += 1
-        if family == F_END_TURN:
-            log(lg, turn, p, EV_END_TURN, 0, 0, 0)
+        if apply_choice(st, tally, rules, bd, scratch, lg, turn, p, codes[p], family, index):
             return -1
-        base_action_step(st, tally, rules, bd, scratch, lg, turn, p, codes[p], family, index)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def apply_choice(st, tally, rules, bd, scratch, lg, turn, p, code, family, index):
+    """The chosen action after the roll (scratch lists the actions counted for it); True if it ends the turn."""
+    tally.actions[0] += 1
+    if family == F_END_TURN:
+        log(lg, turn, p, EV_END_TURN, 0, 0, 0)
+        return True
+    base_action_step(st, tally, rules, bd, scratch, lg, turn, p, code, family, index)
+    return False
 
 
 # Turn steps a scenario's turn calls as they are.

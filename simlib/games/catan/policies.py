@@ -1,11 +1,12 @@
-"""Catan's scripted policies: names, kernel codes and parameters; the decisions are in decisions.py."""
+"""Catan's policies: names, kernel codes and parameters; the scripted decisions are in decisions.py, the search's
+in search.py."""
 
 import numpy as np
 
 from ...core.game import PolicyInfo
 from . import constants as C
 
-RANDOM, WEIGHTED, BUILDER = 0, 1, 2
+RANDOM, WEIGHTED, BUILDER, SEARCH = 0, 1, 2, 3
 # The weight groups of a weighted policy (its parameters, in this order), and which group each action family
 # of the rules (constants.FAMILIES) falls in; a scenario's own families fall in "other" unless it says more.
 WEIGHT_GROUPS = ("end_turn", "road", "ship", "settlement", "city", "dev_card", "other")
@@ -38,5 +39,16 @@ POLICIES = {
         "a build; robber on the leader's best hex.",
         {"variety": 2.0}, {"variety": "opening placement: points per distinct resource, added to the pips"},
         {"variety": (0.0, 100.0)}),
+    "search": PolicyInfo(
+        "search", SEARCH,
+        "Scores each legal action after its roll by rollouts: the development cards it has not seen shuffled, "
+        "then every seat plays the base policy for `horizon` turns, scored by victory points and production; "
+        "takes the action with the best win share (successive halving spends the budget). Its other choices are "
+        "the base policy's.",
+        {"budget": 32.0, "base": float(BUILDER), "horizon": 8.0},
+        {"budget": "rollouts per decision",
+         "base": f"the rollouts' policy: {RANDOM} random, {WEIGHTED} weighted, {BUILDER} builder",
+         "horizon": "turns a rollout plays after the decision's turn before it is scored (0: to the end)"},
+        {"budget": (1.0, 65536.0), "base": (0.0, float(BUILDER)), "horizon": (0.0, 10000.0)}),
 }
 

@@ -190,6 +190,44 @@ def new_state(bd, rules, n_players):
 
 
 @block()
+def copy_state(src, dst):
+    """dst := src, field by field (a search's rollout plays on a copy)."""
+    dst.key[:] = src.key
+    dst.counter[:] = src.counter
+    dst.hex_terrain[:] = src.hex_terrain
+    dst.hex_token[:] = src.hex_token
+    dst.hex_pips[:] = src.hex_pips
+    dst.node_pips[:] = src.node_pips
+    dst.node_owner[:] = src.node_owner
+    dst.node_level[:] = src.node_level
+    dst.edge_owner[:] = src.edge_owner
+    dst.edge_kind[:] = src.edge_kind
+    dst.edge_turn[:] = src.edge_turn
+    dst.robber[:] = src.robber
+    dst.hands[:] = src.hands
+    dst.bank[:] = src.bank
+    dst.deck[:] = src.deck
+    dst.deck_pos[:] = src.deck_pos
+    dst.dev_hand[:] = src.dev_hand
+    dst.dev_new[:] = src.dev_new
+    dst.left[:] = src.left
+    dst.knights[:] = src.knights
+    dst.routes[:] = src.routes
+    dst.route_stale[:] = src.route_stale
+    dst.longest_holder[:] = src.longest_holder
+    dst.army_holder[:] = src.army_holder
+    dst.building_points[:] = src.building_points
+    dst.rate[:] = src.rate
+    dst.legal_edge[:] = src.legal_edge
+    dst.n_legal_edge[:] = src.n_legal_edge
+    dst.legal_node[:] = src.legal_node
+    dst.n_legal_node[:] = src.n_legal_node
+    dst.dev_played[:] = src.dev_played
+    dst.ship_moved[:] = src.ship_moved
+    dst.n_movable[:] = src.n_movable
+
+
+@block()
 def new_tally(n_players):
     P, i64 = n_players, np.int64
     return Tally(
