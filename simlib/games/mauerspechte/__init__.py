@@ -33,7 +33,7 @@ from ..catan import constants as base
 from . import constants as C
 from . import tables
 from .berlin import Berlin, load_berlin
-from .policies import MAX_PARAMS, POLICIES, family_weights
+from .policies import MAX_PARAMS, POLICIES, SEARCH, family_weights
 
 
 @lru_cache(maxsize=8)
@@ -62,6 +62,8 @@ class Mauerspechte(Game):
         "hotel_points": "hotels worth {} points", "max_turns": "turn limit {}",
     }
     package = Path(__file__).parent
+    skill_ladder = ("random", "weighted", "hotelier", "builder", "specht", "search:budget=32",
+                    "search:budget=128")
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
     event_tables = ("events",)
@@ -94,9 +96,14 @@ class Mauerspechte(Game):
         br = BerlinRules(self.win_points(config), config.options["vp_chips"], config.options["love_parade_min_bid"],
                          config.options["hotel_points"], shuffled)
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        args = (config.seed, start, stop - start, config.players, config.options["max_turns"], codes, prm,
+        kernel, policies = simulate_games, (codes, prm)
+        if (codes == SEARCH).any():  # a kernel of its own: the others' compile stays as it was
+            from .search import simulate_search_games as kernel
+
+            policies = (codes, prm, self.default_parameters(MAX_PARAMS))
+        args = (config.seed, start, stop - start, config.players, config.options["max_turns"], *policies,
                 family_weights(), bd, rules, berlin_arrays(berlin), br)
-        return run_kernel(simulate_games, args, MauerspechteOutputs, events=events, events_per_play="n_events",
+        return run_kernel(kernel, args, MauerspechteOutputs, events=events, events_per_play="n_events",
                           event_columns=base.EV_COLS)
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:

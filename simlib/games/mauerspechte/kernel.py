@@ -32,7 +32,7 @@ from ..catan.constants import (
 )
 from ..catan.decisions import choose_free_piece, choose_knight_before_roll
 from ..catan.dice import roll_dice
-from ..catan.kernel import knight_step, seven_step, start_turn
+from ..catan.kernel import STOPPED, knight_step, seven_step, start_turn
 from ..catan.legal import arguments, count_actions, nth_edge, playable
 from ..catan.scoring import final_rows, new_outputs, update_routes
 from ..catan.setup import new_game, start_play
@@ -133,11 +133,20 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
 def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, codes, prm, family_weight):
     """Player turn % P's turn; returns him if he has the win threshold before one of his steps, else -1."""
     p = turn % st.hands.shape[0]
-    code = codes[p]
     start_turn(st, p)
     wl.bought_piece[0] = 0
     wl.bought_hotel[0] = 0
-    rolled = False
+    return turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes, prm,
+                      family_weight, codes, -1)
+
+
+@block(_nrt=False)
+def turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, rolled, codes, prm,
+               family_weight, seat_codes, stop_code):
+    """The player's steps, from before the roll or after it (`rolled`): returns him if he has the win threshold
+    before one of them, -1 when he ended his turn, or STOPPED when he is to choose an action after the roll and
+    his seat's code (seat_codes) is stop_code (a search chooses it: apply_choice, then turn_steps again)."""
+    code = codes[p]
     while True:
         release_thresholds(st, bd, ba, wl, br, lg, turn, p, codes)
         if berlin_points(st, wl, br, p) >= br.win_points:
@@ -161,13 +170,23 @@ def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, t
             if die_1 == die_2 and wl.tiergarten[0] > 0:
                 love_parade(st, wl, br, lg, turn, p, codes, prm, missing)
             continue
+        if seat_codes[p] == stop_code:
+            return STOPPED
         total = count_berlin(st, rules, bd, ba, wl, scratch, p, turn)
         family, index = choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_weight, total)
-        tally.actions[0] += 1
-        if family == F_END_TURN:
-            log(lg, turn, p, EV_END_TURN, 0, 0, 0)
+        if apply_choice(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index):
             return -1
-        action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def apply_choice(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index):
+    """The chosen action after the roll (scratch lists the actions counted for it); True if it ends the turn."""
+    tally.actions[0] += 1
+    if family == F_END_TURN:
+        log(lg, turn, p, EV_END_TURN, 0, 0, 0)
+        return True
+    action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index)
+    return False
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")

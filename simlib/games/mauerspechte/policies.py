@@ -7,7 +7,7 @@ from ...core.game import PolicyInfo
 from ..catan import policies as base
 from .constants import FAMILIES
 
-RANDOM, WEIGHTED, BUILDER, SPECHT, HOTELIER = 0, 1, 2, 3, 4
+RANDOM, WEIGHTED, BUILDER, SPECHT, HOTELIER, SEARCH = 0, 1, 2, 3, 4, 5
 # The weighted policy's weight groups: the engine's, then the scenario's families; then its top bid.
 WEIGHT_GROUPS = base.WEIGHT_GROUPS + ("wall_piece", "hotel")
 WEIGHTED_MAX_BID = len(WEIGHT_GROUPS)  # prm column of the weighted policy's max_bid
@@ -57,5 +57,17 @@ POLICIES = {
         {"variety": 2.0, "max_bid": 2.0, "hotel_site": 4.0},
         {**_VARIETY, **_BID, "hotel_site": "opening placement: points per hotel field beside a site"},
         {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0), "hotel_site": (0.0, 100.0)}),
+    "search": PolicyInfo(
+        "search", SEARCH,
+        "Catan's search on the scenario's turn: scores each legal action after its roll (wall pieces and hotels "
+        "included) by rollouts, the development cards it has not seen shuffled, every seat then playing the base "
+        "policy for `horizon` turns, scored by the scenario's points and production; its other choices (the "
+        "opening, the robber, bids) are the base policy's.",
+        {"budget": 32.0, "base": float(SPECHT), "horizon": 8.0},
+        {"budget": "rollouts per decision",
+         "base": f"the rollouts' policy: {RANDOM} random, {WEIGHTED} weighted, {BUILDER} builder, {SPECHT} specht, "
+                 f"{HOTELIER} hotelier",
+         "horizon": "turns a rollout plays after the decision's turn before it is scored (0: to the end)"},
+        {"budget": (1.0, 65536.0), "base": (0.0, float(HOTELIER)), "horizon": (0.0, 10000.0)}),
 }
 HOTEL_SITE = 2  # prm column of the hotelier's hotel_site

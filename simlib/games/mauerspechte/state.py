@@ -131,6 +131,41 @@ def side_board(bd, land_hexes):
 
 
 @block()
+def copy_wall(src, dst):
+    """dst := src, field by field (a search's rollout plays on a copy)."""
+    dst.level[:] = src.level
+    dst.chip[:] = src.chip
+    dst.passed[:] = src.passed
+    dst.opened_turn[:] = src.opened_turn
+    dst.pieces[:] = src.pieces
+    dst.chips[:] = src.chips
+    dst.holder[:] = src.holder
+    dst.offered[:] = src.offered
+    dst.released[:] = src.released
+    dst.hotel_owner[:] = src.hotel_owner
+    dst.hotel_chip[:] = src.hotel_chip
+    dst.hotel_old[:] = src.hotel_old
+    dst.hotel_turn[:] = src.hotel_turn
+    dst.hotel_paid[:] = src.hotel_paid
+    dst.hotel_yield[:] = src.hotel_yield
+    dst.hotel_payback[:] = src.hotel_payback
+    dst.hotel_rolls[:] = src.hotel_rolls
+    dst.hotel_robbed[:] = src.hotel_robbed
+    dst.hotel_short[:] = src.hotel_short
+    dst.field_got[:] = src.field_got
+    dst.field_old[:] = src.field_old
+    dst.bought_piece[:] = src.bought_piece
+    dst.bought_hotel[:] = src.bought_hotel
+    dst.tiergarten[:] = src.tiergarten
+    dst.supply[:] = src.supply
+    dst.active[:] = src.active
+    dst.n_pieces[:] = src.n_pieces
+    dst.piece_row[:] = src.piece_row
+    dst.n_parades[:] = src.n_parades
+    dst.parade_row[:] = src.parade_row
+
+
+@block()
 def new_wall(n_players):
     P, S, i64 = n_players, N_SECTIONS, np.int64
     return Wall(

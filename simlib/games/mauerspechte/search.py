@@ -1,0 +1,178 @@
+"""Die Mauerspechte's search policy: Catan's (simlib/games/catan/search.py) on the scenario's turn.
+
+Each action after the roll (the engine's and the scenario's: wall pieces, hotels) is scored by rollouts on a
+copy of the play (the engine's state and the wall's), the development cards the seat has not seen shuffled as in
+Catan, then `horizon` turns of the base policy at every seat from the rollout's own draws (dice, Love Parade
+bids). A win scores 1 to the winner; otherwise the seats are ranked by the scenario's points (wall pieces, chips,
+hotels included) plus PRODUCTION_WEIGHT times their expected cards a roll. The seat's other choices (the
+opening, the robber, bids) are its base policy's.
+"""
+
+import numpy as np
+
+from ...core.blocks import block
+from ...core.rng import play_key
+from ...core.search import (
+    MAX_CANDIDATES,
+    V_COUNT,
+    best_candidate,
+    next_rollout,
+    plan_arrays,
+    record,
+    rollout_key,
+    start_plan,
+    win_share,
+)
+from ..catan.constants import EV_COLS
+from ..catan.kernel import STOPPED, start_turn
+from ..catan.scoring import final_rows, new_outputs
+from ..catan.search import PRODUCTION_WEIGHT, SWITCH_Z, TIE_ROLLOUT, determinize
+from ..catan.setup import new_game, start_play
+from ..catan.state import EventLog, copy_state, new_scratch, new_state, new_tally
+from .constants import N_FAMILIES  # the scenario's: the engine's families and its own two
+from .decisions import choose_berlin_action
+from .kernel import apply_choice, berlin_rows, count_berlin, new_berlin_outputs, robber_goes, turn_steps
+from .policies import SEARCH
+from .setup import deal_berlin, place_opening_berlin
+from .state import copy_wall, new_wall, play_board, reset_wall, side_board
+from .wall import berlin_points, lay_walls
+
+
+@block(_nrt=False)
+def choice(st, tally, rules, bd, to_west, to_east, ba, wl, scratch, lg, turn, p, code, family, index):
+    """kernel.apply_choice, compiled once for the search."""
+    return apply_choice(st, tally, rules, bd, robber_goes(st, bd, to_west, to_east, ba, wl), ba, wl, scratch, lg,
+                        turn, p, code, family, index)
+
+
+@block(_nrt=False)
+def turns_from(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, stop, codes, prm,
+               family_weight):
+    """Whole turns from `turn` to a win or turn `stop`: (turns played in all, winner or -1)."""
+    n, winner = st.hands.shape[0], -1
+    while turn < stop and winner < 0:
+        p = turn % n
+        start_turn(st, p)
+        wl.bought_piece[0] = 0
+        wl.bought_hotel[0] = 0
+        winner = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
+                            prm, family_weight, codes, -1)
+        turn += 1
+    return turn, winner
+
+
+@block()
+def horizon_value(st, wl, br, me, winner, scores):
+    """A rollout's worth to `me` (module docstring); `scores` is work space."""
+    n = st.hands.shape[0]
+    if winner >= 0:
+        return 1.0 if winner == me else 0.0
+    scores[:n] = 0.0
+    for node in range(st.node_owner.shape[0]):
+        q = st.node_owner[node]
+        if q >= 0:
+            scores[q] += PRODUCTION_WEIGHT * st.node_level[node] * st.node_pips[node] / 36.0
+    best_other = -1e9
+    for q in range(n):
+        scores[q] += berlin_points(st, wl, br, q)
+        if q != me:
+            best_other = max(best_other, scores[q])
+    return win_share(scores[:n], me) + (scores[me] - best_other) / (4.0 * br.win_points)
+
+
+@block()
+def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, max_turns, me, codes, prm,
+                  family_weight, horizon, budget, work):
+    """The action (family, index) search seat `me` takes after its roll, scratch left listing the real play's
+    actions for it; codes and prm: every seat's base policy."""
+    sim, sim_wall, sim_tally, sim_scratch, no_lg, cand, pool, scores = work
+    total = count_berlin(st, rules, bd, ba, wl, scratch, me, turn)
+    k = 0
+    for f in range(scratch.counts.shape[0]):
+        for i in range(min(scratch.counts[f], MAX_CANDIDATES - k)):
+            cand[k, 0], cand[k, 1] = f, i
+            k += 1
+    own_f, own_i = choose_berlin_action(st, rules, bd, ba, wl, scratch, me, codes[me], prm, family_weight, total)
+    if k <= 1:
+        return own_f, own_i
+    incumbent = -1
+    for c in range(k):
+        if cand[c, 0] == own_f and cand[c, 1] == own_i:
+            incumbent = c
+    key, decision = st.key[0], st.counter[0]
+    schedule, stats = plan_arrays()
+    start_plan(k, budget, incumbent, schedule, stats)
+    while True:
+        c = next_rollout(schedule, stats)
+        if c < 0:
+            break
+        rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))
+        copy_state(st, sim)
+        copy_wall(wl, sim_wall)
+        sim.key[0], sim.counter[0] = rkey, 0
+        determinize(sim, me, rkey, pool)
+        count_berlin(sim, rules, bd, ba, sim_wall, sim_scratch, me, turn)
+        winner = -1
+        if not choice(sim, sim_tally, rules, bd, to_west, to_east, ba, sim_wall, sim_scratch, no_lg, turn, me,
+                      codes[me], cand[c, 0], cand[c, 1]):
+            winner = turn_steps(sim, sim_tally, rules, bd, to_west, to_east, ba, br, sim_wall, sim_scratch, no_lg,
+                                turn, me, True, codes, prm, family_weight, codes, -1)
+        if winner < 0:
+            stop = min(max_turns, turn + 1 + horizon) if horizon > 0 else max_turns
+            winner = turns_from(sim, sim_tally, rules, bd, to_west, to_east, ba, br, sim_wall, sim_scratch, no_lg,
+                                turn + 1, stop, codes, prm, family_weight)[1]
+        record(schedule, stats, c, horizon_value(sim, sim_wall, br, me, winner, scores))
+    best = best_candidate(schedule, stats, rollout_key(key, decision, TIE_ROLLOUT), SWITCH_Z)
+    return cand[best, 0], cand[best, 1]
+
+
+@block()
+def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_codes, search_prm, defaults,
+                          family_weight, bd0, rules, ba, br, ev, ev_start):
+    """kernel.simulate_games for line-ups with a search seat (seat_codes SEARCH; search_prm: budget, base code,
+    horizon); defaults [policy code, parameter] are the base policies' parameters."""
+    codes, prm = seat_codes.copy(), search_prm.copy()
+    for p in range(n_players):
+        if seat_codes[p] == SEARCH:
+            codes[p] = int(search_prm[p, 1])
+            prm[p, :] = defaults[codes[p], :prm.shape[1]]
+    out, bo = new_outputs(n_plays, n_players), new_berlin_outputs(n_plays, n_players)
+    bd = play_board(bd0, ba)
+    to_west, to_east = side_board(bd, ba.west_land), side_board(bd, ba.east_land)
+    st, tally, wl = new_state(bd, rules, n_players), new_tally(n_players), new_wall(n_players)
+    scratch = new_scratch(bd, n_players, N_FAMILIES)
+    lg = EventLog(rows=ev, pos=np.zeros(1, np.int64))
+    work = (new_state(bd, rules, n_players), new_wall(n_players), new_tally(n_players),
+            new_scratch(bd, n_players, N_FAMILIES), EventLog(rows=np.zeros((0, EV_COLS), np.int32),
+                                                              pos=np.zeros(1, np.int64)),
+            np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(st.deck.shape[0], np.int64), np.zeros(n_players))
+    for i in range(n_plays):
+        first = ev_start[i] if ev.shape[0] > 0 else 0
+        lg.pos[0] = first
+        start_play(st, tally, play_key(seed, first_play + i))
+        reset_wall(wl, br.vp_chips)
+        deal_berlin(st, bd, ba, br, scratch, lg)
+        lay_walls(bd, ba, wl)
+        new_game(st, rules)
+        place_opening_berlin(st, tally, bd, ba, scratch, lg, codes, prm)
+        winner, turn = -1, 0
+        while turn < max_turns and winner < 0:
+            p = turn % n_players
+            start_turn(st, p)
+            wl.bought_piece[0] = 0
+            wl.bought_hotel[0] = 0
+            r = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
+                           prm, family_weight, seat_codes, SEARCH)
+            while r == STOPPED:
+                f, j = search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, max_turns, p, codes,
+                                     prm, family_weight, int(search_prm[p, 2]), int(search_prm[p, 0]), work)
+                if choice(st, tally, rules, bd, to_west, to_east, ba, wl, scratch, lg, turn, p, codes[p], f, j):
+                    r = -1
+                else:
+                    r = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, True,
+                                   codes, prm, family_weight, seat_codes, SEARCH)
+            winner = r
+            turn += 1
+        final_rows(out, i, st, tally, rules, bd, scratch, turn, winner, lg.pos[0] - first)
+        berlin_rows(bo, i, st, wl, br)
+    return out, bo
