@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
-from ...core.game import Game
+from ...core.game import Game, steps_per_second
 from ...core.tables import run_kernel
 from . import tables
 from .board import Board, board_from_text, map_text
@@ -65,6 +65,7 @@ class Burgenland(Game):
         "max_turns": "turn limit {}",
     }
     package = Path(__file__).parent
+    skill_ladder = ("random", "saver", "builder", "search:budget=64", "search:budget=256")
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 
@@ -95,17 +96,33 @@ class Burgenland(Game):
         """The kernel's named arrays for plays start..stop-1 (a BurgenlandOutputs; no events)."""
         return self._run_kernel(config, start, stop, events=False)[0]
 
-    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        from .kernel import simulate_plays  # loads Numba: only when simulating
-        from .outputs import BurgenlandOutputs
+    def _kernel_args(self, config: RunConfig, start: int, stop: int) -> tuple:
         from .state import board_arrays, card_arrays, rules
 
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        args = (config.seed, start, stop - start, config.players, codes, prm,
+        return (config.seed, start, stop - start, config.players, codes, prm, self.default_parameters(MAX_PARAMS),
                 board_arrays(self.board(config), config.players), card_arrays(self.components(config)),
                 rules(config.options))
-        return run_kernel(simulate_plays, args, BurgenlandOutputs, events=events, events_per_play="n_events",
-                          event_columns=EV_COLS)
+
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        from .kernel import simulate_plays  # loads Numba: only when simulating
+        from .outputs import BurgenlandOutputs
+
+        return run_kernel(simulate_plays, self._kernel_args(config, start, stop), BurgenlandOutputs, events=events,
+                          events_per_play="n_events", event_columns=EV_COLS)
+
+    def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
+        """Turns a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
+        import numpy as np
+
+        from .kernel import simulate_plays
+        from .search import rollout_bench
+
+        args = self._kernel_args(config, 0, plays)
+        no_ev = (np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        seed, codes, prm, bd, cards, rules = args[0], args[4], args[5], args[7], args[8], args[9]
+        return steps_per_second(lambda: simulate_plays(*args, *no_ev)[0].sum(),
+                                lambda: rollout_bench(seed, 0, plays, codes, prm, bd, cards, rules))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out, ev = self._run_kernel(config, start, stop, events)

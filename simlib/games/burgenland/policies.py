@@ -1,12 +1,14 @@
-"""Burgenland's scripted policies: names, kernel codes and parameters; what they decide is in decisions.py."""
+"""Burgenland's policies: names, kernel codes and parameters; what the scripted ones decide is in decisions.py,
+the search's in search.py."""
 
 from ...core.game import PolicyInfo
 
-RANDOM, BUILDER, SAVER = 0, 1, 2
+RANDOM, BUILDER, SAVER, SEARCH = 0, 1, 2, 3
 # prm columns, per policy in catalogue order.
 P_SWAP = 0                                                       # random
 W_JOKER, W_COINS, W_SWAP, W_BONUS, COIN_SCALE, PATIENCE = range(6)  # builder
 KEEP_JOKERS, SAVER_PATIENCE = range(2)                           # saver
+BUDGET, BASE, HORIZON = range(3)                                 # search
 MAX_PARAMS = 6
 
 _WEIGHTS = {"w_joker": 1.0, "w_coins": 0.5, "w_swap": 0.5, "w_bonus": 0.8, "coin_scale": 4.0,
@@ -47,5 +49,18 @@ POLICIES = {
                     "central_patience": "turns in a row the piece has no small-castle place before it goes to the "
                                         "central castle"},
                    {"keep_jokers": (0.0, 1.0), "central_patience": (0.0, 1000.0)}),
+        PolicyInfo("search", SEARCH,
+                   "Scores each main action it may take (drawing, and every build it can pay), after the free "
+                   "actions its base policy would take, by rollouts: the other seats' hands, the face-down pile "
+                   "and the bonus tiles it has not seen are dealt again, then every seat plays the base policy for "
+                   "`horizon` turns (or to the end), scored by pieces placed; plays the one with the best win share "
+                   "(successive halving spends the budget).",
+                   {"budget": 64.0, "base": float(BUILDER), "horizon": 24.0},
+                   {"budget": "rollouts per turn",
+                    "base": f"the rollouts' policy, assumed for the others: {RANDOM} random, {BUILDER} builder, "
+                            f"{SAVER} saver",
+                    "horizon": "turns (of all seats) a rollout plays before it is scored by pieces placed "
+                               "(0: to the end)"},
+                   {"budget": (1.0, 65536.0), "base": (0.0, float(SAVER)), "horizon": (0.0, 10000.0)}),
     )
 }

@@ -1,12 +1,17 @@
-"""The kernel's inputs by name: the board, the cards and tiles, and the rule options."""
+"""The kernel's inputs by name (the board, the cards and tiles, the rule options), a play in progress as arrays
+(what a search copies) and the turn's work space."""
 
 from typing import NamedTuple
 
 import numpy as np
 
+from ...core.blocks import block
+from . import constants as C
 from .board import Board
 from .components import Components
 from .constants import START_HANDS
+from .decisions import MAX_BUILDS
+from .rules import POOL_SIZE
 
 
 class BoardArrays(NamedTuple):
@@ -52,3 +57,87 @@ def rules(options: dict) -> Rules:
                  np.array([o["central_wall"], o["central_house"], o["central_palas"]], np.int64),
                  o["central_jokers"], o["central_master_builder"], o["joker_exchange"], o["swap_return"] == "supply",
                  o["max_turns"])
+
+
+# A play in progress: what the kernel's blocks read and write, and what a search copies before each rollout.
+# Play.sc: turns played; turns in a row without a build or a card drawn (the stalled rule); the end reason
+# (-1 while the play goes on); the winning seat (-1: none); 1 when the turn's free actions are played and
+# its main action is to be chosen (a search seat's).
+S_TURN, S_IDLE, S_REASON, S_WINNER, S_PENDING = range(5)
+N_SCALARS = 5
+
+
+class Play(NamedTuple):
+    stones: np.ndarray       # [8] the colour of the stone on each position
+    master: np.ndarray       # [12] the master-builder pile (pool[MASTER_TOP] % 12 is the top)
+    well_order: np.ndarray   # [11] the well cards (pool[WELL_TOP] is the top)
+    bonus_order: np.ndarray  # [tiles] the face-down bonus tiles (from pool[BONUS_TOP] on)
+    deck: np.ndarray         # [8, 3] the face-down pile, by card type
+    discard: np.ndarray      # [8, 3] the open discard pile
+    hands: np.ndarray        # [seats, 8, 3] colour cards held
+    jokers: np.ndarray       # [seats] jokers held
+    pool: np.ndarray         # the scalars of rules.py (piles, tops, counts)
+    counts: np.ndarray       # [12, 4] pieces by castle (11: central) and kind
+    spot_piece: np.ndarray   # [11, MAX_SPOTS] the piece on each square spot (-1 free)
+    n_spots: np.ndarray      # [11] square spots of each castle (extra spots included)
+    supply: np.ndarray       # [seats, 4] pieces left by kind
+    swaps_held: np.ndarray   # [seats] swap tiles held
+    tiles_held: np.ndarray   # [seats, tiles] bonus tiles held
+    waiting: np.ndarray      # [seats] turns in a row without a small-castle build (the policies' patience)
+    ctr: np.ndarray          # [1] the index of the play's next keyed draw
+    sc: np.ndarray           # the scalars S_*
+
+
+class Work(NamedTuple):
+    """The turn's work space: an event row, the legal builds, payments, held tiles by effect."""
+
+    rec: np.ndarray
+    builds: np.ndarray
+    paid: np.ndarray
+    after: np.ndarray
+    scratch: np.ndarray
+    saver_weights: np.ndarray
+    tile_of: np.ndarray
+    castles_ok: np.ndarray
+
+
+@block()
+def new_play(n_seats, n_tiles, n_master):
+    cards = (C.N_COLOURS, C.MAX_COINS)
+    return Play(np.zeros(C.N_POSITIONS, np.int64), np.zeros(n_master, np.int64), np.zeros(C.N_CASTLES, np.int64),
+                np.zeros(n_tiles, np.int64), np.zeros(cards, np.int64), np.zeros(cards, np.int64),
+                np.zeros((n_seats, C.N_COLOURS, C.MAX_COINS), np.int64), np.zeros(n_seats, np.int64),
+                np.zeros(POOL_SIZE, np.int64), np.zeros((C.N_CASTLES + 1, 4), np.int64),
+                np.zeros((C.N_CASTLES, C.MAX_SPOTS), np.int64), np.zeros(C.N_CASTLES, np.int64),
+                np.zeros((n_seats, 4), np.int64), np.zeros(n_seats, np.int64), np.zeros((n_seats, n_tiles), np.bool_),
+                np.zeros(n_seats, np.int64), np.zeros(1, np.int64), np.zeros(N_SCALARS, np.int64))
+
+
+@block()
+def new_work(saver_weights):
+    cards = (C.N_COLOURS, C.MAX_COINS)
+    return Work(np.zeros(C.EV_COLS, np.int64), np.zeros((MAX_BUILDS, 4), np.int64), np.zeros(cards, np.int64),
+                np.zeros(cards, np.int64), np.zeros(cards, np.int64), saver_weights.copy(),
+                np.zeros(C.N_EFFECTS, np.int64), np.zeros(C.N_CASTLES, np.bool_))
+
+
+@block()
+def copy_play(src, dst):
+    dst.stones[:] = src.stones
+    dst.master[:] = src.master
+    dst.well_order[:] = src.well_order
+    dst.bonus_order[:] = src.bonus_order
+    dst.deck[:] = src.deck
+    dst.discard[:] = src.discard
+    dst.hands[:] = src.hands
+    dst.jokers[:] = src.jokers
+    dst.pool[:] = src.pool
+    dst.counts[:] = src.counts
+    dst.spot_piece[:] = src.spot_piece
+    dst.n_spots[:] = src.n_spots
+    dst.supply[:] = src.supply
+    dst.swaps_held[:] = src.swaps_held
+    dst.tiles_held[:] = src.tiles_held
+    dst.waiting[:] = src.waiting
+    dst.ctr[:] = src.ctr
+    dst.sc[:] = src.sc
