@@ -28,7 +28,7 @@ from simlib.games.sevensteps.constants import (
     TAKE_DOWN,
 )
 from simlib.games.sevensteps.decisions import MAX_TARGETS, aid_targets, apply_aid, plan_turn
-from simlib.games.sevensteps.kernel import place_chain
+from simlib.games.sevensteps.play import place_chain
 from simlib.games.sevensteps.policies import AID_MARGIN, AID_OPTIONS, CLIMBER, GREEDY, MAX_NODES, MAX_PARAMS, SACRIFICE
 from simlib.games.sevensteps.rules import (
     bonus_earned,

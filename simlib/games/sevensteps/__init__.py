@@ -20,9 +20,11 @@ Version history
 from __future__ import annotations
 
 import hashlib
+import time
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 
 from ...core.config import RunConfig
@@ -64,6 +66,7 @@ class SevenSteps(Game):
     }
     event_tables = ("events", "turns")
     package = Path(__file__).parent
+    skill_ladder = ("random", "climber", "greedy", "search:budget=64", "search:budget=256")
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 
@@ -101,10 +104,31 @@ class SevenSteps(Game):
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         rules = Rules(o["tile_threshold"], o["unused_tile_points"], o["max_turns"])
         tiles = tile_arrays(self.specials(config))
-        args = (config.seed, start, stop - start, config.players, codes, prm,
+        args = (config.seed, start, stop - start, config.players, codes, prm, self.default_parameters(MAX_PARAMS),
                 board_arrays(self.board(config), o["first_disc"]), tiles, rules)
         return run_kernel(simulate_plays, args, SevenStepsOutputs, events=events, events_per_play="n_events",
                           event_columns=EV_COLS)
+
+    def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
+        """Turns a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
+        from .kernel import simulate_plays
+        from .rollouts import rollout_bench
+        from .state import Rules, board_arrays, tile_arrays
+
+        o = config.options
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        bd, ta = board_arrays(self.board(config), o["first_disc"]), tile_arrays(self.specials(config))
+        rules = Rules(o["tile_threshold"], o["unused_tile_points"], o["max_turns"])
+        args = (config.seed, 0, plays, config.players, codes, prm, self.default_parameters(MAX_PARAMS), bd, ta, rules,
+                np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        rates = []
+        for call in (lambda: simulate_plays(*args)[0].sum(),
+                     lambda: rollout_bench(config.seed, 0, plays, codes, prm, bd, ta, rules)):
+            call()  # compiled and warm
+            began = time.perf_counter()
+            turns = call()
+            rates.append(turns / (time.perf_counter() - began))
+        return rates[0], rates[1]
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out, ev = self._run_kernel(config, start, stop, events)

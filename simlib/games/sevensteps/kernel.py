@@ -3,218 +3,27 @@
 A play: 140 discs in the bag, each player draws 7; turns in seat order (seat 0 first) until a player
 cannot refill to 7, then the round is completed and unused tiles score. Every draw is keyed by
 (seed, play, the play's draw counter), so results do not depend on which plays share a batch.
-Blocks: `deal`, then per turn `choose_aid` and `place_chain` (a build-aid tile and the chain), `score_turn` (a
-victory-point tile), `take_tile`, `throw_and_refill`, `record_turn`; `final_tiles` at the end. The blocks
-are inlined into the loop (inline="always"): as calls, passing some twenty arrays a turn made the random
-policy's plays 20-30% slower (measured, 2026-11-30).
+The play is made of the blocks of play.py; a search seat's turn is chosen by rollouts.py before it is played.
 """
 
-import numba as nb
 import numpy as np
 
 from ...core.blocks import block
 from ...core.rng import play_key
-from . import constants as C
-from .decisions import apply_aid, choose_pile, plan_turn, play_bonus, random_aid, random_step, throw_back
-from .outputs import (
-    AID_LEFT,
-    AIDS_PLAYED,
-    AIDS_TAKEN,
-    BONUS_LEFT,
-    BONUS_POINTS,
-    BONUSES_PLAYED,
-    BONUSES_TAKEN,
-    CAPPED,
-    DISCS,
-    PASSES,
-    SCORE,
-    SEAT_COLUMNS,
-    THROWN,
-    TILE_POINTS,
-)
-from .policies import RANDOM
-from .rules import bonus_earned, draw_disc, draw_tile, first_placements, may_take_tile, next_placements, place_disc
-
-
-@nb.njit(cache=True, inline="always")
-def _sum(a):
-    s = 0
-    for x in a:
-        s += x
-    return s
-
-
-@nb.njit(cache=True, inline="always")
-def deal(height, bag, hands, held, piles, n_piles, n_discards, pile_sizes, key, ctr):
-    """An empty board, 140 discs in the bag, both tile piles whole, 7 discs to each seat."""
-    ctr[0] = 0
-    height[:] = 0
-    bag[:] = C.DISCS_PER_COLOUR
-    held[:] = -1
-    for kind in (C.AID, C.BONUS):
-        for t in range(pile_sizes[kind]):
-            piles[kind, t] = t
-    n_piles[:] = pile_sizes
-    n_discards[:] = 0
-    hands[:] = 0
-    for s in range(hands.shape[0]):
-        for _ in range(C.HAND):
-            hands[s, draw_disc(bag, key, ctr[0])] += 1
-            ctr[0] += 1
-
-
-@nb.njit(cache=True, inline="always")
-def place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, ctr, fields, levels, dirs, colls,
-                used, cand, cand_dir):
-    """Place the turn's discs: the planned chain (search policies) or random steps; each placement is taken
-    from the rules' legal lists. Returns how many were placed (fields, levels, directions, collapses filled;
-    `used`, `cand`, `cand_dir` are work space)."""
-    used[:] = False
-    n = 0
-    while n < max_discs:
-        if n == 0:
-            k = first_placements(height, bd.colour, bd.group, hand, effect, cand)
-        else:
-            k = next_placements(height, bd.colour, bd.neighbours, hand, used, fields[n - 1], levels[n - 1], effect,
-                                cand, cand_dir)
-        if k == 0:
-            break
-        if code == RANDOM:
-            j = random_step(k, n, key, ctr)
-        elif n < plan_n:
-            j = 0
-            while j < k and cand[j] != plan[n]:
-                j += 1
-            if j == k:
-                raise AssertionError("a planned disc is not a legal placement")
-        else:
-            j = k
-        if j == k:  # stop (random), or the plan's end
-            break
-        f = cand[j]
-        level, collapses = place_disc(height, bd.colour, bd.colour_fields, f)
-        used[f] = True
-        hand[bd.colour[f]] -= 1
-        fields[n], levels[n], colls[n] = f, level, collapses
-        dirs[n] = cand_dir[j] if n > 0 else -1
-        n += 1
-    return n
-
-
-@nb.njit(cache=True, inline="always")
-def choose_aid(code, prm, held, height, bd, ta, hand, threshold, key, ctr, seat_out, s, max_nodes, i, no_plan):
-    """Whether to play the held build-aid tile, on what, and (search policies) the chain to place.
-    Returns (the tile played or -1, its targets, the planned chain and its length; `no_plan` and 0 for the
-    random policy)."""
-    aid_tile, aid_a, aid_b = -1, -1, -1
-    plan, plan_n = no_plan, 0
-    if code == RANDOM:
-        if held[s, C.AID] >= 0:
-            play_it, aid_a, aid_b = random_aid(held[s, C.AID], height, bd, ta, key, ctr)
-            if play_it:
-                aid_tile = held[s, C.AID]
-    else:
-        play_it, aid_a, aid_b, plan, plan_n, nodes, capped = plan_turn(
-            code, prm, held[s, C.AID], held[s, C.BONUS], height, bd, ta, hand, threshold, key, ctr)
-        max_nodes[i] = max(max_nodes[i], nodes)
-        seat_out[CAPPED, s] += capped
-        if play_it:
-            aid_tile = held[s, C.AID]
-    return aid_tile, aid_a, aid_b, plan, plan_n
-
-
-@nb.njit(cache=True, inline="always")
-def discard(discards, n_discards, kind, tile):
-    discards[kind, n_discards[kind]] = tile
-    n_discards[kind] += 1
-
-
-@nb.njit(cache=True, inline="always")
-def score_turn(code, n, held, s, discards, n_discards, bd, ta, fields, levels, dirs, key, ctr, seat_out):
-    """The turn's points: its levels, and a held victory-point tile whose condition the chain meets (if
-    the policy plays it). Returns (points, the tile played or -1, its bonus)."""
-    points = _sum(levels[:n])
-    tile = held[s, C.BONUS]
-    if n == 0 or tile < 0:
-        return points, -1, 0
-    bonus = bonus_earned(tile, ta.bonus_measure, ta.bonus_at_least, ta.bonus_points, n, fields, levels, dirs,
-                         bd.colour)
-    if bonus == 0 or not play_bonus(code, key, ctr):
-        return points, -1, 0
-    discard(discards, n_discards, C.BONUS, tile)
-    held[s, C.BONUS] = -1
-    seat_out[BONUSES_PLAYED, s] += 1
-    seat_out[BONUS_POINTS, s] += bonus
-    return points + bonus, tile, bonus
-
-
-@nb.njit(cache=True, inline="always")
-def take_tile(code, prm, held, s, piles, n_piles, discards, n_discards, key, ctr, seat_out):
-    """After a low turn: a random tile of a pile the policy picks among those the seat may take from.
-    Returns (the pile or -1, the tile)."""
-    can_aid = held[s, C.AID] < 0 and n_piles[C.AID] + n_discards[C.AID] > 0
-    can_bonus = held[s, C.BONUS] < 0 and n_piles[C.BONUS] + n_discards[C.BONUS] > 0
-    kind = choose_pile(code, prm, can_aid, can_bonus, key, ctr)
-    if kind < 0:
-        return -1, -1
-    tile = draw_tile(piles, n_piles, discards, n_discards, kind, key, ctr[0])
-    ctr[0] += 1
-    held[s, kind] = tile
-    seat_out[AIDS_TAKEN if kind == C.AID else BONUSES_TAKEN, s] += 1
-    return kind, tile
-
-
-@nb.njit(cache=True, inline="always")
-def throw_and_refill(code, prm, hand, bag, height, bd, thrown, drawn, key, ctr):
-    """Discs thrown back (the policy's choice), then drawn up to 7. Returns True if the bag ran short."""
-    throw_back(code, prm, hand, height, bd, thrown)
-    for c in range(C.N_COLOURS):
-        hand[c] -= thrown[c]
-        bag[c] += thrown[c]
-    drawn[:] = 0
-    for _ in range(C.HAND - _sum(hand)):
-        if _sum(bag) == 0:
-            return True
-        c = draw_disc(bag, key, ctr[0])
-        ctr[0] += 1
-        hand[c] += 1
-        drawn[c] += 1
-    return False
-
-
-@nb.njit(cache=True, inline="always")
-def record_turn(ev, r, play, turn, s, n, points, aid, aid_a, aid_b, bonus_tile, bonus, taken, taken_tile, bag,
-                colour, fields, levels, colls, hand_before, thrown, drawn):
-    """The turn's event rows from row r: one per disc, then the turn's own. Returns the next free row."""
-    for k in range(n):
-        ev[r, C.EV_KIND], ev[r, C.EV_PLAY], ev[r, C.EV_TURN], ev[r, C.EV_SEAT] = C.ROW_DISC, play, turn, s
-        ev[r, C.EV_SCORE], ev[r, C.EV_DISC], ev[r, C.EV_FIELD] = points, k, fields[k]
-        ev[r, C.EV_COLOUR], ev[r, C.EV_LEVEL], ev[r, C.EV_COLLAPSES] = colour[fields[k]], levels[k], colls[k]
-        r += 1
-    ev[r, C.EV_KIND], ev[r, C.EV_PLAY], ev[r, C.EV_TURN], ev[r, C.EV_SEAT] = C.ROW_TURN, play, turn, s
-    ev[r, C.EV_SCORE], ev[r, C.EV_AID], ev[r, C.EV_AID_FIELD], ev[r, C.EV_AID_TARGET] = points, aid, aid_a, aid_b
-    ev[r, C.EV_BONUS], ev[r, C.EV_BONUS_POINTS] = bonus_tile, bonus
-    ev[r, C.EV_TAKEN], ev[r, C.EV_TAKEN_TILE], ev[r, C.EV_PLACED] = taken, taken_tile, n
-    ev[r, C.EV_BAG_LEFT] = _sum(bag)
-    for c in range(C.N_COLOURS):
-        ev[r, C.EV_HAND + c], ev[r, C.EV_THROWN + c], ev[r, C.EV_DRAWN + c] = hand_before[c], thrown[c], drawn[c]
-    return r + 1
-
-
-@nb.njit(cache=True, inline="always")
-def final_tiles(held, unused_tile_points, seat_out):
-    """Every tile still held scores."""
-    for s in range(held.shape[0]):
-        for kind, column in ((C.AID, AID_LEFT), (C.BONUS, BONUS_LEFT)):
-            if held[s, kind] >= 0:
-                seat_out[column, s] = 1
-                seat_out[TILE_POINTS, s] += unused_tile_points
-        seat_out[SCORE, s] += seat_out[TILE_POINTS, s]
+from ...core.search import MAX_CANDIDATES
+from .outputs import SEAT_COLUMNS
+from .play import _run, _sum, deal
+from .policies import GREEDY, SEARCH
+from .rollouts import search_turn
+from .state import PLAN_WIDTH, S_COLLAPSES, S_EVENTS, S_MAX_NODES, S_REASON, S_TURN, new_state, new_work
 
 
 @block()
-def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, ta, rules, ev, ev_offsets):
-    """Plays first_play .. first_play+n_plays-1 (SevenStepsOutputs' arrays; with ev_offsets, the event rows)."""
+def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd, ta, rules, ev, ev_offsets):
+    """Plays first_play .. first_play+n_plays-1 (SevenStepsOutputs' arrays; with ev_offsets, the event rows).
+
+    `defaults` [policy code, parameter]: the scripted policies' default parameters (a search's rollouts play
+    its base policy with them)."""
     turns = np.zeros(n_plays, np.int32)
     collapses = np.zeros(n_plays, np.int32)
     end_reason = np.zeros(n_plays, np.int8)
@@ -222,73 +31,32 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, bd, ta, rules
     n_events = np.zeros(n_plays, np.int32)
     max_nodes = np.zeros(n_plays, np.int32)
     seats = np.zeros((n_plays, len(SEAT_COLUMNS), n_seats), np.int32)
-    # the play's state
-    height, bag = np.zeros(C.N_FIELDS, np.int64), np.zeros(C.N_COLOURS, np.int64)
-    hands, held = np.zeros((n_seats, C.N_COLOURS), np.int64), np.zeros((n_seats, 2), np.int64)
     n_aid, n_bonus = ta.aid_effect.shape[0], ta.bonus_measure.shape[0]
-    piles, discards = np.zeros((2, max(n_aid, n_bonus)), np.int64), np.zeros((2, max(n_aid, n_bonus)), np.int64)
-    pile_sizes = np.array([n_aid, n_bonus], np.int64)
-    n_piles, n_discards = np.zeros(2, np.int64), np.zeros(2, np.int64)
-    ctr = np.zeros(1, np.int64)  # the play's draws so far: the index of its next keyed draw
-    # the turn's record and work space
-    fields, levels = np.zeros(C.HAND, np.int64), np.zeros(C.HAND, np.int64)
-    dirs, colls = np.zeros(C.HAND, np.int64), np.zeros(C.HAND, np.int64)
-    hand_before, thrown, drawn = np.zeros(C.N_COLOURS, np.int64), np.zeros(C.N_COLOURS, np.int64), np.zeros(
-        C.N_COLOURS, np.int64)
-    used, cand, cand_dir = np.zeros(C.N_FIELDS, np.bool_), np.zeros(C.N_FIELDS, np.int64), np.zeros(
-        C.N_FIELDS, np.int64)
+    st, scratch, wk = new_state(n_seats, n_aid, n_bonus), new_state(n_seats, n_aid, n_bonus), new_work()
+    height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc = st  # out of the tuple once
+    no_plan, plan = np.zeros(PLAN_WIDTH, np.int64), np.zeros(PLAN_WIDTH, np.int64)
+    searching = False
+    for c in codes:
+        searching = searching or c == SEARCH
+    cand = np.zeros((MAX_CANDIDATES if searching else 0, PLAN_WIDTH), np.int64)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
-        seat_out = seats[i]
-        deal(height, bag, hands, held, piles, n_piles, n_discards, pile_sizes, key, ctr)
-        row = ev_offsets[i] if record else 0
-        turn, ending = 0, False
-        while True:
-            s = turn % n_seats
-            code, hand = codes[s], hands[s]
-            hand_before[:] = hand
-            n, aid, aid_a, aid_b = 0, -1, -1, -1
-            if _sum(hand) > 0:
-                aid, aid_a, aid_b, plan, plan_n = choose_aid(code, prm[s], held, height, bd, ta, hand,
-                                                             rules.tile_threshold, key, ctr, seat_out, s, max_nodes, i,
-                                                             fields)
-                effect, max_discs = -1, C.HAND
-                if aid >= 0:
-                    effect, max_discs = ta.aid_effect[aid], ta.aid_max_discs[aid]
-                    apply_aid(effect, aid_a, aid_b, height, bag, bd.colour)
-                    discard(discards, n_discards, C.AID, aid)
-                    held[s, C.AID] = -1
-                    seat_out[AIDS_PLAYED, s] += 1
-                n = place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, ctr, fields, levels,
-                                dirs, colls, used, cand, cand_dir)
-            else:
-                seat_out[PASSES, s] += 1
-            points, bonus_tile, bonus = score_turn(code, n, held, s, discards, n_discards, bd, ta, fields, levels,
-                                                   dirs, key, ctr, seat_out)
-            seat_out[SCORE, s] += points
-            seat_out[DISCS, s] += n
-            collapses[i] += _sum(colls[:n])
-            taken, taken_tile = -1, -1
-            if may_take_tile(n, points, rules.tile_threshold):
-                taken, taken_tile = take_tile(code, prm[s], held, s, piles, n_piles, discards, n_discards, key, ctr,
-                                              seat_out)
-            # a refill short of 7 ends the game once the round is completed
-            ending |= throw_and_refill(code, prm[s], hand, bag, height, bd, thrown, drawn, key, ctr)
-            seat_out[THROWN, s] += _sum(thrown)
-            if record:
-                row = record_turn(ev, row, play, turn, s, n, points, aid, aid_a, aid_b, bonus_tile, bonus, taken,
-                                  taken_tile, bag, bd.colour, fields, levels, colls, hand_before, thrown, drawn)
-            n_events[i] += n + 1
-            turn += 1
-            if ending and s == n_seats - 1:
-                end_reason[i] = C.BAG_EMPTY
-                break
-            if turn >= rules.max_turns:
-                end_reason[i] = C.TURN_LIMIT
-                break
-        turns[i] = turn
+        deal(st, n_aid, n_bonus, key)
+        row = ev_offsets[i] if record else -1
+        while sc[S_REASON] < 0:  # scripted seats' turns; a search seat's turn chosen, then played
+            row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm,
+                       bd, ta, rules, key, no_plan, defaults[GREEDY], 0, SEARCH, wk, ev, row, play)
+            if sc[S_REASON] < 0:
+                search_turn(st, scratch, wk, prm, defaults, bd, ta, rules, key, cand, plan)
+                row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes,
+                           prm, bd, ta, rules, key, plan, defaults[GREEDY], 1, -1, wk, ev, row, play)
+        turns[i] = sc[S_TURN]
+        collapses[i] = sc[S_COLLAPSES]
+        end_reason[i] = sc[S_REASON]
         bag_left[i] = _sum(bag)
-        final_tiles(held, rules.unused_tile_points, seat_out)
+        n_events[i] = sc[S_EVENTS]
+        max_nodes[i] = sc[S_MAX_NODES]
+        seats[i] = seat_out
     return turns, collapses, end_reason, bag_left, n_events, max_nodes, seats

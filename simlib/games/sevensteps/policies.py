@@ -1,11 +1,12 @@
-"""7 Steps' scripted policies: names, kernel codes and parameters; what they decide is in decisions.py
-(the greedy and climber policies' chain search in search.py)."""
+"""7 Steps' policies: names, kernel codes and parameters; what the scripted ones decide is in decisions.py
+(the greedy and climber policies' chain search in search.py), the search policy's rollouts in rollouts.py."""
 
 from ...core.game import PolicyInfo
 
-RANDOM, GREEDY, CLIMBER = 0, 1, 2
+RANDOM, GREEDY, CLIMBER, SEARCH = 0, 1, 2, 3
 # prm columns (PolicyInfo parameter order matters: greedy's five come first in climber's too).
 AID_MARGIN, AID_OPTIONS, MAX_NODES, TAKE_FIRST, REACH, SACRIFICE = range(6)
+BUDGET, BASE, HORIZON, CHAINS = range(4)  # the search's
 MAX_PARAMS = 6
 
 _SEARCH = {"aid_margin": 2.0, "aid_options": 8.0, "max_nodes": 10_000.0, "take_first": 0.0, "reach": 0.0}
@@ -39,5 +40,19 @@ POLICIES = {
                    {**_SEARCH, "sacrifice": 3.0},
                    {**_SEARCH_DOCS, "sacrifice": "points it gives up this turn to collect a tile"},
                    {**_SEARCH_BOUNDS, "sacrifice": (0.0, 49.0)}),
+        PolicyInfo("search", SEARCH,
+                   "Scores turn plans by rollouts and plays the best: the base policy's own plan, the best few "
+                   "chains by points with and without its build-aid tile, and the best chain scoring below the "
+                   "tile threshold; before each rollout the other seats' hands and held tiles are re-dealt from "
+                   "what it has not seen, then every seat plays the base policy (successive halving spends the "
+                   "budget).",
+                   {"budget": 256.0, "base": float(GREEDY), "horizon": 8.0, "chains": 4.0},
+                   {"budget": "rollouts per decision",
+                    "base": f"the rollouts' policy: {RANDOM} random, {GREEDY} greedy, {CLIMBER} climber",
+                    "horizon": "turns a rollout plays (the planned one included) before it is scored by points, "
+                               "held tiles counted (0: to the end)",
+                    "chains": "the best chains by points taken as candidates, with and without the build-aid tile"},
+                   {"budget": (1.0, 65536.0), "base": (0.0, float(CLIMBER)), "horizon": (0.0, 1000.0),
+                    "chains": (1.0, 64.0)}),
     )
 }

@@ -5,7 +5,8 @@ A chain is fixed by its fields (discs of one colour are alike), so the search vi
 once: at most the simple paths of up to 7 fields whose colours the hand can pay for (7,664 on the
 standard board's back, 3,861 on its front, for the worst hand on an empty board; docs/games/sevensteps.md).
 `max_nodes` caps other layouts. A branch is cut when even discs climbing one level a step (two under
-step_up_2), capped at 7, and the held victory-point tile could not reach the best value found.
+step_up_2), capped at 7, and the held victory-point tile could not reach the best value found. `top_chains`
+keeps the best few chains for the search policy (rollouts.py).
 """
 
 from typing import NamedTuple
@@ -16,6 +17,8 @@ from ...core.blocks import block
 from ...core.rng import below, draw
 from .constants import HAND, N_COLOURS, N_FIELDS, STEP_UP_2, TOP_LEVEL
 from .rules import bonus_earned, first_placements, next_placements, place_disc
+
+TOP_VALUE, TOP_N, TOP_FIELDS = range(3)  # top_chains' columns
 
 
 class Chain(NamedTuple):
@@ -76,6 +79,50 @@ def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs
     """The chain of highest value (sum of levels, or of squared levels with `squares`, plus the held
     victory-point tile's points where the chain meets it), ties drawn uniformly; with `threshold` > 0 also
     the highest-scoring chain that scores below it (then nothing is cut). `height` and `hand` are restored."""
+    return _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
+                   bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, ctr, None)
+
+
+@block()
+def top_chains(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
+               bonus_measure, bonus_at_least, bonus_points, threshold, max_nodes, key, ctr, top):
+    """best_chain by the sum of levels, which also keeps the top.shape[0] chains of highest value in `top`
+    (rows: value, length, fields; the first of equal values kept; unfilled rows have length 0), the cut
+    against the lowest of them. A search policy's candidates."""
+    return _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
+                   bonus_measure, bonus_at_least, bonus_points, False, threshold, max_nodes, key, ctr, top)
+
+
+@block()
+def _offer(top, count, value, n, fields):
+    """Keep the chain among the best top.shape[0] by value (an equal value does not displace one kept).
+    Returns (chains kept, the lowest value kept once they are top.shape[0], else -1)."""
+    slot = count
+    if count == top.shape[0]:
+        slot = 0
+        for r in range(1, count):
+            if top[r, TOP_VALUE] < top[slot, TOP_VALUE]:
+                slot = r
+        if value <= top[slot, TOP_VALUE]:
+            return count, top[slot, TOP_VALUE]
+    else:
+        count += 1
+    top[slot, TOP_VALUE], top[slot, TOP_N] = value, n
+    top[slot, TOP_FIELDS:TOP_FIELDS + n] = fields[:n]
+    if count < top.shape[0]:
+        return count, -1
+    floor = top[0, TOP_VALUE]
+    for r in range(1, count):
+        floor = min(floor, top[r, TOP_VALUE])
+    return count, floor
+
+
+@block()
+def _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile, bonus_measure,
+            bonus_at_least, bonus_points, squares, threshold, max_nodes, key, ctr, top):
+    """best_chain, and with `top` (not None) top_chains. best_chain passes None, so that Numba compiles its
+    version without the `top` code: an empty array there made greedy plays about 15% slower (measured
+    2026-12-03)."""
     cand = np.empty((HAND + 1, N_FIELDS), np.int64)
     cdir = np.empty((HAND + 1, N_FIELDS), np.int64)
     ncand = np.zeros(HAND + 1, np.int64)
@@ -91,6 +138,9 @@ def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs
     best_n, best_value, best_score, ties = 0, -1, 0, 0
     low_n, low_score, low_ties = 0, -1, 0
     nodes, capped = 0, False
+    top_count, floor = 0, -1
+    if top is not None:
+        top[:, TOP_VALUE], top[:, TOP_N] = -1, 0
     step = 2 if effect == STEP_UP_2 else 1
     possible_bonus = bonus_points[bonus_tile] if bonus_tile >= 0 else 0
     in_hand = 0
@@ -130,6 +180,8 @@ def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs
         if kept:
             best_value, best_score, best_n = gained + bonus, total + bonus, n
             best[:n] = fields[:n]
+        if top is not None:
+            top_count, floor = _offer(top, top_count, gained + bonus, n, fields)
         if threshold > 0 and total + bonus < threshold:
             kept, low_ties = _keep(low_score, low_ties, total + bonus, key, ctr)
             if kept:
@@ -138,7 +190,8 @@ def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs
         left = min(max_discs - n, in_hand - n)
         deeper = left > 0
         if deeper and threshold <= 0:
-            deeper = gained + _upper_bound(level, left, step, squares) + possible_bonus >= best_value
+            bar = best_value if top is None else floor
+            deeper = gained + _upper_bound(level, left, step, squares) + possible_bonus >= bar
         if deeper:
             ncand[n] = next_placements(height, colour, neighbours, hand, used, f, level, effect, cand[n], cdir[n])
             pos[n] = 0

@@ -1,11 +1,14 @@
-"""The kernel's inputs by name: the board's topology, the special tiles and the rule options."""
+"""The kernel's inputs by name (the board's topology, the special tiles and the rule options), and a play in
+progress as arrays (State)."""
 
 from typing import NamedTuple
 
 import numpy as np
 
+from ...core.blocks import block
 from .board import Board
-from .constants import FIRST_DISC
+from .constants import FIRST_DISC, HAND, N_COLOURS, N_FIELDS
+from .outputs import SEAT_COLUMNS
 from .specials import Specials
 
 
@@ -39,3 +42,76 @@ def board_arrays(board: Board, first_disc: str) -> BoardArrays:
 def tile_arrays(specials: Specials) -> TileArrays:
     return TileArrays(specials.aid_effect, specials.aid_max_discs, specials.bonus_measure, specials.bonus_at_least,
                       specials.bonus_points)
+
+
+# A play in progress (State.sc): the turn (the seat to move is turn % seats), whether a refill ran short (the
+# round is then completed), the end reason (-1 while the play goes on), and the play's collapses, event rows
+# and the most nodes one chain search visited.
+S_TURN, S_ENDING, S_REASON, S_COLLAPSES, S_EVENTS, S_MAX_NODES = range(6)
+N_SCALARS = 6
+# A turn's plan (a search's choice, or a candidate): set, play the held build-aid tile, its targets, the chain.
+PL_SET, PL_AID, PL_A, PL_B, PL_N, PL_CHAIN = range(6)
+PLAN_WIDTH = PL_CHAIN + HAND
+
+
+class State(NamedTuple):
+    """A play of 7 Steps in progress: what the kernel's blocks read and write, and what a search copies
+    before each rollout."""
+
+    height: np.ndarray      # [49] discs on each field
+    bag: np.ndarray         # [7] discs per colour (the bag has no order: every draw is uniform)
+    hands: np.ndarray       # [seat, 7]
+    held: np.ndarray        # [seat, AID/BONUS] the tile held (-1: none)
+    piles: np.ndarray       # [AID/BONUS, tile] the face-down tiles (the first n_piles)
+    n_piles: np.ndarray     # [2]
+    discards: np.ndarray    # [AID/BONUS, tile] tiles played, face up
+    n_discards: np.ndarray  # [2]
+    ctr: np.ndarray         # [1] the play's draws so far: the index of its next keyed draw
+    seat_out: np.ndarray    # [SEAT_COLUMNS, seat] the seats' outputs, the score among them
+    sc: np.ndarray          # the scalars S_*
+
+
+class Work(NamedTuple):
+    """A turn's record and work space."""
+
+    fields: np.ndarray       # [7] the discs placed: field, level, direction stepped, collapses caused
+    levels: np.ndarray
+    dirs: np.ndarray
+    colls: np.ndarray
+    hand_before: np.ndarray  # [7] per colour
+    thrown: np.ndarray
+    drawn: np.ndarray
+    used: np.ndarray         # [49]
+    cand: np.ndarray         # [49] legal placements and the direction to each
+    cand_dir: np.ndarray
+
+
+@block()
+def new_state(n_seats, n_aid, n_bonus):
+    size = max(n_aid, n_bonus)
+    return State(np.zeros(N_FIELDS, np.int64), np.zeros(N_COLOURS, np.int64), np.zeros((n_seats, N_COLOURS), np.int64),
+                 np.zeros((n_seats, 2), np.int64), np.zeros((2, size), np.int64), np.zeros(2, np.int64),
+                 np.zeros((2, size), np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
+                 np.zeros((len(SEAT_COLUMNS), n_seats), np.int32), np.zeros(N_SCALARS, np.int64))
+
+
+@block()
+def new_work():
+    return Work(np.zeros(HAND, np.int64), np.zeros(HAND, np.int64), np.zeros(HAND, np.int64), np.zeros(HAND, np.int64),
+                np.zeros(N_COLOURS, np.int64), np.zeros(N_COLOURS, np.int64), np.zeros(N_COLOURS, np.int64),
+                np.zeros(N_FIELDS, np.bool_), np.zeros(N_FIELDS, np.int64), np.zeros(N_FIELDS, np.int64))
+
+
+@block()
+def copy_state(src, dst):
+    dst.height[:] = src.height
+    dst.bag[:] = src.bag
+    dst.hands[:] = src.hands
+    dst.held[:] = src.held
+    dst.piles[:] = src.piles
+    dst.n_piles[:] = src.n_piles
+    dst.discards[:] = src.discards
+    dst.n_discards[:] = src.n_discards
+    dst.ctr[:] = src.ctr
+    dst.seat_out[:] = src.seat_out
+    dst.sc[:] = src.sc
