@@ -66,6 +66,9 @@ def skill_ladder(page: Page) -> None:
     if depth.is_empty():
         return
     main = _main_row(depth)
+    answer, steps_said = edge_answer(main), depth_answer(main)
+    if not answer and not steps_said:
+        return  # one rung alone and no step up: nothing a figure could answer
     alone = balance.filter((pl.col("players") == main["players"]) & (pl.col("options") == main["options"]))
     step = steps.filter((pl.col("players") == main["players"]) & (pl.col("table_options") == main["options"]))
     fig, (left, right) = page.subplots(2, width=5.2, height=3.8)
@@ -89,8 +92,7 @@ def skill_ladder(page: Page) -> None:
     right.set_xlabel("rung, against the rung below")
     left.set_xlabel("rung")
     fig.suptitle(f"{page.game.title}: {QUESTION[:-1].lower()}? {main['players']} players, 95% intervals")
-    answer = edge_answer(main)
-    page.figure("skill_ladder", fig, "The skill ladder", " ".join(filter(None, [answer, depth_answer(main)])))
+    page.figure("skill_ladder", fig, "The skill ladder", " ".join(filter(None, [answer, steps_said])))
     page.verdict("skill", QUESTION, answer)
     page.table("The skill ladder: balance at each rung (every seat plays it)", alone.sort("players", "rung"),
                "setup_label n_plays seat0_advantage± balance± mean_turns± headline headline_mean± rung",
