@@ -218,7 +218,9 @@ def test_pairing_a_block_of_plays_at_a_time_adds_up_to_pairing_all_at_once(swept
 
 def test_per_play_rows_are_kept_for_swept_runs_only_and_a_run_joining_a_sweep_gets_them(tmp_path, capsys):
     lake, marts = tmp_path / "lake", tmp_path / "marts"
-    plain = ["--players", "4", "--policies", "random", "--plays", "1000", "--lake", str(lake), "--quiet"]
+    # A mixed table (three policies): not a run of the skill ladder, whose runs are compared by their headline too.
+    plain = ["--players", "4", "--policies", "random,heavy,reader,random", "--plays", "1000", "--lake", str(lake),
+             "--quiet"]
     assert main(["simulate", "mauer", "--seed", "1", *plain]) == 0
     build(lake, marts, tmp_path / "db.duckdb")
     assert not list(marts.glob(".cache/int_play_outcomes/*/*.parquet"))
