@@ -8,9 +8,10 @@ from simlib.core.config import RunConfig
 from simlib.core.rng import play_key
 from simlib.core.search import MAX_CANDIDATES, rollout_key
 from simlib.games.sevensteps import GAME
+from simlib.games.sevensteps.constants import AID
 from simlib.games.sevensteps.play import deal, play_on
 from simlib.games.sevensteps.policies import BUDGET, CHAINS, GREEDY, HORIZON, MAX_PARAMS, SEARCH
-from simlib.games.sevensteps.rollouts import BASE_ROLLOUT, candidates, search_turn
+from simlib.games.sevensteps.rollouts import BASE_ROLLOUT, candidates, determinize, search_turn
 from simlib.games.sevensteps.state import (
     PL_AID,
     PLAN_WIDTH,
@@ -18,7 +19,6 @@ from simlib.games.sevensteps.state import (
     Rules,
     board_arrays,
     new_state,
-    new_work,
     tile_arrays,
 )
 
@@ -35,13 +35,12 @@ class Play:
         self.rules = Rules(o["tile_threshold"], o["unused_tile_points"], o["max_turns"])
         sizes = len(self.ta.aid_effect), len(self.ta.bonus_measure)
         self.st, self.scratch = new_state(config.players, *sizes), new_state(config.players, *sizes)
-        self.wk = new_work()
         self.key = np.uint64(play_key(config.seed, play))
         deal(self.st, *sizes, self.key)
 
     def play_on(self, turns, plan=None):
         plan = np.zeros(PLAN_WIDTH, np.int64) if plan is None else plan
-        play_on(self.st, self.wk, self.codes, self.prm, self.bd, self.ta, self.rules, self.key, plan, DEFAULTS[GREEDY],
+        play_on(self.st, self.codes, self.prm, self.bd, self.ta, self.rules, self.key, plan, DEFAULTS[GREEDY],
                 turns)
 
 
@@ -68,11 +67,46 @@ def test_the_search_plays_its_build_aid_tile_where_greedy_keeps_it_and_the_rollo
                               int(DEFAULTS[SEARCH, CHAINS]), np.uint64(rollout_key(p.key, 4, BASE_ROLLOUT)), cand)
     assert incumbent == 0 and cand[0, PL_AID] == 0 and cand[:k, PL_AID].any()
     prm, plan = np.tile(DEFAULTS[SEARCH], (4, 1)), np.zeros(PLAN_WIDTH, np.int64)
-    prm[:, HORIZON] = 0
-    for budget, plays_aid in ((16, False), (1024, True)):
-        prm[:, BUDGET] = budget  # few rollouts keep the incumbent
-        search_turn(p.st, p.scratch, p.wk, prm, DEFAULTS, p.bd, p.ta, p.rules, p.key, cand, plan)
-        assert plan[PL_AID] == plays_aid
+    prm[:, HORIZON], prm[:, BUDGET] = 0, 1024
+    search_turn(p.st, p.scratch, prm, DEFAULTS, p.bd, p.ta, p.rules, p.key, cand, plan)
+    assert plan[PL_AID] == 1
+
+
+def test_the_search_does_not_peek_at_the_others_hands_and_tiles():
+    """Two states that differ only in what seat 0 has not seen (a disc of another hand swapped with one in the
+    bag, a tile another seat holds swapped with one in its pile) are determinized alike and give the same
+    plan."""
+    config = RunConfig.build(GAME, players=4, policies=["greedy"], plays=1, seed=1)
+    p = Play(config, 0)
+    while not ((p.st.held[1:, AID] >= 0).any() and p.st.n_piles[AID] > 0):
+        p.play_on(4)  # whole rounds: seat 0 is to move
+    seen = copy_state_of(p.st)
+    other = int(np.flatnonzero(p.st.held[:, AID] >= 0)[-1])
+    p.st.held[other, AID], p.st.piles[AID, 0] = p.st.piles[AID, 0], p.st.held[other, AID]
+    c, d = int(np.flatnonzero(p.st.hands[other])[0]), int(np.flatnonzero(p.st.bag)[-1])
+    assert c != d
+    p.st.hands[other, c] -= 1
+    p.st.hands[other, d] += 1
+    p.st.bag[c] += 1
+    p.st.bag[d] -= 1
+    for j in range(5):
+        key = np.uint64(rollout_key(p.key, 0, j))
+        a, b = copy_state_of(seen), copy_state_of(p.st)
+        determinize(a, 0, key)
+        determinize(b, 0, key)
+        assert all((x == y).all() for x, y in zip(a, b))
+    plans = []
+    prm = np.tile(DEFAULTS[SEARCH], (4, 1))
+    prm[:, BUDGET] = 32
+    for st in (seen, p.st):
+        cand, plan = np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64), np.zeros(PLAN_WIDTH, np.int64)
+        search_turn(st, p.scratch, prm, DEFAULTS, p.bd, p.ta, p.rules, p.key, cand, plan)
+        plans.append(plan)
+    assert (plans[0] == plans[1]).all()
+
+
+def copy_state_of(st):
+    return type(st)(*(a.copy() for a in st))
 
 
 def test_a_search_play_replays_alone():

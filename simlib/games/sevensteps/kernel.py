@@ -15,7 +15,7 @@ from .outputs import SEAT_COLUMNS
 from .play import _run, _sum, deal
 from .policies import GREEDY, SEARCH
 from .rollouts import search_turn
-from .state import PLAN_WIDTH, S_COLLAPSES, S_EVENTS, S_MAX_NODES, S_REASON, S_TURN, new_state, new_work
+from .state import PLAN_WIDTH, S_COLLAPSES, S_EVENTS, S_MAX_NODES, S_REASON, S_TURN, new_state
 
 
 @block()
@@ -32,7 +32,7 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd,
     max_nodes = np.zeros(n_plays, np.int32)
     seats = np.zeros((n_plays, len(SEAT_COLUMNS), n_seats), np.int32)
     n_aid, n_bonus = ta.aid_effect.shape[0], ta.bonus_measure.shape[0]
-    st, scratch, wk = new_state(n_seats, n_aid, n_bonus), new_state(n_seats, n_aid, n_bonus), new_work()
+    st, scratch = new_state(n_seats, n_aid, n_bonus), new_state(n_seats, n_aid, n_bonus)
     height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc = st  # out of the tuple once
     no_plan, plan = np.zeros(PLAN_WIDTH, np.int64), np.zeros(PLAN_WIDTH, np.int64)
     searching = False
@@ -47,11 +47,11 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd,
         row = ev_offsets[i] if record else -1
         while sc[S_REASON] < 0:  # scripted seats' turns; a search seat's turn chosen, then played
             row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm,
-                       bd, ta, rules, key, no_plan, defaults[GREEDY], 0, SEARCH, wk, ev, row, play)
+                       bd, ta, rules, key, no_plan, defaults[GREEDY], 0, SEARCH, ev, row, play)
             if sc[S_REASON] < 0:
-                search_turn(st, scratch, wk, prm, defaults, bd, ta, rules, key, cand, plan)
+                search_turn(st, scratch, prm, defaults, bd, ta, rules, key, cand, plan)
                 row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes,
-                           prm, bd, ta, rules, key, plan, defaults[GREEDY], 1, -1, wk, ev, row, play)
+                           prm, bd, ta, rules, key, plan, defaults[GREEDY], 1, -1, ev, row, play)
         turns[i] = sc[S_TURN]
         collapses[i] = sc[S_COLLAPSES]
         end_reason[i] = sc[S_REASON]

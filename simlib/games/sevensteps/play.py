@@ -230,15 +230,21 @@ def final_tiles(held, unused_tile_points, seat_out):
 
 @block()
 def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm, bd, ta, rules,
-         key, plan, plan_prm, turns, stop_code, wk, ev, row, play):
+         key, plan, plan_prm, turns, stop_code, ev, row, play):
     """Turns of the play until it ends (then the unused tiles score), or `turns` more turns (0: no limit), or a
     seat of policy `stop_code` is to move (-1: none). `plan` (when plan[PL_SET]) is a search's choice for the
     first turn, whose tile pile and throw-back follow `plan_prm` (a scripted policy's parameters); otherwise the
     seats' policies choose. Records the turns from event row `row` (>= 0); returns the next row.
 
     The play's turn and end are held in locals for the loop and written back to `sc` at the end, and the
-    arrays come one by one (Mauerbruch measured a State taken apart each turn at 1.7x slower)."""
-    fields, levels, dirs, colls, hand_before, thrown, drawn, used, cand, cand_dir = wk
+    arrays come one by one (Mauerbruch measured a State taken apart each turn at 1.7x slower). The turn's work
+    arrays are the call's own: nothing outside a call reads them."""
+    fields, levels = np.zeros(C.HAND, np.int64), np.zeros(C.HAND, np.int64)  # the discs placed
+    dirs, colls = np.zeros(C.HAND, np.int64), np.zeros(C.HAND, np.int64)
+    hand_before, thrown, drawn = np.zeros(C.N_COLOURS, np.int64), np.zeros(C.N_COLOURS, np.int64), np.zeros(
+        C.N_COLOURS, np.int64)
+    used, cand, cand_dir = np.zeros(C.N_FIELDS, np.bool_), np.zeros(C.N_FIELDS, np.int64), np.zeros(
+        C.N_FIELDS, np.int64)
     n_seats = hands.shape[0]
     turn, ending, reason = sc[S_TURN], sc[S_ENDING] != 0, sc[S_REASON]
     planned, done = plan[PL_SET] != 0, 0
@@ -300,9 +306,9 @@ def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, se
 
 
 @block()
-def play_on(st, wk, codes, prm, bd, ta, rules, key, plan, plan_prm, turns):
+def play_on(st, codes, prm, bd, ta, rules, key, plan, plan_prm, turns):
     """The play on with the seats' scripted policies (`plan` for the first turn, if set) until it ends, or
     `turns` more turns (0: no limit): a search's rollout."""
     height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc = st
     _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm, bd, ta, rules,
-         key, plan, plan_prm, turns, -1, wk, np.zeros((0, C.EV_COLS), np.int32), -1, 0)
+         key, plan, plan_prm, turns, -1, np.zeros((0, C.EV_COLS), np.int32), -1, 0)

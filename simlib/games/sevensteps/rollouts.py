@@ -50,7 +50,6 @@ from .state import (
     S_TURN,
     copy_state,
     new_state,
-    new_work,
 )
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
@@ -80,6 +79,7 @@ def determinize(st, seat, key):
             if t != seat and st.held[t, kind] >= 0:
                 st.piles[kind, m] = st.held[t, kind]
                 m += 1
+        st.piles[kind, :m] = np.sort(st.piles[kind, :m])  # in tile order: the deal depends only on what it knows
         for t in range(n):
             if t != seat and st.held[t, kind] >= 0:
                 j = below(draw(key, ctr[0]), m)
@@ -175,9 +175,9 @@ def _value(st, seat, unused_tile_points, points):
 
 
 @block()
-def search_turn(st, scratch, wk, prm, defaults, bd, ta, rules, key, cand, plan):
+def search_turn(st, scratch, prm, defaults, bd, ta, rules, key, cand, plan):
     """The search seat's turn plan into `plan` (always set). prm[seat]: budget, base policy code, horizon,
-    chains; `scratch` and `wk` are work space."""
+    chains; `scratch` is work space."""
     turn, n = st.sc[S_TURN], st.hands.shape[0]
     s = turn % n
     base = int(prm[s, BASE])
@@ -201,7 +201,7 @@ def search_turn(st, scratch, wk, prm, defaults, bd, ta, rules, key, cand, plan):
         copy_state(st, scratch)
         scratch.ctr[0] = 0
         determinize(scratch, s, rkey)
-        play_on(scratch, wk, codes, base_prm, bd, ta, rules, rkey, cand[c], defaults[GREEDY], int(prm[s, HORIZON]))
+        play_on(scratch, codes, base_prm, bd, ta, rules, rkey, cand[c], defaults[GREEDY], int(prm[s, HORIZON]))
         record(schedule, stats, c, _value(scratch, s, rules.unused_tile_points, points))
     plan[:] = cand[best_candidate(schedule, stats, rollout_key(key, turn, TIE_ROLLOUT), SWITCH_Z)]
 
@@ -211,7 +211,7 @@ def rollout_bench(seed, first_play, n_plays, codes, prm, bd, ta, rules):
     """For `make bench`: from each play's deal, what a search's rollout does (copy the state, determinize,
     play on with the seats' policies to the end). Returns the turns played."""
     n, n_aid, n_bonus = codes.shape[0], ta.aid_effect.shape[0], ta.bonus_measure.shape[0]
-    st, scratch, wk = new_state(n, n_aid, n_bonus), new_state(n, n_aid, n_bonus), new_work()
+    st, scratch = new_state(n, n_aid, n_bonus), new_state(n, n_aid, n_bonus)
     no_plan = np.zeros(PLAN_WIDTH, np.int64)
     turns = 0
     for i in range(n_plays):
@@ -221,6 +221,6 @@ def rollout_bench(seed, first_play, n_plays, codes, prm, bd, ta, rules):
         rkey = rollout_key(key, 0, 0)
         scratch.ctr[0] = 0
         determinize(scratch, 0, rkey)
-        play_on(scratch, wk, codes, prm, bd, ta, rules, rkey, no_plan, prm[0], 0)
+        play_on(scratch, codes, prm, bd, ta, rules, rkey, no_plan, prm[0], 0)
         turns += scratch.sc[S_TURN]
     return turns

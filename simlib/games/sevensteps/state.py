@@ -71,21 +71,6 @@ class State(NamedTuple):
     sc: np.ndarray          # the scalars S_*
 
 
-class Work(NamedTuple):
-    """A turn's record and work space."""
-
-    fields: np.ndarray       # [7] the discs placed: field, level, direction stepped, collapses caused
-    levels: np.ndarray
-    dirs: np.ndarray
-    colls: np.ndarray
-    hand_before: np.ndarray  # [7] per colour
-    thrown: np.ndarray
-    drawn: np.ndarray
-    used: np.ndarray         # [49]
-    cand: np.ndarray         # [49] legal placements and the direction to each
-    cand_dir: np.ndarray
-
-
 @block()
 def new_state(n_seats, n_aid, n_bonus):
     size = max(n_aid, n_bonus)
@@ -93,13 +78,6 @@ def new_state(n_seats, n_aid, n_bonus):
                  np.zeros((n_seats, 2), np.int64), np.zeros((2, size), np.int64), np.zeros(2, np.int64),
                  np.zeros((2, size), np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
                  np.zeros((len(SEAT_COLUMNS), n_seats), np.int32), np.zeros(N_SCALARS, np.int64))
-
-
-@block()
-def new_work():
-    return Work(np.zeros(HAND, np.int64), np.zeros(HAND, np.int64), np.zeros(HAND, np.int64), np.zeros(HAND, np.int64),
-                np.zeros(N_COLOURS, np.int64), np.zeros(N_COLOURS, np.int64), np.zeros(N_COLOURS, np.int64),
-                np.zeros(N_FIELDS, np.bool_), np.zeros(N_FIELDS, np.int64), np.zeros(N_FIELDS, np.int64))
 
 
 @block()
