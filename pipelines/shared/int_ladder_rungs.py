@@ -9,11 +9,12 @@ from __future__ import annotations
 import polars as pl
 
 from simlib.analysis.setups import distinct_labels
+from simlib.core.config import parse_policy
 from simlib.core.registry import get_game
 
 INPUTS = ("stg_runs",)
 OUTPUT = {"game": pl.String, "rung": pl.Int32, "rung_spec": pl.String, "rung_label": pl.String,
-          "n_rungs": pl.Int32, "match_parameters": pl.List(pl.String)}
+          "n_rungs": pl.Int32, "best_heuristic": pl.Boolean, "match_parameters": pl.List(pl.String)}
 
 
 def model(ctx) -> pl.DataFrame:
@@ -22,7 +23,8 @@ def model(ctx) -> pl.DataFrame:
     for name in names:
         game = get_game(name)
         specs = game.ladder_rungs()
+        best = str(parse_policy(game.best_heuristic, game)) if game.best_heuristic else None
         rows += [{"game": name, "rung": i, "rung_spec": spec, "rung_label": label, "n_rungs": len(specs),
-                  "match_parameters": list(game.match_parameters)}
+                  "best_heuristic": spec == best, "match_parameters": list(game.match_parameters)}
                  for i, (spec, label) in enumerate(zip(specs, distinct_labels(specs)))]
     return pl.DataFrame(rows, schema=OUTPUT)

@@ -32,3 +32,10 @@ create or replace macro mean_hi_int(n, s, ss) as s / n + mean_ci_half(sd_from_in
 -- The q-quantile of a distribution given as counts (quantile_disc: the smallest value with at least a share q
 -- of the plays at or below it), an aggregate over rows of value, the plays up to it and the plays in all.
 create or replace macro disc_quantile(value, up_to, total, q) as min(value) filter (where up_to >= total * q);
+
+-- A run's options ('name=value ...') without the game's match parameters: the options of the tables of one
+-- rung that a head-to-head table is compared with (the ladder marts).
+create or replace macro without_match_parameters(options, match_parameters) as
+    array_to_string(list_filter(string_split(options, ' '),
+                                lambda o: o <> '' and not list_contains(match_parameters, split_part(o, '=', 1))),
+                    ' ');

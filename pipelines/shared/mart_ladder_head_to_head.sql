@@ -16,9 +16,7 @@ pairs as (
         f.rung_label,
         b.rung as below_rung,
         b.rung_label as below_label,
-        array_to_string(list_filter(string_split(p.options, ' '),
-                                    lambda o: o <> '' and not list_contains(f.match_parameters, split_part(o, '=', 1))),
-                        ' ') as table_options
+        without_match_parameters(p.options, f.match_parameters) as table_options
     from mart_policy_strength as p
     join rungs as f on f.game = p.game and f.rung_spec = p.focal_spec
     join rungs as b on b.game = p.game and b.rung_spec = p.field_spec

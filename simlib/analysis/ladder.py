@@ -1,6 +1,7 @@
 """The skill ladder's report section, on every game page: does the start player's edge grow with skill, and how
 much skill does the game reward? From the ladder marts (pipelines/shared/mart_ladder_*.sql): tables where every
-seat plays one rung (random, the heuristics, search at rising budgets) and each rung against the rung below."""
+seat plays one rung (random, the heuristics, search at rising budgets), each rung against the rung below, and each
+search against the game's best heuristic (the strength test)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,26 @@ def depth_answer(depth: dict) -> str:
                     f"the rung below", luck)
 
 
+def strength_answer(strength: pl.DataFrame) -> str:
+    """How the rungs above the best heuristic (the search's budgets) fare against it, from mart_ladder_strength
+    rows of one players and options ("" for none)."""
+    if strength.is_empty():
+        return ""
+    rows = list(strength.sort("rung").iter_rows(named=True))
+    first = rows[0]
+    shares = ", ".join(f"{r['rung_label']} {pct(r['win_share'])} ({interval(r['win_share_lo'], r['win_share_hi'])})"
+                       for r in rows)
+    beaten = [r["rung_label"] for r in rows if r["beats_best"]]
+    said = ("every one of them wins significantly more than the fair share" if len(beaten) == len(rows) else
+            "none of them wins significantly more than the fair share" if not beaten else
+            f"only {', '.join(beaten)} {'wins' if len(beaten) == 1 else 'win'} significantly more than the fair share")
+    weaker = [f"{r['rung_label']} wins significantly less than {r['previous_label']}" for r in rows
+              if r["significantly_weaker"]]
+    return sentence(f"one player against {first['players'] - 1} {first['best_label']} players (the best heuristic), "
+                    f"seats rotated, wins {shares} (the fair share is {pct(first['fair_share'], 0)}): {said}",
+                    *weaker)
+
+
 def _short(label: str) -> str:
     """A rung's label on an axis: 'search (budget=16)' as 'search 16' (one parameter), else on two lines."""
     name, _, params = label.partition(" (")
@@ -62,7 +83,7 @@ def _main_row(depth: pl.DataFrame) -> dict:
 
 def skill_ladder(page: Page) -> None:
     balance, steps = page.mart("mart_ladder_balance"), page.mart("mart_ladder_head_to_head")
-    depth = page.mart("mart_ladder_depth")
+    depth, strength = page.mart("mart_ladder_depth"), page.mart("mart_ladder_strength")
     if depth.is_empty():
         return
     main = _main_row(depth)
@@ -71,6 +92,8 @@ def skill_ladder(page: Page) -> None:
         return  # one rung alone and no step up: nothing a figure could answer
     alone = balance.filter((pl.col("players") == main["players"]) & (pl.col("options") == main["options"]))
     step = steps.filter((pl.col("players") == main["players"]) & (pl.col("table_options") == main["options"]))
+    strength_said = strength_answer(strength.filter((pl.col("players") == main["players"])
+                                                    & (pl.col("table_options") == main["options"])))
     fig, (left, right) = page.subplots(2, width=5.2, height=3.8)
     for ax, rows, y, title, fair in ((left, alone, "seat0_advantage", "seat 0's advantage, every seat one rung", 0),
                                      (right, step, "win_share", "one player of a rung against the rung below",
@@ -92,7 +115,7 @@ def skill_ladder(page: Page) -> None:
     right.set_xlabel("rung, against the rung below")
     left.set_xlabel("rung")
     fig.suptitle(f"{page.game.title}: {QUESTION[:-1].lower()}? {main['players']} players, 95% intervals")
-    page.figure("skill_ladder", fig, "The skill ladder", " ".join(filter(None, [answer, steps_said])))
+    page.figure("skill_ladder", fig, "The skill ladder", " ".join(filter(None, [answer, steps_said, strength_said])))
     page.verdict("skill", QUESTION, answer)
     page.table("The skill ladder: balance at each rung (every seat plays it)", alone.sort("players", "rung"),
                "setup_label n_plays seat0_advantage± balance± mean_turns± headline headline_mean± rung",
@@ -100,6 +123,11 @@ def skill_ladder(page: Page) -> None:
     page.table("The skill ladder: each rung against the rung below", steps.sort("players", "options", "rung"),
                "pairing_label n_plays win_share± fair_share beats_below luck_share± seats_covered seat_balance",
                mart="mart_ladder_head_to_head")
+    if not strength.is_empty():
+        page.table("The skill ladder: the strength test, each rung above the best heuristic against it",
+                   strength.sort("players", "options", "rung"),
+                   "pairing_label n_plays win_share± fair_share beats_best previous_label change± significantly_weaker "
+                   "seats_covered seat_balance", mart="mart_ladder_strength")
     page.table("The skill ladder: skill depth and the start player's edge", depth.sort("players", "options"),
                "players options_label n_steps skill_depth top_step_rung top_luck_share± n_rungs_alone bottom_rung "
                "bottom_advantage± top_rung top_advantage± edge_change±", mart="mart_ladder_depth")

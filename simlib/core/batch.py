@@ -16,7 +16,8 @@ A batch file has three kinds of entries, each repeatable, all optional; the READ
     plays = 20_000               # per seating
 
     [[ladder]]                   # the skill ladder: a table of each rung alone, and each rung in every seat of a
-    players = 4                  # table of the rung below (the game's `skill_ladder`, weakest first)
+    players = 4                  # table of the rung below (the game's `skill_ladder`, weakest first) and of the
+                                 # game's `best_heuristic`
     plays = 2_000                # per table (same keys as [[run]], but policies)
     rungs = ["random", "search:budget=16"]         # optional: some of the ladder's rungs, not all
 
@@ -93,8 +94,12 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
         tables = [(n, p.split(",")) for n in players for p in policies]
     elif kind == "ladder":
         tables = [(n, [p]) for n in players for p in policies]
+        best = str(parse_policy(game.best_heuristic, game)) if game.best_heuristic else None
+        fields = [(below, focal) for below, focal in zip(policies, policies[1:])]
+        if best in policies:
+            fields += [(best, focal) for focal in policies[policies.index(best) + 2:]]
         for n in players:
-            for below, focal in zip(policies, policies[1:]):
+            for below, focal in fields:
                 tables += [(n, [below] * seat + [focal] + [below] * (n - seat - 1)) for seat in range(n)]
     else:
         tables = []

@@ -59,6 +59,9 @@ class Game(ABC):
     # The rungs of the game's skill ladder, weakest first, as policy specs ("search:budget=16"): what `[[ladder]]`
     # batch entries play and the ladder marts order by (empty: every policy at its defaults, catalogue order).
     skill_ladder: tuple[str, ...] = ()
+    # The game's best heuristic, a rung of the ladder: every stronger rung also plays against it, one player at a
+    # table of it (does search beat the best scripted play?). Empty: no such tables.
+    best_heuristic: str = ""
     # Where the game stands in the report (the rule texts' order: ../shared/GAMES.md); lower first.
     report_order: int = 100
     # What the `turns` column counts, for axis labels.

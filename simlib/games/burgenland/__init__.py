@@ -66,6 +66,7 @@ class Burgenland(Game):
     }
     package = Path(__file__).parent
     skill_ladder = ("random", "saver", "builder", "search:budget=64", "search:budget=256")
+    best_heuristic = "builder"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 

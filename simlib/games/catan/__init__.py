@@ -64,6 +64,7 @@ class Catan(Game):
     setup_options = {"map": "{} map", "victory_points": "{} victory points", "max_turns": "turn limit {}"}
     package = Path(__file__).parent
     skill_ladder = ("random", "weighted", "builder", "search:budget=32", "search:budget=128")
+    best_heuristic = "builder"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
     event_tables = ("events",)

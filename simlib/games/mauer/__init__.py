@@ -51,6 +51,7 @@ class Mauer(Game):
     option_flags = {"rounds": "Spielrunden per match"}
     package = Path(__file__).parent
     skill_ladder = ("random", "heavy", "hollow", "reader", "search:budget=16", "search:budget=64", "search:budget=256")
+    best_heuristic = "reader"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 

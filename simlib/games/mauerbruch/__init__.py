@@ -55,6 +55,7 @@ class Mauerbruch(Game):
     event_tables = ("events", "deals")
     package = Path(__file__).parent
     skill_ladder = ("random", "greedy", "cautious", "search:budget=16", "search:budget=64", "search:budget=256")
+    best_heuristic = "cautious"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 

@@ -64,6 +64,7 @@ class Mauerspechte(Game):
     package = Path(__file__).parent
     skill_ladder = ("random", "weighted", "hotelier", "builder", "specht", "search:budget=32",
                     "search:budget=128")
+    best_heuristic = "specht"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
     event_tables = ("events",)

@@ -67,6 +67,7 @@ class SevenSteps(Game):
     event_tables = ("events", "turns")
     package = Path(__file__).parent
     skill_ladder = ("random", "climber", "greedy", "search:budget=64", "search:budget=256")
+    best_heuristic = "greedy"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
 
