@@ -17,12 +17,12 @@ TIE_DRAWS = 1 << 24
 _PAIR, _SWAP, _COIN, _NEIGHBOUR = 0, 1, 2, 3
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _u(key, take, purpose):
     return draw(key, TAKE_DRAWS + take * 8 + purpose)
 
 
-@block()
+@block(_nrt=False)
 def _best_new_pair(tops, stack, card, kinds, symbols, values, gcd):
     """The best pair card would form with another top if it lay on `stack`."""
     old = tops[stack]
@@ -36,7 +36,7 @@ def _best_new_pair(tops, stack, card, kinds, symbols, values, gcd):
     return best
 
 
-@block()
+@block(_nrt=False)
 def _swaps(player, minimum, pick, tops, pile, pile_n, kinds, symbols, values, gcd):
     """Swaps whose new card forms a pair of at least `minimum`: (how many, stack and pile position of the
     `pick`-th), the pile positions being the last seven cards of the player's pile."""
@@ -52,7 +52,7 @@ def _swaps(player, minimum, pick, tops, pile, pile_n, kinds, symbols, values, gc
     return count, -1, -1
 
 
-@block()
+@block(_nrt=False)
 def choose_swap(code, player, n_pairs, tops, pile, pile_n, kinds, symbols, values, gcd, key, take):
     """A Wunschkarte swap before a take: (stack, pile position), or (-1, -1) for none.
 
@@ -71,7 +71,7 @@ def choose_swap(code, player, n_pairs, tops, pile, pile_n, kinds, symbols, value
     return s, j
 
 
-@block()
+@block(_nrt=False)
 def choose_pair(code, prm, player, n_pairs, pair_a, pair_b, pair_kind_, heights, pile_n, key, take):
     """Index of the pair to take among the n_pairs available."""
     if code == RANDOM or unit(_u(key, take, _COIN)) < prm[0]:
@@ -102,7 +102,7 @@ def choose_pair(code, prm, player, n_pairs, pair_a, pair_b, pair_kind_, heights,
     return best
 
 
-@block()
+@block(_nrt=False)
 def choose_neighbour(code, emptied_a, emptied_b, heights, key, take):
     """The neighbouring stack whose cards the wall-breaker adds to his pile (-1 if none is left)."""
     count = 0

@@ -52,21 +52,21 @@ from .state import (
 )
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _refresh(stacks, heights, tops, kinds, symbols, values, gcd, pa, pb, pk):
     for s in range(N_STACKS):
         tops[s] = stacks[s, heights[s] - 1] if heights[s] > 0 else -1
     return list_pairs(tops, kinds, symbols, values, gcd, pa, pb, pk)
 
 
-@block()
+@block(_nrt=False)
 def refresh(st, cards, pw):
     """The stacks' top cards and every pair among them (into pw); returns how many pairs."""
     return _refresh(st.stacks, st.heights, st.tops, cards.kinds, cards.symbols, cards.values, cards.gcd, pw.a, pw.b,
                     pw.kind)
 
 
-@block()
+@block(_nrt=False)
 def _filter(kind_wanted, n, pair_a, pair_b, pair_kind, fa, fb, fk):
     m = 0
     for i in range(n):
@@ -76,7 +76,7 @@ def _filter(kind_wanted, n, pair_a, pair_b, pair_kind, fa, fb, fk):
     return m
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _allowed(phase, n_pairs, pa, pb, pk, fa, fb, fk):
     if phase == OPENING_DOUBLE:
         return _filter(DOUBLE, n_pairs, pa, pb, pk, fa, fb, fk)
@@ -86,19 +86,19 @@ def _allowed(phase, n_pairs, pa, pb, pk, fa, fb, fk):
     return m + _filter(SINGLE, n_pairs, pa, pb, pk, fa[m:], fb[m:], fk[m:])
 
 
-@block()
+@block(_nrt=False)
 def allowed(phase, n_pairs, pw):
     """The pairs the phase allows into pw.fa/fb/fk (a turn: doubles first); returns how many."""
     return _allowed(phase, n_pairs, pw.a, pw.b, pw.kind, pw.fa, pw.fb, pw.fk)
 
 
-@block()
+@block(_nrt=False)
 def swap(st, player, s, j):
     """_swap on the state `st`."""
     return _swap(st.stacks, st.heights, st.pile, st.pile_n, st.tally, player, s, j)
 
 
-@block()
+@block(_nrt=False)
 def deal(st, key, sizes, order):
     """Shuffle (a keyed Fisher-Yates, one draw per position) and deal the stacks; the opener to move."""
     stacks, heights, sc = st.stacks, st.heights, st.sc  # out of the tuple once (see _run)
@@ -124,7 +124,7 @@ def deal(st, key, sizes, order):
     sc[S_BREAKER] = -1
 
 
-@block()
+@block(_nrt=False)
 def _break_wall(stacks, heights, pile, pile_n, sc, code, player, a, b, key, take):
     """Stack a or b was emptied: the player adds a neighbouring stack of his choice; the play ends."""
     sc[S_EMPTIED] = a if heights[a] == 0 else b
@@ -141,7 +141,7 @@ def _break_wall(stacks, heights, pile, pile_n, sc, code, player, a, b, key, take
     sc[S_REASON] = BROKEN
 
 
-@block()
+@block(_nrt=False)
 def _swap(stacks, heights, pile, pile_n, tally, player, s, j):
     """The Wunschkarte on stack s for the card at pile position j: that card onto the wall, the Wunschkarte
     last onto the pile. Returns the card put on the wall."""
@@ -154,7 +154,7 @@ def _swap(stacks, heights, pile, pile_n, tally, player, s, j):
     return card
 
 
-@block()
+@block(_nrt=False)
 def _record(ev, row, play, tops, kinds, take, turn, stacks, heights, player, phase, a, b, kind, swap_card,
               swap_stack):
     ban2, ban5 = bans_in_force(tops, kinds)
@@ -174,7 +174,7 @@ def _record(ev, row, play, tops, kinds, take, turn, stacks, heights, player, pha
     ev[row, EV_SWAP_STACK] = swap_stack
 
 
-@block()
+@block(_nrt=False)
 def _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa, fb, fk, codes,
          prm, key, discard_opening, plan, passes, horizon, stop_code, ev, row, play):
     """Passes of the play until it ends, or `passes` passes (0: no limit), or `horizon` more takes (0: no limit),
@@ -259,7 +259,7 @@ def _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values,
     return row
 
 
-@block()
+@block(_nrt=False)
 def play_on(st, cards, pw, codes, prm, key, discard_opening, plan, horizon, no_ev):
     """The play on with the seats' scripted policies (`plan` for the first pass, if its pair is >= 0) until it
     ends, or `horizon` more takes (0: no limit): a search's rollout."""

@@ -8,7 +8,7 @@ from ...core.blocks import block
 from .constants import BAN2, BAN5, DOUBLE, JOKER, N_STACKS, NO_PAIR, NUMBER, SINGLE
 
 
-@block()
+@block(_nrt=False)
 def bans_in_force(tops, kinds):
     """(2 banned, 5 banned): a face-up ban card on top of any stack bans that divisor."""
     ban2 = False
@@ -21,7 +21,7 @@ def bans_in_force(tops, kinds):
     return ban2, ban5
 
 
-@block()
+@block(_nrt=False)
 def pair_kind(a, b, kinds, symbols, values, gcd, ban2, ban5):
     """NO_PAIR, SINGLE or DOUBLE for cards a and b under the bans in force.
 
@@ -49,7 +49,7 @@ def pair_kind(a, b, kinds, symbols, values, gcd, ban2, ban5):
     return NO_PAIR
 
 
-@block()
+@block(_nrt=False)
 def list_pairs(tops, kinds, symbols, values, gcd, out_a, out_b, out_kind):
     """Every pair of top cards that matches, into out_*; returns how many."""
     ban2, ban5 = bans_in_force(tops, kinds)
