@@ -49,6 +49,7 @@ from .constants import (
 )
 from .legal import edge_changed, node_changed
 from .rules import largest_army_holder, pay
+from .scoring import route_piece_added, route_piece_lifted
 from .setup import expose, place_settlement
 from .state import log
 
@@ -62,6 +63,7 @@ def place_route_piece(st, bd, lg, p, turn, e, kind, free):
     st.left[p, ROADS if kind == ROAD else SHIPS] -= 1
     log(lg, turn, p, EV_ROAD if kind == ROAD else EV_SHIP, e, int(free), 0)
     edge_changed(e, p, kind, st, bd)
+    route_piece_added(st, bd, p, e)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -124,6 +126,7 @@ def apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
         return False
     if family == F_MOVE_SHIP:
         log(lg, turn, p, EV_MOVE_SHIP, a, b, 0)
+        route_piece_lifted(st, bd, p, a)
         st.edge_owner[a] = -1
         st.edge_kind[a] = 0
         st.edge_owner[b] = p
@@ -131,6 +134,7 @@ def apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
         st.edge_turn[b] = turn
         for e in (a, b):
             edge_changed(e, p, SHIP, st, bd)
+        route_piece_added(st, bd, p, b)
         st.ship_moved[0] = 1
         return True
     return False

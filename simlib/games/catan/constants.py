@@ -39,6 +39,8 @@ WIN_POINTS = 10
 
 # Published thresholds that are not inputs.
 LONGEST_ROUTE_MIN = 5   # pieces in a route before the longest-route card is given
+NO_ROUTE_BOUND = 64     # State.route_high when only the pieces bound a route (check_rules: at most 63)
+ROUTE_WORK_ROWS = 13    # rows of rules.longest_route_in's work space
 LARGEST_ARMY_MIN = 3    # knights played before the largest-army card is given
 CARD_POINTS = 2         # each of those two cards is worth 2 points
 DISCARD_ABOVE = 7       # on a 7, a hand of more cards loses half, rounded down

@@ -13,6 +13,7 @@ from .constants import (
     LONGEST_ROUTE_MIN,
     N_RES,
     N_SUMS,
+    NO_ROUTE_BOUND,
     ROADS,
     SETTLEMENTS,
     SHIPS,
@@ -31,43 +32,121 @@ def points(st, p):
         + CARD_POINTS * (int(st.longest_holder[0] == p) + int(st.army_holder[0] == p))
 
 
+@nb.njit(cache=True, inline="always")
+def _joined_ends(st, bd, p, e):
+    """At how many of its two ends player p's piece on edge e joins another of his pieces (as longest_route_in
+    joins them)."""
+    joined = 0
+    for side in range(2):
+        n = bd.edge_nodes[e, side]
+        if st.node_owner[n] < 0 or st.node_owner[n] == p:
+            for k in range(3):
+                f = bd.node_edges[n, k]
+                if f >= 0 and f != e and st.edge_owner[f] == p and (st.edge_kind[f] == st.edge_kind[e]
+                                                                     or st.node_owner[n] == p):
+                    joined += 1
+                    break
+    return joined
+
+
+@nb.njit(cache=True, inline="always")
+def route_piece_added(st, bd, p, e):
+    """Player p's piece on edge e has just come onto the board (built, or a ship moved there). A trail without
+    it is still one, so his route_low holds; his route_high grows by one where e joins his other pieces at one
+    end at most (a trail holding e has it at an end, and is a trail without it and one piece more); joining at
+    both ends it may link two trails into one, and only his pieces bound his route then."""
+    st.route_high[p] = st.route_high[p] + 1 if _joined_ends(st, bd, p, e) < 2 else NO_ROUTE_BOUND
+
+
+@nb.njit(cache=True, inline="always")
+def route_piece_lifted(st, bd, p, e):
+    """Player p's piece on edge e is about to leave the board (a ship moved). No trail grows, so his route_high
+    holds; his route_low falls by one where e joins his other pieces at one end at most (a trail holding e then
+    has it at an end), else to 0."""
+    st.route_low[p] = max(st.route_low[p] - 1, 0) if _joined_ends(st, bd, p, e) < 2 else 0
+
+
+@nb.njit(cache=True, inline="always")
+def _route_range(st, rules, q):
+    """What is known of q's longest route: (at least, at most); both his route where it is not out of date."""
+    if not st.route_stale[q]:
+        return st.routes[q], st.routes[q]
+    pieces = rules.piece_limits[ROADS] - st.left[q, ROADS] + rules.piece_limits[SHIPS] - st.left[q, SHIPS]
+    return st.route_low[q], min(st.route_high[q], pieces)
+
+
+@nb.njit(cache=True, inline="always")
+def _holder_if_known(st, rules):
+    """(True, who holds the longest-route card) where what is known of the routes (_route_range) decides it as
+    rules.longest_route_holder would over the routes themselves, else (False, -1): nobody's route may reach
+    LONGEST_ROUTE_MIN (nobody), or one player's is at least that and longer than any other's may be (he), or
+    the holder's is at least that and as long as any other's may be (he keeps it); else every route must be
+    known exactly."""
+    P = st.hands.shape[0]
+    holder = st.longest_holder[0]
+    top = 0
+    for q in range(P):
+        top = max(top, _route_range(st, rules, q)[1])
+    if top < LONGEST_ROUTE_MIN:
+        return True, -1
+    stale = False
+    for q in range(P):
+        stale = stale or st.route_stale[q]
+        low = _route_range(st, rules, q)[0]
+        if low < LONGEST_ROUTE_MIN:
+            continue
+        others = 0
+        for x in range(P):
+            if x != q:
+                others = max(others, _route_range(st, rules, x)[1])
+        if low > others or (q == holder and low >= others):
+            return True, q
+    if stale:
+        return False, -1
+    return True, longest_route_holder(st.routes, holder)
+
+
 @nb.njit(cache=True, _nrt=False, inline="always")
 def update_routes(st, rules, bd, scratch, p, settled):
     """After p's route changed: his longest route, and on a new settlement (node `settled`, else -1) that
     of every player with a piece there (it may cut theirs), are out of date; so is the list of ships he
     may move; then who holds the card.
 
-    A route is searched for only when the card could depend on it: a player's route is at most his
-    pieces on the board, so one whose pieces are fewer than the larger of LONGEST_ROUTE_MIN and the
-    longest route known exactly can neither take the card nor tie for it, and his route stays out of
-    date until it could (the search is most of the kernel's time otherwise)."""
+    A route is searched for only while the card depends on it (the search is most of the kernel's time
+    otherwise): what is known of each route out of date, at least route_low and at most route_high and his
+    pieces on the board, often decides who holds it (_holder_if_known); else the route out of date that may
+    be the longest is searched, and again. Random players move a ship in almost every turn, mostly from and
+    to an open end: the mover's route changes by one at most. His own settlement may join his road and ship
+    there into one trail: only his pieces bound his route then; another's settlement may cut routes there:
+    theirs are at least 0."""
     st.n_movable[0] = -1
+    if settled >= 0:
+        st.route_high[p] = NO_ROUTE_BOUND
     P = st.hands.shape[0]
     for q in range(P):
-        affected = q == p
-        if settled >= 0:
+        cut = False
+        if settled >= 0 and q != p:
             for x in range(3):
                 f = bd.node_edges[settled, x]
-                affected = affected or (f >= 0 and st.edge_owner[f] == q)
-        st.route_stale[q] = st.route_stale[q] or affected
+                cut = cut or (f >= 0 and st.edge_owner[f] == q)
+        if cut:
+            st.route_low[q] = 0
+        st.route_stale[q] = st.route_stale[q] or cut or q == p
     while True:
-        need = LONGEST_ROUTE_MIN
-        for q in range(P):
-            if not st.route_stale[q]:
-                need = max(need, st.routes[q])
-        search = -1
-        for q in range(P):
-            pieces = rules.piece_limits[ROADS] - st.left[q, ROADS] + rules.piece_limits[SHIPS] - st.left[q, SHIPS]
-            if search < 0 and st.route_stale[q] and pieces >= need:
-                search = q
-        if search < 0:
+        known, holder = _holder_if_known(st, rules)
+        if known:
             break
-        st.routes[search] = longest_route_in(search, st.edge_owner, st.edge_kind, st.node_owner, bd.node_edges,
-                                             bd.edge_nodes, scratch.route_work)
+        search, most = -1, -1
+        for q in range(P):
+            if st.route_stale[q] and _route_range(st, rules, q)[1] > most:
+                search, most = q, _route_range(st, rules, q)[1]
+        route = longest_route_in(search, st.edge_owner, st.edge_kind, st.node_owner, bd.node_edges, bd.edge_nodes,
+                                 scratch.route_work)
+        st.routes[search] = route
+        st.route_low[search] = route
+        st.route_high[search] = route
         st.route_stale[search] = False
-    for q in range(P):
-        scratch.known_routes[q] = 0 if st.route_stale[q] else st.routes[q]
-    st.longest_holder[0] = longest_route_holder(scratch.known_routes, st.longest_holder[0])
+    st.longest_holder[0] = holder
 
 
 class CatanOutputs(NamedTuple):
@@ -125,8 +204,8 @@ def final_rows(out, i, st, tally, rules, bd, scratch, turns, winner, n_events):
         out.dev_cards[i, q, 0] = tally.bought[q]
         out.dev_cards[i, q, 1] = tally.played[q]
         out.knights[i, q] = st.knights[q]
-        out.longest_route[i, q] = longest_route_in(q, st.edge_owner, st.edge_kind, st.node_owner, bd.node_edges,
-                                                   bd.edge_nodes, scratch.route_work)
+        out.longest_route[i, q] = st.routes[q] if not st.route_stale[q] else longest_route_in(
+            q, st.edge_owner, st.edge_kind, st.node_owner, bd.node_edges, bd.edge_nodes, scratch.route_work)
         out.holders[i, q, 0] = st.longest_holder[0] == q
         out.holders[i, q, 1] = st.army_holder[0] == q
         out.vp_cards[i, q] = st.dev_hand[q, VICTORY_POINT]

@@ -12,6 +12,7 @@ from .constants import (
     EV_HEX,
     EV_SETUP_ROAD,
     EV_SETUP_SETTLEMENT,
+    NO_ROUTE_BOUND,
     ROAD,
     ROADS,
     ROBBER_ROLL,
@@ -89,7 +90,9 @@ def new_game(st, rules):
     st.dev_new[:] = 0
     st.knights[:] = 0
     st.routes[:] = 0
-    st.route_stale[:] = False
+    st.route_stale[:] = True  # unknown until searched (the set-up's roads are not counted as they are placed)
+    st.route_low[:] = 0
+    st.route_high[:] = NO_ROUTE_BOUND
     st.building_points[:] = 0
     st.rate[:] = BANK_RATE
     st.longest_holder[0] = -1

@@ -29,6 +29,7 @@ from .constants import (
     N_RES,
     N_SUMS,
     PIECES,
+    ROUTE_WORK_ROWS,
     SPIRAL_TOKENS,
     STANDARD_TERRAINS,
 )
@@ -83,8 +84,10 @@ class State(NamedTuple):
     dev_new: np.ndarray        # [P, N_DEV] of them bought this turn (not playable yet)
     left: np.ndarray           # [P, 4] settlements, cities, roads, ships still in the box
     knights: np.ndarray        # [P] knights played
-    routes: np.ndarray         # [P] longest route where route_stale is False (0 until a route changes: < 5)
+    routes: np.ndarray         # [P] longest route where route_stale is False (out of date from new_game on)
     route_stale: np.ndarray    # [P] routes[q] is out of date (and not needed yet: scoring.update_routes)
+    route_low: np.ndarray      # [P] at most the longest route (scoring.route_piece_lifted), exact when searched
+    route_high: np.ndarray     # [P] at least the longest route (scoring.route_piece_added), exact when searched
     longest_holder: np.ndarray  # [1] -1 none
     army_holder: np.ndarray    # [1] -1 none
     building_points: np.ndarray  # [P] a point per settlement, two per city
@@ -127,7 +130,6 @@ class Scratch(NamedTuple):
     settle_list: np.ndarray
     city_list: np.ndarray
     score: np.ndarray          # [P]
-    known_routes: np.ndarray   # [P] the routes known exactly, 0 for the rest
 
 
 class EventLog(NamedTuple):
@@ -181,7 +183,8 @@ def new_state(bd, rules, n_players):
         deck=np.zeros(rules.dev_deck.sum(), i64), deck_pos=np.zeros(1, i64),
         dev_hand=np.zeros((P, N_DEV), i64), dev_new=np.zeros((P, N_DEV), i64),
         left=np.zeros((P, rules.piece_limits.shape[0]), i64), knights=np.zeros(P, i64),
-        routes=np.zeros(P, i64), route_stale=np.zeros(P, np.bool_),
+        routes=np.zeros(P, i64), route_stale=np.zeros(P, np.bool_), route_low=np.zeros(P, i64),
+        route_high=np.zeros(P, i64),
         longest_holder=np.zeros(1, i64), army_holder=np.zeros(1, i64),
         building_points=np.zeros(P, i64), rate=np.zeros((P, N_RES), i64),
         legal_edge=np.zeros((P, 2, E), np.bool_), n_legal_edge=np.zeros((P, 2), i64),
@@ -214,6 +217,8 @@ def copy_state(src, dst):
     dst.knights[:] = src.knights
     dst.routes[:] = src.routes
     dst.route_stale[:] = src.route_stale
+    dst.route_low[:] = src.route_low
+    dst.route_high[:] = src.route_high
     dst.longest_holder[:] = src.longest_holder
     dst.army_holder[:] = src.army_holder
     dst.building_points[:] = src.building_points
@@ -248,9 +253,9 @@ def new_scratch(bd, n_players, n_families):
         plenty_first=np.zeros(pairs, i64), plenty_second=np.zeros(pairs, i64),
         movable=np.zeros(E, i64), destinations=np.zeros(E, i64), counts=np.zeros(n_families, i64),
         received_now=np.zeros((n_players, 2, N_RES), i64), terrains=np.zeros(bd.terrain_bag.shape[0], i64),
-        route_work=np.zeros((8, max(2 * E, N) + 1), i64),
+        route_work=np.zeros((ROUTE_WORK_ROWS, max(2 * E, N) + 1), i64),
         road_list=np.zeros(E, i64), settle_list=np.zeros(N, i64), city_list=np.zeros(N, i64),
-        score=np.zeros(n_players, i64), known_routes=np.zeros(n_players, i64))
+        score=np.zeros(n_players, i64))
 
 
 @nb.njit(cache=True, inline="always")
