@@ -106,22 +106,37 @@ def determinize(st, me, key, pool):
 
 
 @block()
+def production_scores(st, scores):
+    """scores[q] := PRODUCTION_WEIGHT times seat q's expected cards a roll: the horizon value's production
+    term, to which a game adds its points."""
+    scores[:st.hands.shape[0]] = 0.0
+    for node in range(st.node_owner.shape[0]):
+        q = st.node_owner[node]
+        if q >= 0:
+            scores[q] += PRODUCTION_WEIGHT * st.node_level[node] * st.node_pips[node] / 36.0
+
+
+@block()
+def margin_value(scores, me, win_points):
+    """The horizon value of seats' `scores` to `me`: its win share of the best score, plus its margin over the
+    best other seat as a fraction of 4 times the points that win."""
+    best_other = -1e9
+    for q in range(scores.shape[0]):
+        if q != me:
+            best_other = max(best_other, scores[q])
+    return win_share(scores, me) + (scores[me] - best_other) / (4.0 * win_points)
+
+
+@block()
 def horizon_value(st, rules, me, winner, scores):
     """A rollout's worth to `me` (module docstring); `scores` is work space."""
     n = st.hands.shape[0]
     if winner >= 0:
         return 1.0 if winner == me else 0.0
-    scores[:n] = 0.0
-    for node in range(st.node_owner.shape[0]):
-        q = st.node_owner[node]
-        if q >= 0:
-            scores[q] += PRODUCTION_WEIGHT * st.node_level[node] * st.node_pips[node] / 36.0
-    best_other = -1e9
+    production_scores(st, scores)
     for q in range(n):
         scores[q] += points(st, q)
-        if q != me:
-            best_other = max(best_other, scores[q])
-    return win_share(scores[:n], me) + (scores[me] - best_other) / (4.0 * rules.win_points)
+    return margin_value(scores[:n], me, rules.win_points)
 
 
 @block()

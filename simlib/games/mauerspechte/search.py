@@ -21,12 +21,11 @@ from ...core.search import (
     record,
     rollout_key,
     start_plan,
-    win_share,
 )
 from ..catan.constants import EV_COLS
 from ..catan.kernel import STOPPED, start_turn
 from ..catan.scoring import final_rows, new_outputs
-from ..catan.search import PRODUCTION_WEIGHT, SWITCH_Z, TIE_ROLLOUT, determinize
+from ..catan.search import SWITCH_Z, TIE_ROLLOUT, determinize, margin_value, production_scores
 from ..catan.setup import new_game, start_play
 from ..catan.state import EventLog, copy_state, new_scratch, new_state, new_tally
 from .constants import N_FAMILIES  # the scenario's: the engine's families and its own two
@@ -67,17 +66,10 @@ def horizon_value(st, wl, br, me, winner, scores):
     n = st.hands.shape[0]
     if winner >= 0:
         return 1.0 if winner == me else 0.0
-    scores[:n] = 0.0
-    for node in range(st.node_owner.shape[0]):
-        q = st.node_owner[node]
-        if q >= 0:
-            scores[q] += PRODUCTION_WEIGHT * st.node_level[node] * st.node_pips[node] / 36.0
-    best_other = -1e9
+    production_scores(st, scores)
     for q in range(n):
         scores[q] += berlin_points(st, wl, br, q)
-        if q != me:
-            best_other = max(best_other, scores[q])
-    return win_share(scores[:n], me) + (scores[me] - best_other) / (4.0 * br.win_points)
+    return margin_value(scores[:n], me, br.win_points)
 
 
 @block()
