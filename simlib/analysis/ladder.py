@@ -81,6 +81,15 @@ def _main_row(depth: pl.DataFrame) -> dict:
     return depth.sort("published", "size", "players", descending=True).row(0, named=True)
 
 
+def _forest(ax, page: Page, rows: pl.DataFrame, x: str, marker: str, label: str | None, y: list[float]) -> None:
+    """Each row's `x` with its 95% interval (percent) at height y[i], in its rung's colour; `label` once."""
+    for i, row in enumerate(rows.iter_rows(named=True)):
+        err = [[100 * (row[x] - row[f"{x}_lo"])], [100 * (row[f"{x}_hi"] - row[x])]]
+        ax.errorbar([100 * row[x]], [y[i]], xerr=err, fmt=marker, capsize=3,
+                    color=page.colour(row["rung_label"].split(" ")[0]), mfc="white" if marker == "D" else None,
+                    label=label if i == 0 else None)
+
+
 def skill_ladder(page: Page) -> None:
     balance, steps = page.mart("mart_ladder_balance"), page.mart("mart_ladder_head_to_head")
     depth, strength = page.mart("mart_ladder_depth"), page.mart("mart_ladder_strength")
@@ -92,28 +101,33 @@ def skill_ladder(page: Page) -> None:
         return  # one rung alone and no step up: nothing a figure could answer
     alone = balance.filter((pl.col("players") == main["players"]) & (pl.col("options") == main["options"]))
     step = steps.filter((pl.col("players") == main["players"]) & (pl.col("table_options") == main["options"]))
-    strength_said = strength_answer(strength.filter((pl.col("players") == main["players"])
-                                                    & (pl.col("table_options") == main["options"])))
-    fig, (left, right) = page.subplots(2, width=5.2, height=3.8)
-    for ax, rows, y, title, fair in ((left, alone, "seat0_advantage", "seat 0's advantage, every seat one rung", 0),
+    against_best = strength.filter((pl.col("players") == main["players"])
+                                   & (pl.col("table_options") == main["options"]))
+    strength_said = strength_answer(against_best)
+    fig, (left, right) = page.subplots(2, width=5.2, height=max(3.8, 0.45 * max(alone.height, step.height) + 1.2))
+    # Rungs up the y axis, weakest at the bottom, as on a ladder: their labels read across, however many.
+    for ax, rows, x, title, fair in ((left, alone, "seat0_advantage", "seat 0's advantage, every seat one rung", 0),
                                      (right, step, "win_share", "one player of a rung against the rung below",
                                       1 / main["players"])):
         rows = rows.sort("rung")
-        for i, row in enumerate(rows.iter_rows(named=True)):
-            err = [[100 * (row[y] - row[f"{y}_lo"])], [100 * (row[f"{y}_hi"] - row[y])]]
-            ax.errorbar([i], [100 * row[y]], yerr=err, fmt="o", capsize=3,
-                        color=page.colour(row["rung_label"].split(" ")[0]))
-        ax.axhline(100 * fair, color="grey", linestyle="--", linewidth=1,
+        _forest(ax, page, rows, x, "o", None, list(range(rows.height)))
+        if ax is right:  # the strength test beside each step whose rung below is not the best heuristic
+            place = {r["rung"]: i for i, r in enumerate(rows.iter_rows(named=True))
+                     if r["below_label"] not in against_best["best_label"]}
+            best = against_best.filter(pl.col("rung").is_in(list(place)))
+            if not best.is_empty():
+                _forest(ax, page, best, x, "D", f"against {best['best_label'][0]} (the best heuristic)",
+                        [place[r] + 0.25 for r in best["rung"]])
+        ax.axvline(100 * fair, color="grey", linestyle="--", linewidth=1,
                    label="no advantage" if fair == 0 else "fair share")
-        ticks = [_short(r["rung_label"]) + (f"\nvs {_short(r['below_label'])}" if "below_label" in r else "")
-                 for r in rows.iter_rows(named=True)]
-        ax.set_xticks(range(rows.height), ticks, fontsize=9)
+        ticks = [_short(r["rung_label"]).replace("\n", " ") + (f"\nvs {_short(r['below_label'])}" if "below_label" in r
+                                                               else "") for r in rows.iter_rows(named=True)]
+        ax.set_yticks(range(rows.height), ticks, fontsize=9)
+        ax.set_ylim(-0.6, rows.height - 0.4)
         ax.set_title(title)
         ax.legend()
-    left.set_ylabel("advantage (percentage points)")
-    right.set_ylabel("win share (%, ties split)")
-    right.set_xlabel("rung, against the rung below")
-    left.set_xlabel("rung")
+    left.set_xlabel("advantage (percentage points)")
+    right.set_xlabel("win share (%, ties split)")
     fig.suptitle(f"{page.game.title}: {QUESTION[:-1].lower()}? {main['players']} players, 95% intervals")
     page.figure("skill_ladder", fig, "The skill ladder", " ".join(filter(None, [answer, steps_said, strength_said])))
     page.verdict("skill", QUESTION, answer)

@@ -9,6 +9,7 @@ import polars as pl
 
 from ...analysis.page import Page, ci, count, excludes, interval, lead, number, pct, replaces, sentence
 from ...analysis.sections import length_verdict, rounds_figure, start_player_verdict
+from ...analysis.setups import distinct_labels
 
 BASE = 7  # the rule text's "weniger als 7 Punkte"
 SIDES = {"front": None, "back": "none"}  # the marker face: the back's open (colours are the policies')
@@ -18,10 +19,26 @@ METRICS = {"tiles_taken": "tiles taken per seat-play", "score": "score per seat-
 
 
 def _setups(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
-    """A per-set-up frame with its side, tile threshold and (focal) policy, from mart_run_setups."""
+    """A per-set-up frame with its side, tile threshold and (focal) policy, from mart_run_setups. The policy is
+    its name, with the parameters that tell it from another set-up's of the same name ('search (budget=64)')."""
     value = pl.col("option_values").str.json_path_match
-    return page.with_setups(frame, side=value("$.side"), tile_threshold=value("$.tile_threshold").cast(pl.Int32),
-                            policy="focal")
+    frame = page.with_setups(frame, "focal_spec", side=value("$.side"),
+                             tile_threshold=value("$.tile_threshold").cast(pl.Int32))
+    return _labelled(frame, "focal_spec")
+
+
+def _labelled(frame: pl.DataFrame, spec: str) -> pl.DataFrame:
+    """`policy` as the policy's name, with the parameters that tell it from another row's policy of the same name
+    ('search (budget=64)'), from the column `spec`: two set-ups of one policy must not fall into one."""
+    if frame.is_empty():
+        return frame
+    specs = frame[spec].unique().sort().to_list()
+    return frame.with_columns(policy=pl.col(spec).replace_strict(specs, distinct_labels(specs)))
+
+
+def _colour(page: Page, policy: str) -> str:
+    """A policy's colour, one for all its parameters."""
+    return page.colour(policy.split(" (")[0])
 
 
 def _drawn(frame: pl.DataFrame, most_players: bool = True) -> pl.DataFrame:
@@ -32,7 +49,7 @@ def _drawn(frame: pl.DataFrame, most_players: bool = True) -> pl.DataFrame:
 
 def _by_side(page: Page, ax, frame: pl.DataFrame, x: str, y: str, scale: float = 1.0, spread: float = 0.12) -> None:
     """Points per set-up in its policy's colour, the front's filled left of the back's open."""
-    colours = {label: page.colour(policy) for label, policy in frame.select("setup_label", "policy").rows()}
+    colours = {label: _colour(page, policy) for label, policy in frame.select("setup_label", "policy").rows()}
     for shift, (side, face) in zip((-0.2, 0.2), SIDES.items()):
         page.error_bars(ax, frame.filter(side=side).with_columns(pl.col(x) + shift), x, y, "setup_label", scale,
                         colours, spread, mfc=face)
@@ -107,7 +124,7 @@ def start_player(page: Page) -> None:
     counts = sorted(drawn["players"].unique().to_list())  # a row per side, a panel per player count played
     panels = [(side, n) for side in SIDES for n in counts if not drawn.filter(side=side, players=n).is_empty()]
     fig, axes = page.subplots(len(panels), width=4.0, height=3.3, most=len(counts), sharey=True)
-    colours = {p: page.colour(p) for p in drawn["policy"].unique()}
+    colours = {p: _colour(page, p) for p in drawn["policy"].unique()}
     for ax, (side, n) in zip(axes, panels):
         rows = drawn.filter(side=side, players=n).sort("policy")
         page.error_bars(ax, rows.drop("n_plays"), "seat", "advantage", "policy", 100, colours)  # n: in the table
@@ -160,19 +177,22 @@ def length(page: Page) -> None:
 
 
 def tiles(page: Page) -> None:
-    tiles, wins = page.mart("mart_sevensteps_tiles"), page.mart("mart_sevensteps_win_by_tiles")
+    tiles, wins = (_labelled(page.mart(m), "policy_spec")
+                   for m in ("mart_sevensteps_tiles", "mart_sevensteps_win_by_tiles"))
     if tiles.is_empty() or (drawn := _drawn(tiles)).is_empty():
         return
     _split(page, "Special tiles per seat-play", tiles, "setup_label policy kind seat_plays taker_share mean_taken± "
            "played_share mean_left holder_share", "mart_sevensteps_tiles")
     _split(page, "Win rate by tiles taken (both kinds)", wins := wins.filter(kind="any"),
            "setup_label policy taken seat_plays seat_play_share win_rate± mean_score", "mart_sevensteps_win_by_tiles")
-    policies = [p for p in page.game.policies() if p in set(drawn["policy"])]
+    names = list(page.game.policies())
+    policies = sorted(set(drawn["policy"]), key=lambda p: (names.index(p.split(" (")[0]), len(p), p))  # 64 < 256
     both = drawn.filter(kind="any").with_columns(x=pl.col("policy").replace_strict(policies, range(len(policies))))
     fig, axes = page.subplots(2, width=6.0, height=3.8)
     _by_side(page, axes[0], both, "x", "mean_taken", spread=0)
     axes[0].set(title="tiles taken per seat-play, both kinds (the back open)", ylabel="tiles (95% interval)")
-    axes[0].set_xticks(range(len(policies)), [f"{p} table" for p in policies])
+    axes[0].set_xticks(range(len(policies)), [p.replace(" (", "\n(") for p in policies])
+    axes[0].set_xlabel("the table's policy (every seat)")
     shown = _drawn(wins).filter(pl.col("seat_plays") >= 30)
     _by_side(page, axes[1], shown, "taken", "win_rate", 100)
     axes[1].axhline(100 / both["players"][0], color="grey", linestyle=":", linewidth=1, label="fair share")
