@@ -1,8 +1,9 @@
-"""Die Mauerspechte's search policy: a copy of the wall is the wall, a search play replays alone, and it beats
-random players. (The rollout's play-on from any turn is the kernel's own turn_steps; table digests pin the
+"""Die Mauerspechte's search policy: a copy of the wall is the wall, a rollout from the opening with the seats'
+policies is the kernel's play, a search play replays alone, and it beats random players. (Table digests pin the
 kernel's plays, and Catan's tests the determinization it shares.)"""
 
 import numpy as np
+import pytest
 from strength import focal_shares, lower_bound
 
 from simlib.core.config import RunConfig
@@ -33,3 +34,16 @@ def test_a_search_play_replays_alone():
 def test_the_search_beats_random_players():
     shares = focal_shares(GAME, 4, "search:budget=8", "random", 10, 5)
     assert lower_bound(shares) > 0.5  # the fair share is 0.25
+
+
+@pytest.mark.parametrize("policies", [["random"], ["specht", "builder", "random", "hotelier"]])
+def test_a_rollout_from_the_opening_with_the_seats_policies_is_the_kernels_play(policies):
+    from simlib.games.mauerspechte.policies import MAX_PARAMS, family_weights
+    from simlib.games.mauerspechte.search import play_from_opening
+
+    config = RunConfig.build(GAME, players=4, policies=policies, plays=20, seed=7)
+    out = GAME.run_kernel(config, 0, 20).base
+    codes, prm = GAME.policy_arrays(config, MAX_PARAMS)
+    turns, winners = play_from_opening(config.seed, 0, 20, codes, prm, family_weights(), *GAME._tables(config),
+                                       config.options["max_turns"], False)
+    assert list(turns) == list(out.turns) and list(winners) == list(out.winner)

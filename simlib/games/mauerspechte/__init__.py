@@ -26,7 +26,7 @@ import pyarrow as pa
 
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
-from ...core.game import Game
+from ...core.game import Game, steps_per_second
 from ...core.tables import run_kernel
 from ..catan import GAME as CATAN
 from ..catan import constants as base
@@ -82,9 +82,9 @@ class Mauerspechte(Game):
         """The kernel's named arrays for plays start..stop-1 (a MauerspechteOutputs; no events)."""
         return self._run_kernel(config, start, stop, events=False)[0]
 
-    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+    def _tables(self, config: RunConfig) -> tuple:
+        """The kernel's board and rules: the engine's board arrays and Rules, the scenario's arrays and rules."""
         from ..catan.state import board_arrays, published_rules
-        from .kernel import MauerspechteOutputs, simulate_games
         from .state import BerlinRules, berlin_arrays
 
         berlin = _berlin(config.options["map"], config.options["components"])
@@ -96,6 +96,27 @@ class Mauerspechte(Game):
         rules = published_rules(self.win_points(config), base.BANK_PER_RESOURCE)
         br = BerlinRules(self.win_points(config), config.options["vp_chips"], config.options["love_parade_min_bid"],
                          config.options["hotel_points"], shuffled)
+        return bd, rules, berlin_arrays(berlin), br
+
+    def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
+        """Turns a second in the kernel's plays and in a search's rollouts of the same plays from their opening
+        (single thread)."""
+        from .kernel import simulate_games
+        from .search import play_from_opening
+
+        bd, rules, ba, br = self._tables(config)
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        no_ev = (np.zeros((0, base.EV_COLS), np.int32), np.zeros(0, np.int64))
+        max_turns = config.options["max_turns"]
+        return steps_per_second(
+            lambda: simulate_games(config.seed, 0, plays, config.players, max_turns, codes, prm, family_weights(),
+                                   bd, rules, ba, br, *no_ev)[0].turns.sum(),
+            lambda: play_from_opening(config.seed, 0, plays, codes, prm, family_weights(), bd, rules, ba, br,
+                                      max_turns, True)[0].sum())
+
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        from .kernel import MauerspechteOutputs, simulate_games
+
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         kernel, policies = simulate_games, (codes, prm)
         if (codes == SEARCH).any():  # a kernel of its own: the others' compile stays as it was
@@ -103,7 +124,7 @@ class Mauerspechte(Game):
 
             policies = (codes, prm, self.default_parameters(MAX_PARAMS))
         args = (config.seed, start, stop - start, config.players, config.options["max_turns"], *policies,
-                family_weights(), bd, rules, berlin_arrays(berlin), br)
+                family_weights(), *self._tables(config))
         return run_kernel(kernel, args, MauerspechteOutputs, events=events, events_per_play="n_events",
                           event_columns=base.EV_COLS)
 

@@ -168,3 +168,37 @@ def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_
         final_rows(out, i, st, tally, rules, bd, scratch, turn, winner, lg.pos[0] - first)
         berlin_rows(bo, i, st, wl, br)
     return out, bo
+
+
+@block()
+def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd0, rules, ba, br, max_turns,
+                      as_rollout):
+    """Each play's state after the opening (the engine's and the wall's), copied and played on to the end with the
+    seats' scripted policies: with the play's own draws (`as_rollout` False: the kernel's play, which a test
+    checks), or as a search's rollout does (its own stream, the hidden cards determinized; `make bench` times it).
+    Returns per play the turns and the winner."""
+    n = codes.shape[0]
+    bd = play_board(bd0, ba)
+    to_west, to_east = side_board(bd, ba.west_land), side_board(bd, ba.east_land)
+    st, sim, tally = new_state(bd, rules, n), new_state(bd, rules, n), new_tally(n)
+    wl, sim_wall = new_wall(n), new_wall(n)
+    scratch = new_scratch(bd, n, N_FAMILIES)
+    lg = EventLog(rows=np.zeros((0, EV_COLS), np.int32), pos=np.zeros(1, np.int64))
+    pool = np.zeros(st.deck.shape[0], np.int64)
+    turns, winners = np.zeros(n_plays, np.int64), np.zeros(n_plays, np.int64)
+    for i in range(n_plays):
+        key = play_key(seed, first_play + i)
+        start_play(st, tally, key)
+        reset_wall(wl, br.vp_chips)
+        deal_berlin(st, bd, ba, br, scratch, lg)
+        lay_walls(bd, ba, wl)
+        new_game(st, rules)
+        place_opening_berlin(st, tally, bd, ba, scratch, lg, codes, prm)
+        copy_state(st, sim)
+        copy_wall(wl, sim_wall)
+        if as_rollout:
+            sim.key[0], sim.counter[0] = rollout_key(key, 0, 0), 0
+            determinize(sim, 0, sim.key[0], pool)
+        turns[i], winners[i] = turns_from(sim, tally, rules, bd, to_west, to_east, ba, br, sim_wall, scratch, lg, 0,
+                                          max_turns, codes, prm, family_weight)
+    return turns, winners
