@@ -216,3 +216,20 @@ def test_the_strength_sentence_names_which_budgets_beat_the_best_heuristic(marts
     assert said.endswith(": only search (budget=16) wins significantly more than the fair share; search (budget=64) "
                          "wins significantly less than search (budget=16).")  # change -41.3 pp, half width 38.7 pp
     assert strength_answer(marts["mart_ladder_strength"].clear()) == ""
+
+
+def test_a_share_past_its_clamped_interval_end_by_rounding_is_drawn():
+    """7 Steps' greedy wins every play against random: its share summed from ties is 1 + 2e-16, its Wilson end 1."""
+    import matplotlib.pyplot as plt
+
+    from simlib.analysis.ladder import _forest
+
+    class Colours:
+        colour = staticmethod(lambda policy: "black")
+
+    rows = pl.DataFrame({"rung_label": ["greedy"], "win_share": [1 + 2e-16], "win_share_lo": [0.999],
+                         "win_share_hi": [1.0]})
+    fig, ax = plt.subplots()
+    _forest(ax, Colours(), rows, "win_share", "o", None, [0])
+    assert len(ax.containers) == 1
+    plt.close(fig)

@@ -84,7 +84,8 @@ def _main_row(depth: pl.DataFrame) -> dict:
 def _forest(ax, page: Page, rows: pl.DataFrame, x: str, marker: str, label: str | None, y: list[float]) -> None:
     """Each row's `x` with its 95% interval (percent) at height y[i], in its rung's colour; `label` once."""
     for i, row in enumerate(rows.iter_rows(named=True)):
-        err = [[100 * (row[x] - row[f"{x}_lo"])], [100 * (row[f"{x}_hi"] - row[x])]]
+        # at 0 where a share summed from ties exceeds its clamped interval end by a rounding error
+        err = [[max(0.0, 100 * (row[x] - row[f"{x}_lo"]))], [max(0.0, 100 * (row[f"{x}_hi"] - row[x]))]]
         ax.errorbar([100 * row[x]], [y[i]], xerr=err, fmt=marker, capsize=3,
                     color=page.colour(row["rung_label"].split(" ")[0]), mfc="white" if marker == "D" else None,
                     label=label if i == 0 else None)

@@ -32,8 +32,8 @@ def _labelled(frame: pl.DataFrame, spec: str) -> pl.DataFrame:
     ('search (budget=64)'), from the column `spec`: two set-ups of one policy must not fall into one."""
     if frame.is_empty():
         return frame
-    specs = frame[spec].unique().sort().to_list()
-    return frame.with_columns(policy=pl.col(spec).replace_strict(specs, distinct_labels(specs)))
+    specs = frame[spec].drop_nulls().unique().sort().to_list()  # null: a mixed line-up, no policy of its own
+    return frame.with_columns(policy=pl.col(spec).replace_strict(specs, distinct_labels(specs), default=None))
 
 
 def _colour(page: Page, policy: str) -> str:
