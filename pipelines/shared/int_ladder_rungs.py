@@ -9,7 +9,6 @@ from __future__ import annotations
 import polars as pl
 
 from simlib.analysis.setups import distinct_labels
-from simlib.core.config import parse_policy
 from simlib.core.registry import get_game
 
 INPUTS = ("stg_runs",)
@@ -23,7 +22,7 @@ def model(ctx) -> pl.DataFrame:
     for name in names:
         game = get_game(name)
         specs = game.ladder_rungs()
-        best = str(parse_policy(game.best_heuristic, game)) if game.best_heuristic else None
+        best = game.best_heuristic_spec()
         rows += [{"game": name, "rung": i, "rung_spec": spec, "rung_label": label, "n_rungs": len(specs),
                   "best_heuristic": spec == best, "match_parameters": list(game.match_parameters)}
                  for i, (spec, label) in enumerate(zip(specs, distinct_labels(specs)))]

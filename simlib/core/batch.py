@@ -94,7 +94,7 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
         tables = [(n, p.split(",")) for n in players for p in policies]
     elif kind == "ladder":
         tables = [(n, [p]) for n in players for p in policies]
-        best = str(parse_policy(game.best_heuristic, game)) if game.best_heuristic else None
+        best = game.best_heuristic_spec()
         fields = [(below, focal) for below, focal in zip(policies, policies[1:])]
         if best in policies:
             fields += [(best, focal) for focal in policies[policies.index(best) + 2:]]

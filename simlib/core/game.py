@@ -125,6 +125,12 @@ class Game(ABC):
 
         return [str(parse_policy(rung, self)) for rung in self.skill_ladder or self.policy_catalogue]
 
+    def best_heuristic_spec(self) -> str | None:
+        """The best heuristic as a full policy spec (a rung of ladder_rungs), or None."""
+        from .config import parse_policy
+
+        return str(parse_policy(self.best_heuristic, self)) if self.best_heuristic else None
+
     def ladder_batch(self) -> Path | None:
         """A TOML file of the runs of the game's full skill ladder (`make ladder`)."""
         path = self.package / "ladder_batch.toml"
