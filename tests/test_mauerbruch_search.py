@@ -10,9 +10,8 @@ from simlib.core.registry import get_game
 from simlib.core.rng import play_key
 from simlib.games.mauerbruch import stack_sizes
 from simlib.games.mauerbruch.constants import EV_COLS
-from simlib.games.mauerbruch.kernel import Cards
 from simlib.games.mauerbruch.play import deal, play_on
-from simlib.games.mauerbruch.state import S_TAKE, new_pairs, new_state
+from simlib.games.mauerbruch.state import S_TAKE, Cards, new_pairs, new_state
 
 GAME = get_game("mauerbruch")
 

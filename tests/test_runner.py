@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
+from simlib.core import runner
 from simlib.core.config import RunConfig
 from simlib.core.lake import part_path, read_run, write_atomic
 from simlib.core.runner import run
@@ -94,3 +97,21 @@ def test_no_temporary_files_are_left_in_the_lake(tmp_path):
     run(config(), tmp_path, workers=2, shard_size=6, progress=False)
     names = [p.name for p in tmp_path.rglob("*") if p.is_file()]
     assert names and all(n.startswith("part-") and n.endswith(".parquet") for n in names)
+
+
+def test_compile_kernels_loads_each_kernel_a_batch_needs_once(monkeypatch):
+    # A line-up with a search seat runs a kernel of its own: the batch's scripted and search runs of one game
+    # are both compiled up front, in one process (they share blocks), and a second scripted run adds nothing.
+    loaded = []
+    monkeypatch.setattr(runner, "_load_kernels", lambda configs: loaded.append([c.policies[0].name for c in configs]))
+    monkeypatch.setattr(runner, "compiled_here", lambda package: True)
+    build = partial(RunConfig.build, GAME, players=3, plays=1, seed=1, options={"rounds": 1})
+    configs = [build(policies=["random"]), build(policies=["reader"]), build(policies=["reader", "search", "reader"]),
+               build(policies=["search"])]
+    runner.compile_kernels(configs, workers=1)
+    assert GAME.kernel_of(configs[0]) == "scripted" and GAME.kernel_of(configs[2]) == "search"
+    assert loaded == []  # every game already compiled here: nothing to do on one worker
+    monkeypatch.setattr(runner, "compiled_here", lambda package: False)
+    monkeypatch.setattr(runner, "mark_compiled", lambda package: None)
+    runner.compile_kernels(configs, workers=1)
+    assert loaded == [["random", "reader"]]

@@ -131,6 +131,11 @@ class Game(ABC):
 
         return str(parse_policy(self.best_heuristic, self)) if self.best_heuristic else None
 
+    def kernel_of(self, config: RunConfig) -> str:
+        """Which of the game's compiled kernels plays `config`: every game compiles line-ups with a search seat
+        as a kernel of its own (so that scripted runs never compile the search)."""
+        return "search" if any(p.name == "search" for p in config.policies) else "scripted"
+
     def ladder_batch(self) -> Path | None:
         """A TOML file of the runs of the game's full skill ladder (`make ladder`)."""
         path = self.package / "ladder_batch.toml"

@@ -170,20 +170,23 @@ def _run_files(lake: Lake, tables: list[str], game: str, run_id: str, pattern: s
     return {f for t in tables for f in lake.glob(f"{t}/game={game}/run_id={run_id}/{pattern}")}
 
 
-def _load_kernel(config: RunConfig) -> str:
-    game = get_game(config.game)
-    game.simulate(config, 0, game.block_size(config), events=False)
+def _load_kernels(configs: list[RunConfig]) -> str:
+    """One game's kernels (one config per kernel it needs), compiled or loaded in one process: they share blocks."""
+    game = get_game(configs[0].game)
+    for config in configs:
+        game.simulate(config, 0, game.block_size(config), events=False)
     return game.name
 
 
 def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> None:
-    """Compile (or load from the on-disk cache) the kernel of every game among `configs`, one process per
-    game and core at a time, before a batch runs them one after the other. A first compile takes minutes
-    for a large kernel; games compiled side by side cost the slowest one, not the sum. A first compile is
-    announced with the time it usually takes, and timed."""
-    first = {}
+    """Compile (or load from the on-disk cache) the kernels every game among `configs` needs (Game.kernel_of),
+    one process per game and core at a time, before a batch runs them one after the other. A first compile
+    takes minutes for a large kernel; games compiled side by side cost the slowest one, not the sum. A first
+    compile is announced with the time it usually takes, and timed."""
+    needed: dict[str, dict[str, RunConfig]] = {}
     for config in configs:
-        first.setdefault(config.game, config)
+        needed.setdefault(config.game, {}).setdefault(get_game(config.game).kernel_of(config), config)
+    first = {name: list(kernels.values()) for name, kernels in needed.items()}
     workers = min(len(first), workers or os.cpu_count() or 1)
     cold = [get_game(name) for name in first if not compiled_here(get_game(name).package)]
     if cold:
@@ -193,12 +196,12 @@ def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> Non
     began = time.perf_counter()
     if workers >= 2:
         # Longest first, so that the slowest compile starts at once (its sources' size stands in for its time).
-        order = sorted(first.values(), key=lambda c: -_compiled_size(get_game(c.game)))
+        order = sorted(first.values(), key=lambda c: -_compiled_size(get_game(c[0].game)))
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            list(pool.map(_load_kernel, order))
+            list(pool.map(_load_kernels, order))
     else:
         for game in cold:
-            _load_kernel(first[game.name])
+            _load_kernels(first[game.name])
     for game in cold:
         mark_compiled(game.package)
     if cold:

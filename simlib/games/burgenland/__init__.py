@@ -33,7 +33,7 @@ from . import tables
 from .board import Board, board_from_text, map_text
 from .components import Components, components_from_text, data_text
 from .constants import EV_COLS
-from .policies import MAX_PARAMS, POLICIES
+from .policies import MAX_PARAMS, POLICIES, SEARCH
 
 
 @lru_cache(maxsize=16)
@@ -109,7 +109,11 @@ class Burgenland(Game):
         from .kernel import simulate_plays  # loads Numba: only when simulating
         from .outputs import BurgenlandOutputs
 
-        return run_kernel(simulate_plays, self._kernel_args(config, start, stop), BurgenlandOutputs, events=events,
+        args = self._kernel_args(config, start, stop)
+        kernel = simulate_plays
+        if (args[4] == SEARCH).any():  # a kernel of its own: scripted runs do not compile the search
+            from .search import simulate_search_plays as kernel
+        return run_kernel(kernel, args, BurgenlandOutputs, events=events,
                           events_per_play="n_events", event_columns=EV_COLS)
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:

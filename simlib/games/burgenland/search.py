@@ -47,6 +47,7 @@ from ...core.search import (
 from . import constants as C
 from . import outputs as O
 from .decisions import CASTLE, DEFAULT_WEIGHTS, choose_build, legal_builds
+from .kernel import begin_play, new_outputs, write_outputs
 from .play import (
     PL_PIECE,
     PL_SPEND,
@@ -55,9 +56,9 @@ from .play import (
     play_turns,
     start_play,
 )
-from .policies import BASE, BUDGET, HORIZON
+from .policies import BASE, BUDGET, HORIZON, SEARCH
 from .rules import BONUS_TOP, MASTER_TOP, WELL_TOP, draw_card, marker_castle, shuffle, total_cards
-from .state import S_TURN, Play, copy_play, new_play, new_work
+from .state import S_REASON, S_TURN, Play, copy_play, new_play, new_work
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
 SWITCH_Z = 1.0  # standard errors by which a turn must beat the base policy's own to replace it
@@ -234,6 +235,41 @@ def search_turn(st, wk, sw, bd, cards, rules, prm, defaults, key, plan):
         play_on(pl, wk, sw, bd, cards, rules, base_codes, base_prm, rkey, True, sw.cand[c], horizon)
         record(schedule, stats, c, _value(pl.supply, pieces, me, sw.scores))
     plan[:] = sw.cand[best_candidate(schedule, stats, rollout_key(key, turn, TIE_ROLLOUT), SWITCH_Z)]
+
+
+@block()
+def simulate_search_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd, cards, rules, ev,
+                          ev_offsets):
+    """kernel.simulate_plays for line-ups with a search seat: `play_turns` plays the turns, stopping where a
+    search seat is to choose its main action (its free actions are its base policy's, with `defaults` [policy
+    code, parameter]); search_turn chooses it, one turn plays it, and the play goes on. The same arguments and
+    outputs."""
+    out = new_outputs(n_plays, n_seats)
+    st = new_play(n_seats, cards.bonus_effect.shape[0], cards.master_builders.shape[0])
+    wk = new_work(DEFAULT_WEIGHTS)
+    plan = np.full(PLAN_SIZE, -1, np.int64)
+    free_codes, free_prm = codes.copy(), prm.copy()  # a search seat's free actions are its base policy's
+    for s in range(n_seats):
+        if codes[s] == SEARCH:
+            free_codes[s] = int(prm[s, BASE])
+            free_prm[s] = defaults[free_codes[s]]
+    sw = new_search(st)
+    record = ev_offsets.shape[0] > 0
+    n_events, seats = out[8], out[9]
+    for i in range(n_plays):
+        play = first_play + i
+        key = play_key(seed, play)
+        row = begin_play(out, i, st, bd, cards, rules, wk.rec, key, play, ev, ev_offsets)
+        while True:  # the scripted seats' turns; a search seat's turn chosen, then played
+            row = play_turns(st, wk, bd, cards, rules, codes, prm, free_codes, free_prm, key, False, plan, 0, SEARCH,
+                             ev, row, record, seats[i], n_events, i, play)
+            if st.sc[S_REASON] >= 0:
+                break
+            search_turn(st, wk, sw, bd, cards, rules, prm, defaults, key, plan)
+            row = play_turns(st, wk, bd, cards, rules, codes, prm, free_codes, free_prm, key, True, plan, 1, -1, ev,
+                             row, record, seats[i], n_events, i, play)
+        write_outputs(out, i, st, bd)
+    return out
 
 
 @block()

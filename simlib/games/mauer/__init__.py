@@ -26,7 +26,7 @@ from ...core.game import Game, steps_per_second
 from ...core.tables import run_kernel
 from . import tables
 from .constants import EV_COLS, PIECES, START_MODES
-from .policies import MAX_PARAMS, POLICIES
+from .policies import MAX_PARAMS, POLICIES, SEARCH
 
 
 class Mauer(Game):
@@ -76,7 +76,11 @@ class Mauer(Game):
         """The kernel's named arrays (MauerOutputs) for plays start..stop-1, and the event rows (None without)."""
         from .kernel import MauerOutputs, simulate_matches  # loads Numba: only when simulating
 
-        return run_kernel(simulate_matches, self._kernel_args(config, start, stop), MauerOutputs, events=events,
+        args = self._kernel_args(config, start, stop)
+        kernel = simulate_matches
+        if (args[7] == SEARCH).any():  # a kernel of its own: scripted runs do not compile the search
+            from .search import simulate_search_matches as kernel
+        return run_kernel(kernel, args, MauerOutputs, events=events,
                           events_per_play="baurunden", event_columns=EV_COLS)
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:

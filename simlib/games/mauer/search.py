@@ -28,9 +28,11 @@ from ...core.search import (
     start_plan,
     win_share,
 )
-from .constants import HOLLOW, N_TYPES, NONE
+from .constants import HOLLOW, N_TYPES, NONE, ONGOING
 from .decisions import plan
-from .play import play_baurunden
+from .kernel import end_spielrunde, new_outputs, seat_players
+from .play import play_baurunden, round_over
+from .policies import SEARCH
 from .rules import penalty
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
@@ -155,6 +157,39 @@ def search_plan(me, key, br, prm, defaults, pen, max_br, hands, built, wall, gav
         play_baurunden(rkey, base_codes, base_prm, pen, max_br, h, b, w, plans, fixed, g, br, limit, no_ev, -1, 0)
         record(schedule, stats, c, _value(h, pen, me))
     return cand[best_candidate(schedule, stats, rollout_key(key, decision, TIE_ROLLOUT), SWITCH_Z)]
+
+
+@nb.njit(cache=True)
+def simulate_search_matches(seed, first_play, n_plays, rounds, start_mode, max_br, pen, player_codes, player_prm,
+                            defaults, ev, ev_offsets):
+    """kernel.simulate_matches for line-ups with a search seat: before each Baurunde, each search seat's plan
+    is chosen by search_plan (the rollouts play its base policy with `defaults` [policy code, parameter]), the
+    others plan by their policies inside the Baurunde. The same arguments and outputs."""
+    n = player_codes.shape[0]
+    out = new_outputs(n_plays, n)
+    hands, built = np.empty((n, N_TYPES), np.int8), np.empty((n, N_TYPES), np.int8)
+    wall, plans = np.empty(3, np.int64), np.empty(n, np.int64)
+    fixed, gave = np.empty(n, np.int64), np.empty(n, np.int64)
+    codes, prm = np.empty(n, np.int64), np.empty_like(player_prm)
+    record = ev_offsets.shape[0] > 0
+    for m in range(n_plays // rounds):
+        first = 0
+        for r in range(rounds):
+            i = m * rounds + r
+            play = first_play + i
+            key = play_key(seed, play)
+            seat_players(player_codes, player_prm, first, codes, prm, hands, built, wall, gave)
+            nbr, reason = 0, ONGOING
+            while reason == ONGOING:  # one Baurunde a call: the search seats plan before it
+                fixed[:] = NONE
+                if round_over(nbr, max_br, hands, wall) == ONGOING:
+                    for s in range(n):
+                        if codes[s] == SEARCH:
+                            fixed[s] = search_plan(s, key, nbr, prm, defaults, pen, max_br, hands, built, wall, gave)
+                nbr, reason = play_baurunden(key, codes, prm, pen, max_br, hands, built, wall, plans, fixed, gave,
+                                             nbr, 1, ev, ev_offsets[i] if record else -1, play)
+            first = end_spielrunde(out, i, first, nbr, reason, hands, pen, start_mode)
+    return out
 
 
 @nb.njit(cache=True)

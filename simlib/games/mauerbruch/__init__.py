@@ -26,7 +26,7 @@ from ...core.tables import run_kernel
 from . import tables
 from .constants import EV_COLS, N_STACKS, OPENING_MODES
 from .deck import Deck, load_deck, parse_deck
-from .policies import MAX_PARAMS, POLICIES
+from .policies import MAX_PARAMS, POLICIES, SEARCH
 
 
 def stack_sizes(n_cards: int) -> np.ndarray:
@@ -84,14 +84,18 @@ class Mauerbruch(Game):
         args = (config.seed, start, stop - start, stack_sizes(len(deck)), deck.kinds.astype(np.int64),
                 deck.symbols.astype(np.int64), values, gcd, codes, prm, self.default_parameters(MAX_PARAMS),
                 config.options["opening"] == OPENING_MODES[0], deals)
-        out, ev = run_kernel(simulate_plays, args, MauerbruchOutputs, events=events, events_per_play="takes",
+        kernel = simulate_plays
+        if (codes == SEARCH).any():  # a kernel of its own: scripted runs do not compile the search
+            from .search import simulate_search_plays as kernel
+        out, ev = run_kernel(kernel, args, MauerbruchOutputs, events=events, events_per_play="takes",
                              event_columns=EV_COLS)
         return out, ev, deals
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Takes a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
-        from .kernel import Cards, simulate_plays
+        from .kernel import simulate_plays
         from .search import rollout_bench
+        from .state import Cards
 
         deck = self.deck(config)
         values = deck.values.astype(np.int64)

@@ -3,7 +3,8 @@
 A play: shuffle and deal the wall, the opening (double pairs removed in turn, then one single pair),
 then turns until a stack is emptied (the wall is broken) or the player to move has no pair (blocked).
 Every draw is keyed by (seed, play, what), so results do not depend on which plays share a batch.
-The play is made of the blocks of play.py; a search seat's take is chosen by search.py before its pass.
+The play is made of the blocks of play.py. Line-ups with a search seat run search.simulate_search_plays, a
+kernel of its own over the same blocks, so that scripted runs never compile the search.
 """
 
 from typing import NamedTuple
@@ -14,8 +15,6 @@ from ...core.blocks import block
 from ...core.rng import play_key
 from .constants import TURN
 from .play import _run, deal
-from .policies import SEARCH
-from .search import search_take
 from .state import (
     S_BONUS_CARDS,
     S_BONUS_STACK,
@@ -31,7 +30,6 @@ from .state import (
     T_DOUBLES,
     T_PAIRS,
     T_SWAPS,
-    Cards,
     new_pairs,
     new_state,
 )
@@ -57,54 +55,47 @@ class MauerbruchOutputs(NamedTuple):
 
 
 @block()
-def simulate_plays(seed, first_play, n_plays, sizes, kinds, symbols, values, gcd, codes, prm, defaults,
-                   discard_opening, deals, ev, ev_offsets):
-    """Plays first_play .. first_play+n_plays-1 with players at table positions 0..n-1 (0 opens).
-
-    `defaults` [policy code, parameter]: the scripted policies' default parameters (a search's rollouts play
-    its base policy with them). Returns MauerbruchOutputs' arrays; with `ev_offsets` non-empty, also fills
-    the event rows and `deals`.
-    """
-    n, n_cards = codes.shape[0], kinds.shape[0]
-    out = MauerbruchOutputs(
+def new_outputs(n_plays, n):
+    return MauerbruchOutputs(
         np.zeros(n_plays, np.int8), np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int32),
         np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int8), np.full(n_plays, -1, np.int8),
         np.full(n_plays, -1, np.int8), np.zeros(n_plays, np.int16), np.zeros(n_plays, np.int16),
         np.zeros((n_plays, n), np.int16), np.zeros((n_plays, n), np.int16), np.zeros((n_plays, n), np.int16),
         np.zeros((n_plays, n), np.int16), np.full(n_plays, -1, np.int8))
-    cards = Cards(kinds, symbols, values, gcd)
-    st, scratch, pw = new_state(n, n_cards, sizes.max()), new_state(n, n_cards, sizes.max()), new_pairs()
+
+
+@block()
+def simulate_plays(seed, first_play, n_plays, sizes, kinds, symbols, values, gcd, codes, prm, defaults,
+                   discard_opening, deals, ev, ev_offsets):
+    """Plays first_play .. first_play+n_plays-1 of scripted seats at table positions 0..n-1 (0 opens).
+
+    `defaults` [policy code, parameter]: the scripted policies' default parameters (unused here: the signature
+    is the search kernel's, search.simulate_search_plays). Returns MauerbruchOutputs' arrays; with
+    `ev_offsets` non-empty, also fills the event rows and `deals`.
+    """
+    n, n_cards = codes.shape[0], kinds.shape[0]
+    out = new_outputs(n_plays, n)
+    st, pw = new_state(n, n_cards, sizes.max()), new_pairs()
     stacks, heights, tops, pile, pile_n, tally, sc = st  # out of the tuples once (see play._run)
     pa, pb, pk, fa, fb, fk = pw
     order = np.empty(n_cards, np.int16)
-    plan, no_plan = np.full(3, -1, np.int64), np.full(3, -1, np.int64)
+    no_plan = np.full(3, -1, np.int64)
     record = ev_offsets.shape[0] > 0
-    searching = False
-    for c in codes:
-        searching = searching or c == SEARCH
-    cand = np.empty((512 if searching else 0, 3), np.int64)
-
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
         deal(st, key, sizes, order)
         if record:
             deals[i] = order
-        row = ev_offsets[i] if record else -1
-        while sc[S_REASON] < 0:  # scripted seats' passes; a search seat's take chosen, then its pass
-            row = _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa, fb,
-                       fk, codes, prm, key, discard_opening, no_plan, 0, 0, SEARCH, ev, row, play)
-            if sc[S_REASON] < 0:
-                plan[:] = -1
-                search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, cand, plan)
-                row = _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa,
-                           fb, fk, codes, prm, key, discard_opening, plan, 1, 0, -1, ev, row, play)
-        _outputs(out, i, st)
+        _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa, fb, fk,
+             codes, prm, key, discard_opening, no_plan, 0, 0, -1, ev, ev_offsets[i] if record else -1, play)
+        write_outputs(out, i, st)
     return out
 
 
 @block()
-def _outputs(out, i, st):
+def write_outputs(out, i, st):
+    """Play i's outputs from its final state."""
     sc, pile_n, tally = st.sc, st.pile_n, st.tally
     n = pile_n.shape[0]
     # Ended in the opening: seat 0 is the player after the one who broke the wall or was blocked.

@@ -26,8 +26,10 @@ from ...core.search import (
 )
 from .constants import EV_COLS, N_STACKS, TURN, WISH
 from .decisions import choose_pair, choose_swap
-from .play import allowed, deal, play_on, refresh, swap
-from .state import S_PHASE, S_PLAYER, S_TAKE, copy_state, new_pairs, new_state
+from .kernel import new_outputs, write_outputs
+from .play import _run, allowed, deal, play_on, refresh, swap
+from .policies import SEARCH
+from .state import S_PHASE, S_PLAYER, S_REASON, S_TAKE, Cards, copy_state, new_pairs, new_state
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
 SWITCH_Z = 1.0  # standard errors by which a take must beat the base policy's own to replace it
@@ -141,6 +143,41 @@ def search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, can
         play_on(scratch, cards, pw, codes, base_prm, rkey, discard_opening, one, int(prm[player, 2]), no_ev)
         record(schedule, stats, c, _value(scratch.pile_n, player, cards.kinds.shape[0]))
     plan[:] = cand[best_candidate(schedule, stats, rollout_key(key, take, TIE_ROLLOUT), SWITCH_Z)]
+
+
+@block()
+def simulate_search_plays(seed, first_play, n_plays, sizes, kinds, symbols, values, gcd, codes, prm, defaults,
+                          discard_opening, deals, ev, ev_offsets):
+    """kernel.simulate_plays for line-ups with a search seat: the scripted seats' passes run until a search
+    seat is to move, its take is chosen by search_take (the rollouts play its base policy with `defaults`
+    [policy code, parameter]), then its pass is played. The same arguments and outputs."""
+    n, n_cards = codes.shape[0], kinds.shape[0]
+    out = new_outputs(n_plays, n)
+    cards = Cards(kinds, symbols, values, gcd)
+    st, scratch, pw = new_state(n, n_cards, sizes.max()), new_state(n, n_cards, sizes.max()), new_pairs()
+    stacks, heights, tops, pile, pile_n, tally, sc = st  # out of the tuples once (see play._run)
+    pa, pb, pk, fa, fb, fk = pw
+    order = np.empty(n_cards, np.int16)
+    plan, no_plan = np.full(3, -1, np.int64), np.full(3, -1, np.int64)
+    cand = np.empty((512, 3), np.int64)
+    record = ev_offsets.shape[0] > 0
+    for i in range(n_plays):
+        play = first_play + i
+        key = play_key(seed, play)
+        deal(st, key, sizes, order)
+        if record:
+            deals[i] = order
+        row = ev_offsets[i] if record else -1
+        while sc[S_REASON] < 0:  # scripted seats' passes; a search seat's take chosen, then its pass
+            row = _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa, fb,
+                       fk, codes, prm, key, discard_opening, no_plan, 0, 0, SEARCH, ev, row, play)
+            if sc[S_REASON] < 0:
+                plan[:] = -1
+                search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, cand, plan)
+                row = _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa,
+                           fb, fk, codes, prm, key, discard_opening, plan, 1, 0, -1, ev, row, play)
+        write_outputs(out, i, st)
+    return out
 
 
 @block()

@@ -22,6 +22,7 @@ import numpy as np
 from ...core.blocks import block
 from ...core.rng import below, draw, play_key
 from ...core.search import (
+    MAX_CANDIDATES,
     V_COUNT,
     best_candidate,
     next_rollout,
@@ -33,9 +34,10 @@ from ...core.search import (
 )
 from .constants import AID, BONUS, HAND, N_COLOURS
 from .decisions import apply_aid, plan_turn
+from .kernel import new_outputs, write_outputs
 from .outputs import SCORE
-from .play import _sum, deal, play_on
-from .policies import AID_MARGIN, BASE, BUDGET, CHAINS, GREEDY, HORIZON, MAX_NODES, RANDOM
+from .play import _run, _sum, deal, play_on
+from .policies import AID_MARGIN, BASE, BUDGET, CHAINS, GREEDY, HORIZON, MAX_NODES, RANDOM, SEARCH
 from .rules import draw_disc
 from .search import TOP_FIELDS, TOP_N, top_chains
 from .state import (
@@ -204,6 +206,34 @@ def search_turn(st, scratch, prm, defaults, bd, ta, rules, key, cand, plan):
         play_on(scratch, codes, base_prm, bd, ta, rules, rkey, cand[c], defaults[GREEDY], int(prm[s, HORIZON]))
         record(schedule, stats, c, _value(scratch, s, rules.unused_tile_points, points))
     plan[:] = cand[best_candidate(schedule, stats, rollout_key(key, turn, TIE_ROLLOUT), SWITCH_Z)]
+
+
+@block()
+def simulate_search_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd, ta, rules, ev, ev_offsets):
+    """kernel.simulate_plays for line-ups with a search seat: the scripted seats' turns run until a search seat
+    is to move, its turn is chosen by search_turn (the rollouts play its base policy with `defaults` [policy
+    code, parameter]), then played. The same arguments and outputs."""
+    out = new_outputs(n_plays, n_seats)
+    n_aid, n_bonus = ta.aid_effect.shape[0], ta.bonus_measure.shape[0]
+    st, scratch = new_state(n_seats, n_aid, n_bonus), new_state(n_seats, n_aid, n_bonus)
+    height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc = st  # out of the tuple once
+    no_plan, plan = np.zeros(PLAN_WIDTH, np.int64), np.zeros(PLAN_WIDTH, np.int64)
+    cand = np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64)
+    record = ev_offsets.shape[0] > 0
+    for i in range(n_plays):
+        play = first_play + i
+        key = play_key(seed, play)
+        deal(st, n_aid, n_bonus, key)
+        row = ev_offsets[i] if record else -1
+        while sc[S_REASON] < 0:  # scripted seats' turns; a search seat's turn chosen, then played
+            row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm,
+                       bd, ta, rules, key, no_plan, defaults[GREEDY], 0, SEARCH, ev, row, play)
+            if sc[S_REASON] < 0:
+                search_turn(st, scratch, prm, defaults, bd, ta, rules, key, cand, plan)
+                row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes,
+                           prm, bd, ta, rules, key, plan, defaults[GREEDY], 1, -1, ev, row, play)
+        write_outputs(out, i, bag, seat_out, sc)
+    return out
 
 
 @block()
