@@ -106,7 +106,7 @@ def _holder_if_known(st, rules):
     return True, longest_route_holder(st.routes, holder)
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@block(_nrt=False)
 def update_routes(st, rules, bd, scratch, p, settled):
     """After p's route changed: his longest route, and on a new settlement (node `settled`, else -1) that
     of every player with a piece there (it may cut theirs), are out of date; so is the list of ships he
