@@ -226,6 +226,41 @@ def _cmd_sweep(args) -> int:
     return status
 
 
+def _cmd_tune(args) -> None:
+    from .core.runner import compile_kernels, run
+    from .design.metrics import canonical, estimate, play_values
+    from .design.record import write_evaluation
+    from .design.tune import Tune, answer_lines, parse_box, parse_targets, search
+
+    game = get_game(args.game)
+    tune = Tune(game, parse_box(game, args.vary), parse_targets(game, args.players, args.target), args.players,
+                args.policies, args.budget, args.seed, args.trials, _options(args, game))
+    lake = Lake.at(args.lake)
+    trial, refine, confirm = tune.stage_plays()
+    print(f"tune {tune.tune_id}: {tune.trials} trials of {trial:,} plays on seed {tune.seed}, the best 3 again with "
+          f"{refine:,}, the best confirmed with {confirm:,} on seed {tune.seed + 1}", flush=True)
+    if args.executor == "local":
+        compile_kernels([tune.config({})], args.workers)
+
+    with _open_executor(args) as executor:
+        def evaluate(config):
+            result = run(config, lake, progress=not args.quiet, executor=executor)
+            values = play_values(lake, game, result.run_id)
+            return {m: estimate(values, canonical(game, m)) for m in tune.targets}
+
+        def said(e):
+            write_evaluation(lake, tune, e)
+            at = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in e.values.items())
+            got = ", ".join(f"{m} {x.value:.4g} ({x.lo:.4g} to {x.hi:.4g})" for m, x in e.estimates.items())
+            print(f"[{e.step + 1}] {e.stage} {at}: {got}; loss {e.loss:.3g}", flush=True)
+
+        done = search(tune, evaluate, said)
+    print("\n".join(answer_lines(tune, done)))
+    simulated = {e.run_id: e.plays for e in done}
+    print(f"{sum(simulated.values()):,} plays simulated in {len(simulated)} runs ({len(done)} evaluations: a value "
+          f"proposed again reads its run back); lake: {args.lake}")
+
+
 class _Steps:
     """What a long command is doing, on stderr: on a terminal one line rewritten in place, in a log a line at
     most every `every` seconds (the last step is always said by the command's own summary)."""
@@ -380,6 +415,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="reports", help="where the report goes (default reports)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
     p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser("tune", help="search rule values that bring metrics to their targets, then confirm them "
+                                    "on fresh plays")
+    p.add_argument("game", help="a game (simlib games lists them)")
+    p.add_argument("--vary", action="append", required=True, metavar="NAME=LO..HI",
+                   help="a rule parameter and its range (NAME=LO..HI) or values (NAME=A,B,...); repeat for several")
+    p.add_argument("--target", action="append", required=True, metavar="METRIC=VALUE",
+                   help="a metric and its target (seat0_advantage, balance, mean_length, mean_score, seatK_score, "
+                        "the game's headline); repeat for several")
+    p.add_argument("--players", type=_integer, required=True, help="number of players")
+    p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
+    p.add_argument("--budget", type=_integer, required=True,
+                   help="plays in all: half for the search, a quarter to refine, a quarter to confirm")
+    p.add_argument("--trials", type=_integer, default=20, help="the optimiser's trials (default 20)")
+    p.add_argument("--seed", type=_integer, default=1, help="the search's seed; the confirmation plays seed + 1")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule parameter fixed for every run")
+    p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
+    _add_run_location_args(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
+    p.set_defaults(func=_cmd_tune)
 
     p = sub.add_parser("pipeline", help="build the marts over the lake and run their data tests")
     _add_lake_arg(p)

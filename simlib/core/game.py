@@ -56,6 +56,9 @@ class Game(ABC):
     # names it "penalty points" with score_sign -1, and tables show the points positive.
     score_name: str = "score"
     score_sign: int = 1
+    # The game's headline (its part of int_play_headline) as a design search's metric, by the game's own name
+    # (`simlib tune mauer --target mean_penalty=12`); empty: the game has no headline.
+    headline_metric: str = ""
     # The rungs of the game's skill ladder, weakest first, as policy specs ("search:budget=16"): what `[[ladder]]`
     # batch entries play and the ladder marts order by (empty: every policy at its defaults, catalogue order).
     skill_ladder: tuple[str, ...] = ()

@@ -50,6 +50,7 @@ class Burgenland(Game):
     name = "burgenland"
     title = "Burgenland"
     report_order = 60
+    headline_metric = "pieces_left"
     rules_version = 1
     min_players = 2
     max_players = 4

@@ -35,6 +35,7 @@ class Mauer(Game):
     report_order = 10
     score_name = "penalty points"
     score_sign = -1
+    headline_metric = "mean_penalty"
     rules_version = 1
     min_players = 3
     max_players = 6

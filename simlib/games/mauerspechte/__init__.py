@@ -50,6 +50,7 @@ class Mauerspechte(Game):
     name = "mauerspechte"
     title = "Die Mauerspechte (Catan + Seafarers scenario, Berlin)"
     report_order = 40
+    headline_metric = "hotel_net_yield"
     rules_version = 1
     engines = (CATAN,)  # Catan's turn, dice, robber and building rules run every play
     min_players = 3

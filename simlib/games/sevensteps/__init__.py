@@ -54,6 +54,7 @@ class SevenSteps(Game):
     name = "sevensteps"
     title = "7 Steps"
     report_order = 50
+    headline_metric = "skill_gap"
     rules_version = 1
     min_players = 2
     max_players = 4

@@ -1,0 +1,161 @@
+"""The metrics a design search aims at, read per play from a run in the lake.
+
+The per-play values come from the pipeline's own models (pipelines/shared/int_play_outcomes.sql and the game's
+part of int_play_headline), so that a tuned value means what the report's marts mean by it. A metric's interval
+is a 95% normal interval over the plays (each play is independent); balance, which is not a mean of per-play
+values, gets a percentile bootstrap over the plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from ..core.errors import SimlibError
+from ..core.game import Game
+from ..core.lake import Lake
+
+Z95 = 1.959963984540054
+BOOTSTRAP = 400  # resamples for balance's interval
+
+# name: (what it is, its fair value or None)
+METRICS = {
+    "seat0_advantage": ("seat 0's win share minus the fair share 1/players (a shared win split among the winners)",
+                        0.0),
+    "balance": ("1 - (the highest seat's win rate - the lowest's); 1 when every seat wins equally often", 1.0),
+    "mean_length": ("mean turns a play (the game's `turns` column)", None),
+    "mean_score": ("mean score of a seat (every seat's score averaged)", None),
+    "headline": ("the game's headline figure a play (int_play_headline), averaged over the plays that have it",
+                 None),
+}
+SEAT_SCORE = "seat{}_score"  # seat k's mean score: seat0_score, seat1_score, ...
+
+
+def metric_names(game: Game, players: int) -> list[str]:
+    """Every metric `game` can be aimed at with `players` players (the headline also by the game's own name)."""
+    names = [m for m in METRICS if m != "headline" or game.headline_metric]
+    if game.headline_metric:
+        names.append(game.headline_metric)
+    return names + [SEAT_SCORE.format(k) for k in range(players)]
+
+
+def check_metric(game: Game, players: int, name: str) -> str:
+    """The metric's name as given, or one clear error."""
+    known = metric_names(game, players)
+    if name not in known:
+        raise SimlibError(f"unknown metric {name!r} for {game.name} at {players} players (metrics: {', '.join(known)})")
+    return name
+
+
+def canonical(game: Game, name: str) -> str:
+    """The game's own name for its headline is `headline`; every other metric is its own name."""
+    return "headline" if name and name == game.headline_metric else name
+
+
+def check_target(name: str, value: float, players: int) -> None:
+    """A target the metric can take, or one clear error."""
+    low, high = {"seat0_advantage": (-1 / players, 1 - 1 / players), "balance": (0.0, 1.0),
+                 "mean_length": (0.0, float("inf"))}.get(name, (float("-inf"), float("inf")))
+    if not low <= value <= high:
+        raise SimlibError(f"target {name}={value:g} cannot be reached: {name} lies in {low:g}..{high:g}")
+
+
+@dataclass(frozen=True)
+class PlayValues:
+    """One run's plays: turns and seat 0's win share a play, whether each seat won (a shared win is a win for
+    every winner, as in mart_seat_outcomes' win rate) and its score (plays x seats), and the headline (NaN where
+    a play has none)."""
+
+    players: int
+    turns: np.ndarray
+    seat0_share: np.ndarray
+    won: np.ndarray
+    scores: np.ndarray
+    headline: np.ndarray
+
+
+@dataclass(frozen=True)
+class Estimate:
+    value: float
+    lo: float
+    hi: float
+    sd: float  # a play's standard deviation (for scaling distances between metrics)
+    plays: int
+
+    def contains(self, target: float) -> bool:
+        return self.lo <= target <= self.hi
+
+    def as_dict(self) -> dict[str, float]:
+        return {"value": self.value, "lo": self.lo, "hi": self.hi, "sd": self.sd, "plays": self.plays}
+
+
+@cache
+def _models():
+    from ..analysis.models import load_models
+
+    return {m.name: m for m in load_models()}
+
+
+def play_values(lake: Lake, game: Game, run_id: str) -> PlayValues:
+    """A complete run's per-play values, computed by the pipeline's models over that run alone."""
+    from ..analysis.duck import connect, create_lake_views
+    from ..analysis.pipeline import ModelContext, _materialize, _upstream
+
+    models = _models()
+    needed = _upstream(models, {"int_play_outcomes", "int_play_headline"})
+    con = connect()
+    try:
+        ctx = ModelContext(con, create_lake_views(con, lake, [(game.name, run_id)]), lake)
+        for name, model in models.items():
+            if name in needed:
+                _materialize(con, model, ctx)
+        outcomes = con.execute("select players, turns, seat0_share, won, scores from int_play_outcomes "
+                               "order by play_index").fetchnumpy()
+        headline = con.execute("select o.play_index, h.value from int_play_outcomes as o left join "
+                               "int_play_headline as h using (game, run_id, play_index) order by o.play_index"
+                               ).fetchnumpy()["value"]
+    finally:
+        con.close()
+    if len(outcomes["turns"]) == 0:
+        raise SimlibError(f"run {run_id} of {game.name} has no plays in the lake")
+    players = int(outcomes["players"][0])
+    won = np.array([np.asarray(w, float) for w in outcomes["won"]]).reshape(-1, players)
+    return PlayValues(players, np.asarray(outcomes["turns"], float), np.asarray(outcomes["seat0_share"], float), won,
+                      np.array([np.asarray(s, float) for s in outcomes["scores"]]).reshape(-1, players),
+                      np.asarray(np.ma.filled(headline, np.nan), float))
+
+
+def _per_play(values: PlayValues, name: str) -> np.ndarray:
+    if name == "seat0_advantage":
+        return values.seat0_share - 1 / values.players
+    if name == "mean_length":
+        return values.turns
+    if name == "mean_score":
+        return values.scores.mean(axis=1)
+    if name == "headline":
+        return values.headline[~np.isnan(values.headline)]
+    seat = int(name.removeprefix("seat").removesuffix("_score"))
+    return values.scores[:, seat]
+
+
+def _balance(won: np.ndarray) -> float:
+    rates = won.mean(axis=0)
+    return 1 - (rates.max() - rates.min())
+
+
+def estimate(values: PlayValues, name: str) -> Estimate:
+    """The metric over the run's plays with its 95% interval."""
+    if name == "balance":
+        rng = np.random.default_rng(0)  # a fixed stream: the same run always gives the same interval
+        n = len(values.turns)
+        boot = [_balance(values.won[rng.integers(0, n, n)]) for _ in range(BOOTSTRAP)]
+        lo, hi = np.quantile(boot, [0.025, 0.975])
+        return Estimate(_balance(values.won), float(lo), float(hi), float(np.std(boot) * np.sqrt(n)), n)
+    x = _per_play(values, name)
+    if len(x) == 0:
+        raise SimlibError(f"no play of the run has a value of {name}")
+    mean, sd = float(x.mean()), float(x.std(ddof=1)) if len(x) > 1 else 0.0
+    half = Z95 * sd / np.sqrt(len(x))
+    return Estimate(mean, mean - half, mean + half, sd, len(x))
