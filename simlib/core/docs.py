@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..design.record import TUNES_SCHEMA
 from .lake import PARTITION_DOCS, REQUIRED_COLUMNS, RUNS_SCHEMA
 from .registry import games
 from .sweep import SWEEPS_SCHEMA
@@ -45,6 +46,8 @@ def lake_markdown() -> str:
     lines += _table("runs (one row per run)", RUNS_SCHEMA)
     lines += _table("sweeps (one row per run of a what-if sweep, `sweep-<sweep_id>.parquet`; simlib/core/sweep.py)",
                     SWEEPS_SCHEMA)
+    lines += _table("tunes (one row per evaluation of a design search and metric, `tune-<tune_id>-<step>.parquet`; "
+                    "simlib/design/record.py)", TUNES_SCHEMA)
     for game in games().values():
         lines += [f"## {game.title} (`{game.name}`, rules version {game.rules_version})", ""]
         for name, schema in game.schemas().items():

@@ -1,0 +1,81 @@
+"""The "Design search" section of a game's page: each `simlib tune` in the lake (mart_tune_steps), its search
+path and its confirmed recommendation with intervals. A page shows it only where a tune was run."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+
+from .page import Page, count, error_bar_lengths, interval, number
+
+STAGE_LOOK = {"search": ("o", "#9aa5b1"), "refine": ("s", "#1f77b4"), "confirm": ("D", "#d62728")}
+MOST_TUNES = 3  # the newest few, by their last step's run; older ones stay in the table
+
+
+def _values_words(text: str) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in json.loads(text).items())
+
+
+def _one_number(rows: pl.DataFrame) -> str | None:
+    """The varied parameter when the tune varies one number parameter (its values make the x axis)."""
+    first = json.loads(rows["step_values"][0])
+    if len(first) == 1:
+        name, value = next(iter(first.items()))
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return name
+    return None
+
+
+def tune_answer(rows: pl.DataFrame) -> str:
+    """The recommendation in a sentence: values, each metric confirmed with its interval, target inside or not."""
+    final = rows.filter(pl.col("is_recommendation"))
+    if final.is_empty():
+        return ""
+    first = final.row(0, named=True)
+    said = []
+    for r in final.iter_rows(named=True):
+        where = "inside" if r["target_inside"] else "outside"
+        said.append(f"{r['metric']} {number(r['value'], 3)} (95% interval "
+                    f"{interval(r['value_lo'], r['value_hi'], as_pct=False, digits=3)}; target {r['target']:g}, "
+                    f"{where})")
+    return (f"Searching {first['box']} at {first['players']} players ({first['policies']}), the design search "
+            f"recommends {_values_words(first['step_values'])}: on {first['plays']:,} fresh plays "
+            f"{', '.join(said)}. It spent {first['plays_simulated']:,} plays in "
+            f"{count(first['n_runs'], 'run')}.")
+
+
+def design_search(page: Page) -> None:
+    steps = page.mart("mart_tune_steps")
+    if steps.is_empty():
+        return
+    newest = (steps.group_by("tune_id").agg(pl.col("step").max().alias("last"), pl.col("run_id").last())
+              .sort("tune_id").head(MOST_TUNES)["tune_id"].to_list())
+    for tune_id in newest:
+        rows = steps.filter(pl.col("tune_id") == tune_id).sort("step")
+        metrics = rows["metric"].unique(maintain_order=True).to_list()
+        along = _one_number(rows)
+        if along:
+            rows = rows.with_columns(x=pl.col("step_values").map_elements(lambda t: float(next(iter(
+                json.loads(t).values()))), return_dtype=pl.Float64))
+        fig, axes = page.subplots(len(metrics), width=5.0, height=3.6)
+        for ax, metric in zip(axes, metrics):
+            mine = rows.filter(pl.col("metric") == metric)
+            for stage, (marker, colour) in STAGE_LOOK.items():
+                part = mine.filter(pl.col("stage") == stage)
+                if part.is_empty():
+                    continue
+                err = error_bar_lengths(part["value"].to_numpy(), part["value_lo"], part["value_hi"])
+                ax.errorbar(part["x" if along else "step"].to_numpy(), part["value"].to_numpy(), yerr=err,
+                            fmt=marker, color=colour, capsize=3, label=f"{stage} ({part['plays'].max():,} plays)")
+            ax.axhline(mine["target"][0], color="black", linestyle="--", linewidth=1, label="target")
+            ax.set_xlabel(along or "evaluation, in order")
+            ax.set_ylabel(metric)
+            ax.set_title(f"{metric}, 95% intervals")
+            ax.legend()
+        fig.suptitle(f"{page.game.title}: design search {tune_id}")
+        page.figure(f"tune_{tune_id}", fig, "Design search", tune_answer(rows))
+    page.table("Design search: every step (search on one seed, the best again with more plays, the recommendation "
+               "confirmed on a fresh seed)", steps.sort("tune_id", "step", "metric"),
+               "tune_id box players policies stage step step_values seed plays metric target value± target_inside "
+               "loss", mart="mart_tune_steps", collapsed=True)
