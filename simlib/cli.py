@@ -154,10 +154,8 @@ def _cmd_simulate(args) -> None:
 
 
 def _cmd_batch(args) -> None:
-    from contextlib import closing, nullcontext
-
     from .core.batch import read_batch
-    from .core.runner import KernelsCompiling, run
+    from .core.runner import compile_kernels, run
     from .core.summary import setup_words
     from .core.sweep import write_sweep
 
@@ -175,24 +173,15 @@ def _cmd_batch(args) -> None:
             todo, sweeps = todo + batch.configs, sweeps + batch.sweeps
     began = time.perf_counter()
     lake = Lake.at(args.lake)
-    # Dask workers load their kernels where they run; here the games run as their kernels become ready, the
-    # first while the others still compile.
-    compiling = KernelsCompiling(todo, args.workers) if args.executor == "local" else None
-    remaining, i = list(todo), 0
-    with _open_executor(args) as executor, closing(compiling) if compiling else nullcontext():
-        while remaining:
-            names = list(dict.fromkeys(c.game for c in remaining))
-            game = compiling.first_ready(names) if compiling else names[0]
-            if compiling:
-                compiling.ready(game)
-            for config in [c for c in remaining if c.game == game]:
-                i += 1
-                result = run(config, lake, progress=not args.quiet, executor=executor)
-                state = "already complete" if result.already_complete else "written"
-                print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: "
-                      f"{setup_words(get_game(config.game), config)}; {config.plays:,} plays "
-                      f"({state})", flush=True)
-            remaining = [c for c in remaining if c.game != game]
+    if args.executor == "local":  # Dask workers load their kernels where they run
+        compile_kernels(todo, args.workers)
+    with _open_executor(args) as executor:
+        for i, config in enumerate(todo, 1):
+            result = run(config, lake, progress=not args.quiet, executor=executor)
+            state = "already complete" if result.already_complete else "written"
+            print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: "
+                  f"{setup_words(get_game(config.game), config)}; {config.plays:,} plays "
+                  f"({state})", flush=True)
     for sweep in sweeps:
         write_sweep(lake, sweep)
     print(f"batch of {len(todo)} runs ({len(sweeps)} sweeps) done in {time.perf_counter() - began:.1f} s; "

@@ -8,7 +8,7 @@ import os
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -170,88 +170,42 @@ def _run_files(lake: Lake, tables: list[str], game: str, run_id: str, pattern: s
     return {f for t in tables for f in lake.glob(f"{t}/game={game}/run_id={run_id}/{pattern}")}
 
 
-def _load_kernels(configs: list[RunConfig]) -> None:
-    """Kernels (one config per kernel), compiled or loaded one after the other in one process: they share blocks."""
+def _load_kernels(configs: list[RunConfig]) -> str:
+    """One game's kernels (one config per kernel it needs), compiled or loaded in one process: they share blocks."""
+    game = get_game(configs[0].game)
     for config in configs:
-        game = get_game(config.game)
         game.simulate(config, 0, game.block_size(config), events=False)
-
-
-class KernelsCompiling:
-    """The kernels of a batch's games compiling (or loading from the on-disk cache) in worker processes, one job
-    per game and core at a time, while the batch runs: `ready(game)` waits for that game's. A game that runs on
-    another's engine (Game.engines) compiles after it in the same job, so that it loads the engine's blocks from
-    the cache instead of compiling them again (Die Mauerspechte: 87 s alone, 68 s after Catan). A first compile
-    is announced with the time it usually takes, and timed."""
-
-    def __init__(self, configs: list[RunConfig], workers: int | None = None):
-        needed: dict[str, dict[str, RunConfig]] = {}
-        for config in configs:
-            needed.setdefault(config.game, {}).setdefault(get_game(config.game).kernel_of(config), config)
-        jobs: dict[str, list[str]] = {}  # an engine (or a game on no engine of the batch) -> its games, it first
-        for name in needed:
-            engine = next((e.name for e in get_game(name).engines if e.name in needed), name)
-            jobs.setdefault(engine, []).append(name)
-        jobs = {key: sorted(names, key=lambda n: n != key) for key, names in jobs.items()}
-        self.cold = [get_game(name) for name in needed if not compiled_here(get_game(name).package)]
-        if self.cold:
-            print(f"simlib: compiling the kernels of {', '.join(g.title.split(' (')[0] for g in self.cold)} first: "
-                  f"once per machine, and again after an edit to a game's rules; usually "
-                  f"{_compile_estimate(self.cold, min(len(jobs), workers or os.cpu_count() or 1))}", flush=True)
-        # Longest first, so that the slowest compile starts at once (its sources' size stands in for its time);
-        # `order`: about the order the games become ready, each job on the least busy of the workers.
-        workers = min(len(jobs), workers or os.cpu_count() or 1)
-        size = {names[0]: sum(_compiled_size(get_game(n)) for n in names) for names in jobs.values()}
-        order = sorted(jobs.values(), key=lambda names: -size[names[0]])
-        busy, ready_at = [0.0] * workers, {}
-        for names in order:
-            w = busy.index(min(busy))
-            busy[w] += size[names[0]]
-            ready_at |= {name: busy[w] for name in names}
-        self.order = sorted(ready_at, key=ready_at.get)
-        self.began = time.perf_counter()
-        self.jobs = {name: [c for n in names for c in needed[n].values()] for names in order for name in names}
-        self.done: dict[str, object] = {}
-        fork = multiprocessing.get_context("fork")
-        self.pool = ProcessPoolExecutor(workers, mp_context=fork) if workers > 1 else None
-        for names in order if self.pool else []:  # one task a job: its games one after the other in one process
-            job = self.pool.submit(_load_kernels, self.jobs[names[0]])
-            self.done |= {name: job for name in names}
-
-    def first_ready(self, names: list[str]) -> str:
-        """Of the games `names` (in the order to prefer), one whose kernels are ready; waits for one if none is."""
-        if self.pool is None:
-            return names[0]
-        wait({self.done[n] for n in names}, return_when=FIRST_COMPLETED)
-        return next(n for n in names if self.done[n].done())
-
-    def ready(self, game: str) -> None:
-        if self.pool:
-            self.done[game].result()
-        elif game not in self.done:  # one process: compiled here when first needed (a warm kernel loads at its run)
-            if get_game(game) in self.cold:
-                _load_kernels(self.jobs[game])
-            self.done |= {c.game: True for c in self.jobs[game]}
-
-    def close(self) -> None:
-        finished = self.pool is None or all(f.done() and not f.exception() for f in self.done.values())
-        if self.pool:
-            self.pool.shutdown(cancel_futures=True)
-        if finished and len(self.done) == len(self.jobs):
-            for game in self.cold:
-                mark_compiled(game.package)
-            if self.cold:
-                print(f"simlib: kernels compiled in {time.perf_counter() - self.began:.0f} s", flush=True)
+    return game.name
 
 
 def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> None:
-    """Compile (or load) the kernels every game among `configs` needs (Game.kernel_of) before anything runs."""
-    compiling = KernelsCompiling(configs, workers)
-    try:
-        for game in compiling.order:
-            compiling.ready(game)
-    finally:
-        compiling.close()
+    """Compile (or load from the on-disk cache) the kernels every game among `configs` needs (Game.kernel_of),
+    one process per game and core at a time, before a batch runs them one after the other. A first compile
+    takes minutes for a large kernel; games compiled side by side cost the slowest one, not the sum. A first
+    compile is announced with the time it usually takes, and timed."""
+    needed: dict[str, dict[str, RunConfig]] = {}
+    for config in configs:
+        needed.setdefault(config.game, {}).setdefault(get_game(config.game).kernel_of(config), config)
+    first = {name: list(kernels.values()) for name, kernels in needed.items()}
+    workers = min(len(first), workers or os.cpu_count() or 1)
+    cold = [get_game(name) for name in first if not compiled_here(get_game(name).package)]
+    if cold:
+        print(f"simlib: compiling the kernels of {', '.join(g.title.split(' (')[0] for g in cold)} first: once per "
+              f"machine, and again after an edit to a game's rules; usually {_compile_estimate(cold, workers)}",
+              flush=True)
+    began = time.perf_counter()
+    if workers >= 2:
+        # Longest first, so that the slowest compile starts at once (its sources' size stands in for its time).
+        order = sorted(first.values(), key=lambda c: -_compiled_size(get_game(c[0].game)))
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            list(pool.map(_load_kernels, order))
+    else:
+        for game in cold:
+            _load_kernels(first[game.name])
+    for game in cold:
+        mark_compiled(game.package)
+    if cold:
+        print(f"simlib: kernels compiled in {time.perf_counter() - began:.0f} s", flush=True)
 
 
 def _compile_estimate(games: list[Game], workers: int) -> str:
