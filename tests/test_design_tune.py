@@ -114,3 +114,10 @@ def test_the_tune_agrees_with_a_grid_on_a_known_answer(tmp_path):
     assert rows.plays.sum() <= 60_000
     assert np.all(rows[rows.stage != "confirm"].seed == 1) and confirm.seed == 2
     assert "recommended: penalty_tower=" in done.stdout
+    # The report's Design search section states the same recommendation, with its interval.
+    lake, marts = str(tmp_path / "lake"), str(tmp_path / "marts")
+    assert run_cli("pipeline", "--lake", lake, "--marts", marts, "--db", str(tmp_path / "db.duckdb")).returncode == 0
+    assert run_cli("report", "--lake", lake, "--marts", marts, "--out", str(tmp_path / "out")).returncode == 0
+    page = (tmp_path / "out" / "mauer.html").read_text()
+    assert f"recommends penalty_tower = {tower}: on {confirm.plays:,} fresh plays mean_penalty" in page
+    assert f"target {target:g}, {'inside' if confirm.value_lo <= target <= confirm.value_hi else 'outside'}" in page

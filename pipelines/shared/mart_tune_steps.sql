@@ -32,7 +32,7 @@ final as (
         s.step,
         s.step_values,
         s.seed,
-        s.plays,
+        s.plays as n_plays,
         s.run_id,
         s.loss,
         s.metric,

@@ -39,10 +39,29 @@ def tune_answer(rows: pl.DataFrame) -> str:
         said.append(f"{r['metric']} {number(r['value'], 3)} (95% interval "
                     f"{interval(r['value_lo'], r['value_hi'], as_pct=False, digits=3)}; target {r['target']:g}, "
                     f"{where})")
-    return (f"Searching {first['box']} at {first['players']} players ({first['policies']}), the design search "
-            f"recommends {_values_words(first['step_values'])}: on {first['plays']:,} fresh plays "
-            f"{', '.join(said)}. It spent {first['plays_simulated']:,} plays in "
-            f"{count(first['n_runs'], 'run')}.")
+    return " ".join(filter(None, [
+        f"Searching {first['box']} at {first['players']} players ({first['policies']}), the design search "
+        f"recommends {_values_words(first['step_values'])}: on {first['n_plays']:,} fresh plays {', '.join(said)}.",
+        *(_between(rows, r) for r in final.iter_rows(named=True) if not r["target_inside"]),
+        f"It spent {first['plays_simulated']:,} plays in {count(first['n_runs'], 'run')}."]))
+
+
+def _between(rows: pl.DataFrame, final: dict) -> str:
+    """For a tune of one number parameter whose target lies outside the confirmed interval: the two values tried
+    (each with its most plays) on either side of the target, or that none lies on one side."""
+    name = _one_number(rows)
+    if name is None:
+        return ""
+    tried = (rows.filter((pl.col("metric") == final["metric"]) & ~pl.col("is_recommendation"))
+             .sort("n_plays").unique("step_values", keep="last"))
+    below = tried.filter(pl.col("value") < final["target"]).sort("value").tail(1)
+    above = tried.filter(pl.col("value") > final["target"]).sort("value").head(1)
+    if below.is_empty() or above.is_empty():
+        return (f"No value of {name} tried gives {final['metric']} {'below' if below.is_empty() else 'above'} "
+                f"{final['target']:g}: the target may be out of the range's reach.")
+    lo, hi = below.row(0, named=True), above.row(0, named=True)
+    return (f"The target lies between {_values_words(lo['step_values'])} ({number(lo['value'], 3)}) and "
+            f"{_values_words(hi['step_values'])} ({number(hi['value'], 3)}) on the search's seed.")
 
 
 def design_search(page: Page) -> None:
@@ -67,15 +86,17 @@ def design_search(page: Page) -> None:
                     continue
                 err = error_bar_lengths(part["value"].to_numpy(), part["value_lo"], part["value_hi"])
                 ax.errorbar(part["x" if along else "step"].to_numpy(), part["value"].to_numpy(), yerr=err,
-                            fmt=marker, color=colour, capsize=3, label=f"{stage} ({part['plays'].max():,} plays)")
+                            fmt=marker, color=colour, capsize=3, label=f"{stage} ({part['n_plays'].max():,} plays)")
             ax.axhline(mine["target"][0], color="black", linestyle="--", linewidth=1, label="target")
             ax.set_xlabel(along or "evaluation, in order")
             ax.set_ylabel(metric)
             ax.set_title(f"{metric}, 95% intervals")
             ax.legend()
-        fig.suptitle(f"{page.game.title}: design search {tune_id}")
+        names = ", ".join(json.loads(rows["step_values"][0]))
+        aims = " and ".join(f"{m} to {rows.filter(pl.col('metric') == m)['target'][0]:g}" for m in metrics)
+        fig.suptitle(f"{page.game.title}: which {names} brings {aims}? (tune {tune_id})")
         page.figure(f"tune_{tune_id}", fig, "Design search", tune_answer(rows))
     page.table("Design search: every step (search on one seed, the best again with more plays, the recommendation "
                "confirmed on a fresh seed)", steps.sort("tune_id", "step", "metric"),
-               "tune_id box players policies stage step step_values seed plays metric target value± target_inside "
+               "tune_id box players policies stage step step_values seed n_plays metric target value± target_inside "
                "loss", mart="mart_tune_steps", collapsed=True)

@@ -28,6 +28,7 @@ from .duck import table_columns
 MATERIALIZATIONS = ("view", "per_part", "per_run", "table", "union")
 CACHED = ("per_part", "per_run")  # results kept per run
 MACROS = "macros.sql"
+RUN_SCOPES = ("all", "swept", "sweeps")  # the runs a model covers; each scope covers the ones after it
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ class Model:
     ranges: dict[str, list] = field(default_factory=dict)
     part_of: str | None = None  # the shared `union` model this game model adds its rows to
     members: tuple[str, ...] = ()  # a `union` model's: the game models adding their rows
-    swept_only: bool = False  # computed only for the runs of what-if sweeps (`runs = "swept"`)
+    # The runs it covers: "all"; "swept", the what-if sweeps' and the skill ladder's; "sweeps", the sweeps' only.
+    runs: str = "all"
     key: str = ""
 
     @property
@@ -149,19 +151,26 @@ def _folder_models(scope: str | None, folder: Path, con: duckdb.DuckDBPyConnecti
             raise SimlibError(f"{schema_path} declares {name}, but {folder} has no {name}.sql or {name}.py")
         if entry.get("materialized") not in MATERIALIZATIONS:
             raise SimlibError(f"{schema_path}: model {name}: materialized must be one of {MATERIALIZATIONS}")
-        if entry.get("runs", "all") not in ("all", "swept") or (
-                entry.get("runs") == "swept" and (entry["materialized"] not in CACHED or files[name].suffix != ".sql")):
-            raise SimlibError(f"{schema_path}: model {name}: runs must be all or swept (swept: a per_part or per_run "
-                              f"SQL model)")
+        if entry.get("runs", "all") not in RUN_SCOPES or (entry.get("runs", "all") != "all" and (
+                entry["materialized"] not in CACHED or files[name].suffix != ".sql")):
+            raise SimlibError(f"{schema_path}: model {name}: runs must be all, swept or sweeps (swept and sweeps: a "
+                              f"per_part or per_run SQL model)")
         models.append(Model(
             name=name, path=files[name], scope=scope, materialized=entry["materialized"],
             description=entry.get("description", ""), columns=entry.get("columns", {}),
             unique=tuple(entry.get("unique", ())), not_null=tuple(entry.get("not_null", ())),
             accepted_values=entry.get("accepted_values", {}), ranges=entry.get("range", {}),
             inputs=tuple(sorted(_reads(files[name], con))), part_of=entry.get("part_of"),
-            swept_only=entry.get("runs") == "swept",
+            runs=entry.get("runs", "all"),
         ))
     return models
+
+
+def covers_runs(outer: str, inner: str) -> bool:
+    """A model over `outer` runs has rows for every run a model over `inner` runs covers."""
+    if inner not in RUN_SCOPES:
+        raise SimlibError(f"runs = {inner!r}: not one of {', '.join(RUN_SCOPES)}")
+    return RUN_SCOPES.index(outer) <= RUN_SCOPES.index(inner)
 
 
 def _resolve_inputs(models: dict[str, Model]) -> dict[str, Model]:
@@ -178,8 +187,9 @@ def _resolve_inputs(models: dict[str, Model]) -> dict[str, Model]:
                 raise SimlibError(f"model {m.name} reads {r}, a model of {models[r].scope} runs only")
             if m.materialized == "per_part" and models[r].materialized != "view":
                 raise SimlibError(f"model {m.name} is per_part, so it reads only the lake and staging views, not {r}")
-            if m.materialized in CACHED and models[r].swept_only and not m.swept_only:
-                raise SimlibError(f"model {m.name} covers every run, so it cannot read {r} (swept runs only)")
+            if m.materialized in CACHED and not covers_runs(models[r].runs, m.runs):
+                raise SimlibError(f"model {m.name} covers {m.runs} runs, so it cannot read {r} ({models[r].runs} "
+                                  f"runs only)")
             if m.materialized in CACHED and models[r].materialized == "table":
                 raise SimlibError(f"model {m.name} is {m.materialized}, so it cannot read {r}, a model over all runs")
         resolved[m.name] = Model(**(vars(m) | {"inputs": inputs,

@@ -73,13 +73,13 @@ def complete_runs(lake: Lake | Path | str) -> list[tuple[str, str]]:
     return runs
 
 
-def swept_runs(lake: Lake) -> set[str]:
-    """The runs whose plays are compared by their headline (what `runs = "swept"` models cover): every what-if
-    variant's and its baseline's, and every run of the skill ladder (ladder_runs)."""
+def swept_runs(lake: Lake) -> dict[str, set[str]]:
+    """The runs each narrower scope of models covers: "sweeps", every what-if variant's and its baseline's (their
+    plays are paired); "swept", those and every run of the skill ladder (ladder_runs: compared by headline)."""
     runs = set()
     for f in lake.glob("sweeps/game=*/run_id=*/*.parquet"):
         runs |= {run_of(f)[1], lake.read_table(f, columns=["baseline_run_id"]).column(0)[0].as_py()}
-    return runs | ladder_runs(lake)
+    return {"sweeps": runs, "swept": runs | ladder_runs(lake)}
 
 
 def ladder_runs(lake: Lake) -> set[str]:
@@ -95,8 +95,8 @@ def ladder_runs(lake: Lake) -> set[str]:
     return runs
 
 
-def _in_scope(model: Model, game: str, run_id: str, swept: set[str]) -> bool:
-    return model.covers(game) and (not model.swept_only or run_id in swept)
+def _in_scope(model: Model, game: str, run_id: str, swept: dict[str, set[str]]) -> bool:
+    return model.covers(game) and (model.runs == "all" or run_id in swept[model.runs])
 
 
 def _cached(cache: Path, model: Model, run_id: str) -> Path:
@@ -171,7 +171,7 @@ def _compute_parts(con, models: dict[str, Model], model: Model, lake: Lake, cach
 
 
 def _compute_runs(models: dict[str, Model], lake: Lake, cache: Path, group: list[tuple[str, str]],
-                  missing: set[str], swept: set[str]) -> tuple[list[str], int]:
+                  missing: set[str], swept: dict[str, set[str]]) -> tuple[list[str], int]:
     """Compute the `missing` per-run models for the runs of `group`; returns staging test results."""
     con = connect()
     ctx = ModelContext(con, create_lake_views(con, lake, group), lake)
@@ -203,7 +203,7 @@ def _compute_runs(models: dict[str, Model], lake: Lake, cache: Path, group: list
 
 
 def _compute_groups(models: dict[str, Model], lake: Lake, cache: Path,
-                    groups: dict[frozenset[str], list[tuple[str, str]]], swept: set[str],
+                    groups: dict[frozenset[str], list[tuple[str, str]]], swept: dict[str, set[str]],
                     workers: int | None) -> list[tuple[list[str], int]]:
     """`_compute_runs` for every group, side by side in up to `workers` processes (default: one per core): the
     groups share no run and write different cache files. Largest first, so that the last to start is short."""
