@@ -17,6 +17,7 @@ from simlib.analysis.page import (
     column_list,
     legend_below,
     render,
+    signed,
     span,
     text_problems,
     title_above,
@@ -165,3 +166,9 @@ def text_problems_of(fig) -> list[str]:
     problems = text_problems(fig, 1.0)
     plt.close(fig)
     return problems
+
+
+def test_a_signed_value_that_rounds_to_zero_reads_plus_zero():
+    # Catan's seat 0 at 4 random players: an advantage of -0.04 pp was written "-0.0 pp" on the index.
+    assert [signed(x) for x in (-0.04, 0.04, -0.06, 1.25)] == ["+0.0", "+0.0", "-0.1", "+1.2"]
+    assert signed(-0.004, 2) == "+0.00"

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from .page import Page, count, interval, pct, sentence
+from .page import Page, count, interval, pct, sentence, signed
 
 QUESTION = "Does the start player's edge grow with skill?"
 
 
 def _pp(x: float) -> str:
-    return f"{100 * x:+.1f} pp"
+    return f"{signed(100 * x)} pp"
 
 
 def _pp_interval(row: dict, column: str) -> str:

@@ -47,6 +47,11 @@ def pct(x: float | None, digits: int = 1) -> str:
     return "–" if x is None else f"{100 * x:.{digits}f}%"
 
 
+def signed(x: float, digits: int = 1) -> str:
+    """x with its sign, rounded; a value that rounds to zero reads +0.0, not -0.0."""
+    return f"{round(x, digits) + 0.0:+.{digits}f}"
+
+
 def number(x: float | None, digits: int = 2) -> str:
     return "–" if x is None else f"{x:,.{digits}f}"
 

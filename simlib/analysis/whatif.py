@@ -12,7 +12,7 @@ import re
 
 import polars as pl
 
-from .page import Page, error_bars, p_text
+from .page import Page, error_bars, p_text, signed
 from .setups import phrase, table_words
 
 _NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length": "game length"}
@@ -36,7 +36,7 @@ def _value(metric: str, x: float) -> str:
 
 
 def _diff(metric: str, x: float) -> str:
-    return f"{100 * x:+.1f} pp" if _is_share(metric) else f"{x:+.2f}"
+    return f"{signed(100 * x)} pp" if _is_share(metric) else signed(x, 2)
 
 
 def _variant_words(game, variant_values: str) -> str:
