@@ -261,6 +261,41 @@ def _cmd_tune(args) -> None:
           f"proposed again reads its run back); lake: {args.lake}")
 
 
+def _cmd_fixes(args) -> None:
+    from .core.runner import compile_kernels, run
+    from .design.fixes import find_fixes
+    from .design.metrics import canonical, estimate, play_values
+    from .design.record import write_evaluation
+
+    game = get_game(args.game)
+    lake, options = Lake.at(args.lake), _options(args, game)
+    check_settable(game.name, game.parameters(), args.skip)
+    with _open_executor(args) as executor:
+        def evaluate(config):
+            result = run(config, lake, progress=False, executor=executor)
+            values = play_values(lake, game, result.run_id)
+            return {args.metric: estimate(values, canonical(game, args.metric))}
+
+        def said(tune, e):
+            write_evaluation(lake, tune, e)
+            if not args.quiet:
+                x = e.estimates[args.metric]
+                print(f"  {e.stage} {', '.join(f'{k}={v}' for k, v in e.values.items())}: {args.metric} "
+                      f"{x.value:+.4f} ({x.lo:+.4f} to {x.hi:+.4f})", flush=True)
+
+        def skipped(dim, why):
+            print(f"{dim.name}: skipped ({why})", flush=True)
+
+        if args.executor == "local":
+            compile_kernels([RunConfig.build(game, players=args.players, policies=args.policies.split(","),
+                                             plays=720_720, seed=args.seed, options=options)], args.workers)
+        fixes = find_fixes(game, args.metric, args.players, args.policies, args.budget, args.seed, options,
+                           evaluate, said, skipped, set(args.skip))
+    print(f"fixes for {args.metric} at {args.players} players ({args.policies}), smallest change first:")
+    for fix in fixes:
+        print("  " + fix.words(args.metric))
+
+
 class _Steps:
     """What a long command is doing, on stderr: on a terminal one line rewritten in place, in a log a line at
     most every `every` seconds (the last step is always said by the command's own summary)."""
@@ -436,6 +471,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_location_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
     p.set_defaults(func=_cmd_tune)
+
+    p = sub.add_parser("fixes", help="each rule parameter alone: the value that makes a metric fair, confirmed, "
+                                     "smallest change first")
+    p.add_argument("game", help="a game (simlib games lists them)")
+    p.add_argument("--metric", default="seat0_advantage", help="seat0_advantage (fair: 0) or balance (fair: 1)")
+    p.add_argument("--players", type=_integer, required=True, help="number of players")
+    p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
+    p.add_argument("--budget", type=_integer, required=True, help="plays per parameter (as simlib tune's --budget)")
+    p.add_argument("--seed", type=_integer, default=1, help="the search's seed; the confirmation plays seed + 1")
+    p.add_argument("--skip", action="append", default=[], metavar="NAME", help="a parameter left out")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule parameter fixed for every run (and so not searched)")
+    p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
+    _add_run_location_args(p)
+    p.add_argument("--quiet", action="store_true", help="only the answer")
+    p.set_defaults(func=_cmd_fixes)
 
     p = sub.add_parser("pipeline", help="build the marts over the lake and run their data tests")
     _add_lake_arg(p)

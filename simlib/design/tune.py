@@ -189,13 +189,27 @@ class Evaluation:
 Evaluate = Callable[[RunConfig], dict[str, Estimate]]
 
 
-def search(tune: Tune, evaluate: Evaluate, said: Callable[[Evaluation], None] = lambda e: None) -> list[Evaluation]:
-    """The three stages; `evaluate` runs a configuration into the lake and returns its metrics. Returns every
-    evaluation in order, the confirmation last."""
+Step = Callable[[str, dict[str, Any], int, int], Evaluation]  # (stage, values, plays, seed) -> its evaluation
+
+
+def tpe_trials(tune: Tune, step: Step) -> None:
+    """The search stage: Optuna's seeded TPE proposes `tune.trials` values, each played on the search seed."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    trial_plays, refine_plays, confirm_plays = tune.stage_plays()
+    trial_plays = tune.stage_plays()[0]
+    study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=tune.seed, multivariate=True))
+    for _ in range(tune.trials):
+        trial = study.ask()
+        values = {d.name: d.suggest(trial) for d in tune.box}
+        study.tell(trial, step("search", values, trial_plays, tune.seed).loss)
+
+
+def search(tune: Tune, evaluate: Evaluate, said: Callable[[Evaluation], None] = lambda e: None,
+           trials: Callable[[Tune, Step], None] = tpe_trials) -> list[Evaluation]:
+    """The three stages (the search stage by `trials`); `evaluate` runs a configuration into the lake and returns
+    its metrics. Returns every evaluation in order, the confirmation last."""
+    _, refine_plays, confirm_plays = tune.stage_plays()
     versions = tune.game.rules_versions()
     done: list[Evaluation] = []
 
@@ -208,11 +222,7 @@ def search(tune: Tune, evaluate: Evaluate, said: Callable[[Evaluation], None] = 
         said(e)
         return e
 
-    study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=tune.seed, multivariate=True))
-    for _ in range(tune.trials):
-        trial = study.ask()
-        values = {d.name: d.suggest(trial) for d in tune.box}
-        study.tell(trial, step("search", values, trial_plays, tune.seed).loss)
+    trials(tune, step)
     ranked, seen = [], set()
     for e in sorted(done, key=lambda e: e.loss):
         key = json.dumps(e.values, sort_keys=True, default=str)
@@ -240,11 +250,11 @@ def answer_lines(tune: Tune, done: list[Evaluation]) -> list[str]:
         where = "inside" if x.contains(target) else "outside"
         lines.append(f"  {metric} {x.value:.4g} (95% interval {x.lo:.4g} to {x.hi:.4g}); target {target:g} is {where}")
         if not x.contains(target) and len(tune.box) == 1:
-            lines += _bracket(tune, done, metric, target)
+            lines += bracket(tune, done, metric, target)
     return lines
 
 
-def _bracket(tune: Tune, done: list[Evaluation], metric: str, target: float) -> list[str]:
+def bracket(tune: Tune, done: list[Evaluation], metric: str, target: float) -> list[str]:
     """The nearest evaluated values of the one varied parameter on either side of the target (the most plays
     each), or that no value in the box reaches it."""
     name, best = tune.box[0].name, {}
