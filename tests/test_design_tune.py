@@ -121,3 +121,15 @@ def test_the_tune_agrees_with_a_grid_on_a_known_answer(tmp_path):
     page = (tmp_path / "out" / "mauer.html").read_text()
     assert f"recommends penalty_tower = {tower}: on {confirm.plays:,} fresh plays mean_penalty" in page
     assert f"target {target:g}, {'inside' if confirm.value_lo <= target <= confirm.value_hi else 'outside'}" in page
+
+
+def test_the_answer_says_which_side_no_value_reached():
+    from simlib.design.metrics import Estimate
+    from simlib.design.tune import Evaluation, answer_lines
+
+    tune = Tune(MAUER, parse_box(MAUER, ["penalty_tower=5..25"]), {"seat0_advantage": 0.0}, 4, "random", 100_000)
+    done = [Evaluation("search", k, {"penalty_tower": v}, "", 1, 2500, {"seat0_advantage": Estimate(
+        -0.04 - v / 1000, -0.05, -0.03, 0.4, 2500)}, 0.0) for k, v in enumerate([5, 15, 25, 15])]
+    lines = answer_lines(tune, done)
+    assert "target 0 is outside" in lines[1]
+    assert "no value of penalty_tower tried gives seat0_advantage above 0" in lines[2]

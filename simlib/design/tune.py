@@ -265,7 +265,7 @@ def bracket(tune: Tune, done: list[Evaluation], metric: str, target: float) -> l
     below = [e for e in best.values() if e.estimates[metric].value < target]
     above = [e for e in best.values() if e.estimates[metric].value > target]
     if not below or not above:
-        side = "above" if not below else "below"
+        side = "below" if not below else "above"  # the side no value reached
         return [f"  no value of {name} tried gives {metric} {side} {target:g}: the target may be out of reach"]
     lo = min(below, key=lambda e: target - e.estimates[metric].value)
     hi = min(above, key=lambda e: e.estimates[metric].value - target)
