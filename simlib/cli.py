@@ -296,6 +296,41 @@ def _cmd_fixes(args) -> None:
         print("  " + fix.words(args.metric))
 
 
+def _cmd_sensitivity(args) -> None:
+    from .core.runner import compile_kernels, run
+    from .design import sensitivity as sa
+    from .design.metrics import canonical, check_metric, estimate, play_values
+    from .design.tune import parse_box
+
+    game = get_game(args.game)
+    box, options = parse_box(game, args.vary), _options(args, game)
+    metrics = [check_metric(game, args.players, m) for m in args.metric]
+    fixed = sorted({d.name for d in box} & set(options))
+    if fixed:
+        raise SimlibError(f"{', '.join(fixed)} is both varied and fixed (--option): give one")
+
+    def build(values):
+        return RunConfig.build(game, players=args.players, policies=args.policies.split(","), plays=args.plays,
+                               seed=args.seed, options=options | values)
+
+    points = sa.sample(box, args.method, args.size, args.seed)
+    for row in (points.min(axis=0), points.max(axis=0)):  # the box's corners checked before anything runs
+        build(sa.point_values(box, row))
+    lake = Lake.at(args.lake)
+    print(f"sensitivity ({args.method}): {len(points)} points of {args.plays:,} plays on seed {args.seed}", flush=True)
+    if args.executor == "local":
+        compile_kernels([build(sa.point_values(box, points[0]))], args.workers)
+    with _open_executor(args) as executor:
+        def evaluate(config):
+            values = play_values(lake, game, run(config, lake, progress=False, executor=executor).run_id)
+            return {m: estimate(values, canonical(game, m)) for m in metrics}
+
+        results = sa.run_points(game, box, points, build, evaluate, metrics)
+    print(f"{'parameter':<16} {'metric':<18} {'index':<8} value ± half width of its 95% interval")
+    for effect in sa.analyse(box, args.method, points, results, args.seed):
+        print(effect.words())
+
+
 class _Steps:
     """What a long command is doing, on stderr: on a terminal one line rewritten in place, in a log a line at
     most every `every` seconds (the last step is always said by the command's own summary)."""
@@ -487,6 +522,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_location_args(p)
     p.add_argument("--quiet", action="store_true", help="only the answer")
     p.set_defaults(func=_cmd_fixes)
+
+    p = sub.add_parser("sensitivity", help="which parameters move which metrics: Morris screening or Sobol "
+                                           "indices (SALib) over a box of rule parameters")
+    p.add_argument("game", help="a game (simlib games lists them)")
+    p.add_argument("--vary", action="append", required=True, metavar="NAME=LO..HI",
+                   help="a rule parameter and its range; repeat for several")
+    p.add_argument("--metric", action="append", required=True, help="a metric (as simlib tune's); repeat for several")
+    p.add_argument("--method", default="morris", help="morris (screening, mu* and sigma) or sobol (S1 and ST)")
+    p.add_argument("--size", type=_integer, default=10,
+                   help="Morris trajectories (default 10), or Sobol base points (a power of 2)")
+    p.add_argument("--players", type=_integer, required=True, help="number of players")
+    p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
+    p.add_argument("--plays", type=_integer, required=True, help="plays at each point")
+    p.add_argument("--seed", type=_integer, default=1, help="the seed every point plays (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule parameter fixed for every run")
+    p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
+    _add_run_location_args(p)
+    p.set_defaults(func=_cmd_sensitivity)
 
     p = sub.add_parser("pipeline", help="build the marts over the lake and run their data tests")
     _add_lake_arg(p)

@@ -1,0 +1,66 @@
+"""`simlib sensitivity` (issue 25, item 3) on a case whose answer is known: at random players Die Mauer's penalty
+values never change a play's course (random plans ignore them), so on one seed every play is the same at every
+point and their effect on the length is exactly 0; the mean penalty is linear in each value (no interaction:
+Morris' sigma 0), the tower's effect the largest over these ranges. Bad input: one line, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from simlib.core.config import RunConfig
+from simlib.core.errors import SimlibError
+from simlib.core.lake import Lake
+from simlib.core.registry import get_game
+from simlib.core.runner import run
+from simlib.design import sensitivity as sa
+from simlib.design.metrics import canonical, estimate, play_values
+from simlib.design.tune import parse_box
+
+MAUER = get_game("mauer")
+BOX = ["penalty_tower=5..25", "penalty_wall_1=0..5", "penalty_gate=5..15"]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "simlib.cli", *args], capture_output=True, text=True)
+
+
+def test_morris_finds_no_effect_where_there_is_none_and_the_linear_effects_in_order(tmp_path):
+    box, metrics = parse_box(MAUER, BOX), ["mean_length", "mean_penalty"]
+    lake = Lake.at(tmp_path)
+
+    def build(values):
+        return RunConfig.build(MAUER, players=4, policies=["random"], plays=1_000, seed=3, options=values)
+
+    def evaluate(config):
+        values = play_values(lake, MAUER, run(config, lake, progress=False).run_id)
+        return {m: estimate(values, canonical(MAUER, m)) for m in metrics}
+
+    points = sa.sample(box, "morris", 4, seed=1)
+    effects = sa.analyse(box, "morris", points, sa.run_points(MAUER, box, points, build, evaluate, metrics), 1)
+    got = {(e.parameter, e.metric, e.index): e.value for e in effects}
+    assert all(got[(p, "mean_length", i)] == 0 for p in ("penalty_tower", "penalty_wall_1", "penalty_gate")
+               for i in ("mu_star", "sigma"))
+    penalty = {p: got[(p, "mean_penalty", "mu_star")] for p in ("penalty_tower", "penalty_wall_1", "penalty_gate")}
+    assert penalty["penalty_tower"] > penalty["penalty_gate"] > penalty["penalty_wall_1"] > 0
+    assert all(abs(got[(p, "mean_penalty", "sigma")]) < 1e-9 for p in penalty)
+
+
+@pytest.mark.parametrize(("method", "size", "words"), [("morris", 1, "2 or more trajectories"),
+                                                       ("sobol", 48, "a power of 2"), ("fast", 8, "one of")])
+def test_a_bad_sample_is_refused(method, size, words):
+    with pytest.raises(SimlibError, match=words):
+        sa.sample(parse_box(MAUER, BOX), method, size, 1)
+
+
+def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path):
+    lake = tmp_path / "lake"
+    for extra, words in ((["--vary", "start=continue,rotate"], "needs number ranges"),
+                         (["--vary", "penalty_tower=5..25", "--metric", "towers"], "unknown metric")):
+        metric = [] if "--metric" in extra else ["--metric", "mean_length"]
+        done = run_cli("sensitivity", "mauer", *extra, *metric, "--players", "4", "--policies", "random",
+                       "--plays", "100", "--lake", str(lake))
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+    assert not lake.exists()
