@@ -300,6 +300,7 @@ def _cmd_sensitivity(args) -> None:
     from .core.runner import compile_kernels, run
     from .design import sensitivity as sa
     from .design.metrics import canonical, check_metric, estimate, play_values
+    from .design.record import write_sensitivity
     from .design.tune import parse_box
 
     game = get_game(args.game)
@@ -326,8 +327,11 @@ def _cmd_sensitivity(args) -> None:
             return {m: estimate(values, canonical(game, m)) for m in metrics}
 
         results = sa.run_points(game, box, points, build, evaluate, metrics)
+    effects = sa.analyse(box, args.method, points, results, args.seed)
+    first = build(sa.point_values(box, points[0])).run_id(game.rules_versions())
+    write_sensitivity(lake, game.name, first, sa.rows(effects, box, args, len(points)))
     print(f"{'parameter':<16} {'metric':<18} {'index':<8} value ± half width of its 95% interval")
-    for effect in sa.analyse(box, args.method, points, results, args.seed):
+    for effect in effects:
         print(effect.words())
 
 

@@ -64,3 +64,16 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path):
                        "--plays", "100", "--lake", str(lake))
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
     assert not lake.exists()
+
+
+def test_the_command_records_its_indices_and_the_page_says_which_parameters_matter(tmp_path):
+    lake, marts, out = (str(tmp_path / x) for x in ("lake", "marts", "out"))
+    done = run_cli("sensitivity", "mauer", *[a for v in BOX[:2] for a in ("--vary", v)], "--metric", "mean_length",
+                   "--metric", "mean_penalty", "--size", "3", "--players", "4", "--policies", "random",
+                   "--plays", "500", "--lake", lake)
+    assert done.returncode == 0, done.stderr
+    assert run_cli("pipeline", "--lake", lake, "--marts", marts, "--db", str(tmp_path / "db.duckdb")).returncode == 0
+    assert run_cli("report", "--lake", lake, "--marts", marts, "--out", out).returncode == 0
+    page = (tmp_path / "out" / "mauer.html").read_text()
+    assert "mean_length moves with none of them" in page
+    assert "mean_penalty moves with penalty_tower (mu* " in page and "penalty_wall_1 (mu* " in page

@@ -100,3 +100,48 @@ def design_search(page: Page) -> None:
                "confirmed on a fresh seed)", steps.sort("tune_id", "step", "metric"),
                "tune_id box players policies stage step step_values seed n_plays metric target value± target_inside "
                "loss", mart="mart_tune_steps", collapsed=True)
+
+
+def sensitivity_answer(rows: pl.DataFrame) -> str:
+    """Per metric, which parameters move it (main index above 0 beyond its interval), the largest first."""
+    main = rows.filter(pl.col("is_main_index"))
+    said = []
+    for metric in main["metric"].unique(maintain_order=True):
+        mine = main.filter(pl.col("metric") == metric).sort("value", descending=True)
+        moving = mine.filter(pl.col("has_effect"))
+        if moving.is_empty():
+            said.append(f"{metric} moves with none of them")
+        else:
+            index = moving["index_name"][0].replace("mu_star", "mu*")
+            parts = [f"{r['parameter']} ({index} {r['value']:.3g} ± {r['value_hi'] - r['value']:.2g})"
+                     for r in moving.iter_rows(named=True)]
+            still = mine.filter(~pl.col("has_effect"))["parameter"].to_list()
+            said.append(f"{metric} moves with {', '.join(parts)}" + (f", not with {', '.join(still)}" if still else ""))
+    first = rows.row(0, named=True)
+    return (f"Over {first['box']} at {first['players']} players ({first['policies']}), {first['method']}, "
+            f"{first['n_points']} points of {first['n_plays']:,} plays on one seed: " + "; ".join(said) + ".")
+
+
+def parameters_that_matter(page: Page) -> None:
+    rows = page.mart("mart_sensitivity")
+    if rows.is_empty():
+        return
+    for analysis_id in rows["analysis_id"].unique().sort().head(MOST_TUNES).to_list():
+        mine = rows.filter((pl.col("analysis_id") == analysis_id) & pl.col("is_main_index"))
+        metrics = mine["metric"].unique(maintain_order=True).to_list()
+        fig, axes = page.subplots(len(metrics), width=4.2, height=0.5 * mine["parameter"].n_unique() + 1.8)
+        for ax, metric in zip(axes, metrics):
+            part = mine.filter(pl.col("metric") == metric).sort("parameter")
+            y = list(range(part.height))
+            ax.barh(y, part["value"].to_numpy(), color=["#1f77b4" if e else "#c7c7c7" for e in part["has_effect"]],
+                    xerr=error_bar_lengths(part["value"].to_numpy(), part["value_lo"], part["value_hi"]), capsize=3)
+            ax.set_yticks(y, part["parameter"].to_list(), fontsize=9)
+            ax.set_title(metric)
+            ax.set_xlabel(f"{part['index_name'][0].replace('mu_star', 'mu*')}, 95% interval")
+        fig.suptitle(f"{page.game.title}: which parameters matter? (grey: no effect beyond the interval)")
+        page.figure(f"sensitivity_{analysis_id}", fig, "Which parameters matter", sensitivity_answer(
+            rows.filter(pl.col("analysis_id") == analysis_id)))
+    page.table("Which parameters matter: every index (Morris mu* and sigma, Sobol S1 and ST)",
+               rows.sort("analysis_id", "metric", "parameter", "index_name"),
+               "analysis_id method box players policies n_plays n_points parameter metric index_name value± "
+               "has_effect", mart="mart_sensitivity", collapsed=True)

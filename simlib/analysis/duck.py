@@ -23,7 +23,7 @@ from ..core.lake import RUNS_SCHEMA, Lake
 from ..core.registry import games
 from ..core.resources import shared_pipelines
 from ..core.sweep import SWEEPS_SCHEMA
-from ..design.record import TUNES_SCHEMA
+from ..design.record import SENSITIVITIES_SCHEMA, TUNES_SCHEMA
 
 # DuckDB streams from Parquet and spills to disk past this, so marts over any lake fit in bounded memory.
 MEMORY_LIMIT = "1GB"
@@ -94,11 +94,12 @@ def table_columns() -> dict[str, dict[str, dict[str, str]]]:
 @cache
 def _table_columns(registered: tuple) -> dict[str, dict[str, dict[str, str]]]:
     """Worked out once per set of registered games: a pipeline asks for it at every step. Not to be mutated."""
-    tables: dict[str, dict[str, dict[str, str]]] = {"runs": {}, "sweeps": {}, "tunes": {}}
+    tables: dict[str, dict[str, dict[str, str]]] = {"runs": {}, "sweeps": {}, "tunes": {}, "sensitivities": {}}
     for game in registered:
         tables["runs"][game.name] = {f.name: duck_type(f.type) for f in RUNS_SCHEMA}
         tables["sweeps"][game.name] = {f.name: duck_type(f.type) for f in SWEEPS_SCHEMA}
         tables["tunes"][game.name] = {f.name: duck_type(f.type) for f in TUNES_SCHEMA}
+        tables["sensitivities"][game.name] = {f.name: duck_type(f.type) for f in SENSITIVITIES_SCHEMA}
         for table, schema in game.schemas().items():
             tables.setdefault(table, {})[game.name] = {f.name: duck_type(f.type) for f in schema}
     return tables

@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from .design import design_search
+from .design import design_search, parameters_that_matter
 from .ladder import skill_ladder
 from .page import PAGE_INCHES, Page, ci, count, excludes, interval, number, pct, sentence
 from .setups import distinct_labels
@@ -326,4 +326,4 @@ def _strength_sentence(table: pl.DataFrame, n: int) -> str:
     return sentence(best, worst, fair)
 
 
-SECTIONS = (seat_advantage, game_length, policy_strength, skill_ladder, design_search)
+SECTIONS = (seat_advantage, game_length, policy_strength, skill_ladder, design_search, parameters_that_matter)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..design.record import TUNES_SCHEMA
+from ..design.record import SENSITIVITIES_SCHEMA, TUNES_SCHEMA
 from .lake import PARTITION_DOCS, REQUIRED_COLUMNS, RUNS_SCHEMA
 from .registry import games
 from .sweep import SWEEPS_SCHEMA
@@ -48,6 +48,8 @@ def lake_markdown() -> str:
                     SWEEPS_SCHEMA)
     lines += _table("tunes (one row per evaluation of a design search and metric, `tune-<tune_id>-<step>.parquet`; "
                     "simlib/design/record.py)", TUNES_SCHEMA)
+    lines += _table("sensitivities (one row per index of a sensitivity analysis, `sensitivity-<analysis_id>.parquet` "
+                    "under its first point's run; simlib/design/record.py)", SENSITIVITIES_SCHEMA)
     for game in games().values():
         lines += [f"## {game.title} (`{game.name}`, rules version {game.rules_version})", ""]
         for name, schema in game.schemas().items():

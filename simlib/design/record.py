@@ -1,4 +1,5 @@
-"""The `tunes` lake table: which runs form a tune, and what each gave (one row per evaluation and metric).
+"""The design searches' lake tables: `tunes` (which runs form a tune and what each gave, one row per evaluation
+and metric) and `sensitivities` (a sensitivity analysis's indices, one row per parameter, metric and index).
 
 A row lives under its evaluation's run (`tunes/game=<g>/run_id=<run>/tune-<tune_id>-<step>.parquet`), as a
 sweep's rows do, and is written when that run is complete: an interrupted tune resumes with its rows so far.
@@ -48,3 +49,29 @@ def write_evaluation(lake: Lake, tune: Tune, e: Evaluation) -> None:
             for metric, target in tune.targets.items()]
     lake.write_table(pa.Table.from_pylist(rows, schema=TUNES_SCHEMA),
                      lake.path(tune_name(tune.game.name, e.run_id, tune.tune_id, e.step)))
+
+
+SENSITIVITIES_SCHEMA = pa.schema([
+    described("analysis_id", pa.string(), "The analysis: a hash of its method, box, metrics, line-up, plays, seed and "
+                                          "points."),
+    described("method", pa.string(), "morris (mu_star: the mean absolute effect over the range; sigma: how much it "
+                                     "depends on the others) or sobol (S1: first order; ST: total)."),
+    described("box", pa.string(), "The parameters varied and their ranges, space-separated (NAME=LO..HI)."),
+    described("players", pa.int8(), "Number of players."),
+    described("policies", pa.string(), "The line-up as given (one policy, or one per seat)."),
+    described("plays", pa.int64(), "Plays at each point."),
+    described("seed", pa.int64(), "The seed every point plays."),
+    described("n_points", pa.int32(), "Points SALib drew (distinct points play once)."),
+    described("parameter", pa.string(), "The parameter the index is of."),
+    described("metric", pa.string(), "The metric (simlib/design/metrics.py)."),
+    described("index_name", pa.string(), "mu_star, sigma, S1 or ST."),
+    described("value", pa.float64(), "The index."),
+    described("conf", pa.float64(), "Half width of its 95% interval (SALib's bootstrap; null for sigma).",
+              nullable=True),
+])
+
+
+def write_sensitivity(lake: Lake, game: str, run_id: str, rows: list[dict]) -> None:
+    """An analysis's rows, under the run of its first point, written once every point has run."""
+    name = f"sensitivities/game={game}/run_id={run_id}/sensitivity-{rows[0]['analysis_id']}.parquet"
+    lake.write_table(pa.Table.from_pylist(rows, schema=SENSITIVITIES_SCHEMA), lake.path(name))

@@ -8,6 +8,7 @@ take the sampled value rounded. SALib's own bootstrap gives each index its 95% i
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,10 +35,13 @@ class Effect:
     conf: float  # half width of its 95% interval (SALib's bootstrap); NaN where SALib gives none
 
     def words(self) -> str:
-        def rounded(x: float) -> float:  # sums of exact zeros come back as 1e-15s
-            return 0.0 if abs(x) < 1e-12 else x
-        half = "" if np.isnan(self.conf) else f" ± {rounded(self.conf):.4g}"
-        return f"{self.parameter:<16} {self.metric:<18} {self.index:<8} {rounded(self.value):.4g}{half}"
+        half = "" if np.isnan(self.conf) else f" ± {_clean(self.conf):.4g}"
+        return f"{self.parameter:<16} {self.metric:<18} {self.index:<8} {_clean(self.value):.4g}{half}"
+
+
+def _clean(x: float) -> float:
+    """SALib's sums of exact zeros come back as 1e-15s: they are 0."""
+    return 0.0 if abs(x) < 1e-12 else x
 
 
 def problem(box: list[Dimension]) -> dict:
@@ -98,3 +102,14 @@ def run_points(game: Game, box: list[Dimension], points: np.ndarray, build: Call
         for m in metrics:
             out[m][i] = seen[key][m].value
     return out
+
+
+def rows(effects: list[Effect], box: list[Dimension], args, n_points: int) -> list[dict]:
+    """The `sensitivities` rows of an analysis (args: the command's method, metrics, line-up, plays, seed)."""
+    spec = {"method": args.method, "box": [str(d) for d in box], "metrics": args.metric, "players": args.players,
+            "policies": args.policies, "plays": args.plays, "seed": args.seed, "size": args.size}
+    analysis_id = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+    return [{"analysis_id": analysis_id, "method": args.method, "box": " ".join(map(str, box)),
+             "players": args.players, "policies": args.policies, "plays": args.plays, "seed": args.seed,
+             "n_points": n_points, "parameter": e.parameter, "metric": e.metric, "index_name": e.index,
+             "value": _clean(e.value), "conf": None if np.isnan(e.conf) else _clean(e.conf)} for e in effects]
