@@ -63,3 +63,23 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, flags, wor
     assert done.returncode == 2, done.stdout
     assert done.stderr.count("\n") == 1 and words in done.stderr
     assert not lake.exists()
+
+
+def test_the_index_names_the_smallest_confirmed_fix():
+    import polars as pl
+
+    from simlib.analysis.design import fix_answer
+
+    def row(values, value, lo, hi, box, inside=True):
+        return {"is_recommendation": True, "metric": "seat0_advantage", "target": 0.0, "step_values": values,
+                "target_inside": inside, "value": value, "value_lo": lo, "value_hi": hi, "box": box, "players": 4,
+                "policies": "reader", "n_plays": 12_000}
+
+    defaults = {"penalty_tower": 15, "penalty_gate": 10}
+    steps = pl.DataFrame([row('{"penalty_tower": 3}', 0.001, -0.006, 0.008, "penalty_tower=0..30"),
+                          row('{"penalty_gate": 8}', -0.002, -0.009, 0.005, "penalty_gate=0..20"),
+                          row('{"penalty_gate": 2}', 0.03, 0.02, 0.04, "penalty_gate=0..20", inside=False)])
+    assert fix_answer(steps, defaults) == ("penalty_gate 10 → 8 at 4 players (reader): seat 0's advantage -0.2 pp "
+                                           "(-0.9 to +0.5) on 12,000 fresh plays, the smallest change of 2 confirmed.")
+    assert fix_answer(steps.tail(1), defaults).startswith("No single change tried was confirmed")
+    assert fix_answer(steps.with_columns(metric=pl.lit("balance")), defaults) == ""

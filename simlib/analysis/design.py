@@ -64,10 +64,40 @@ def _between(rows: pl.DataFrame, final: dict) -> str:
             f"{_values_words(hi['step_values'])} ({number(hi['value'], 3)}) on the search's seed.")
 
 
+FIX_QUESTION = "Which single change makes the start player fair?"
+
+
+def fix_answer(steps: pl.DataFrame, defaults: dict) -> str:
+    """From the tunes of one parameter aimed at seat 0's fair share (simlib fixes, or a tune of that shape): the
+    confirmed value nearest the rule text's, relative to it; "" when no such tune was run."""
+    aimed = steps.filter(pl.col("is_recommendation") & (pl.col("metric") == "seat0_advantage")
+                         & (pl.col("target") == 0))
+    aimed = aimed.filter(pl.col("step_values").map_elements(lambda t: len(json.loads(t)) == 1,
+                                                            return_dtype=pl.Boolean))
+    if aimed.is_empty():
+        return ""
+    fixes = []
+    for r in aimed.filter(pl.col("target_inside")).iter_rows(named=True):
+        name, value = next(iter(json.loads(r["step_values"]).items()))
+        default = defaults.get(name)
+        if isinstance(default, (int, float)) and not isinstance(default, bool):
+            fixes.append((abs(value - default) / max(abs(default), 1), name, default, value, r))
+    tried = aimed["box"].unique().sort().to_list()
+    if not fixes:
+        first = aimed.row(0, named=True)
+        return (f"No single change tried was confirmed to make it fair at {first['players']} players "
+                f"({first['policies']}): {', '.join(tried)}; seat 0's advantage outside 0 at every recommendation.")
+    _, name, default, value, r = min(fixes, key=lambda f: f[0])
+    pp = f"{100 * r['value']:+.1f} pp ({100 * r['value_lo']:+.1f} to {100 * r['value_hi']:+.1f})"
+    return (f"{name} {default} → {value} at {r['players']} players ({r['policies']}): seat 0's advantage {pp} on "
+            f"{r['n_plays']:,} fresh plays, the smallest change of {len(fixes)} confirmed.")
+
+
 def design_search(page: Page) -> None:
     steps = page.mart("mart_tune_steps")
     if steps.is_empty():
         return
+    page.verdict("fix", FIX_QUESTION, fix_answer(steps, {n: p.default for n, p in page.game.parameters().items()}))
     newest = (steps.group_by("tune_id").agg(pl.col("step").max().alias("last"), pl.col("run_id").last())
               .sort("tune_id").head(MOST_TUNES)["tune_id"].to_list())
     for tune_id in newest:
