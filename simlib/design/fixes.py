@@ -97,6 +97,11 @@ class Fix:
         """How large a change from the rule text's value, relative to it."""
         return abs(self.value - self.default) / max(abs(self.default), 1)
 
+    @property
+    def gap(self) -> float:
+        """How near the fair value the nearest value tried came (for ranking the parameters that do not reach it)."""
+        return min(abs(e.estimates[m].value - self.fair) for e in self.done for m in e.estimates)
+
     def words(self, metric: str) -> str:
         x = self.estimate
         at = f"{self.name} {self.default} -> {self.value}: {metric} {x.value:+.4f} ({x.lo:+.4f} to {x.hi:+.4f})"
@@ -114,7 +119,8 @@ class Fix:
 def find_fixes(game: Game, metric: str, players: int, lineup: str, budget: int, seed: int,
                options: dict[str, Any], evaluate: Callable, said: Callable[[Tune, Evaluation], None],
                skipped: Callable[[Dimension, str], None], skip: set[str] = frozenset()) -> list[Fix]:
-    """One tune per parameter (each `budget` plays); the fixes first, smallest change first, then the others."""
+    """One tune per parameter (each `budget` plays): the fixes first, smallest change first, then the others, the
+    nearest to the fair value first."""
     fair, fixes = fair_value(game, players, metric), []
     for dim in candidate_ranges(game, set(skip) | set(options)):
         tune = Tune(game, [dim], {metric: fair}, players, lineup, budget, seed, FIX_TRIALS, options)
@@ -126,4 +132,4 @@ def find_fixes(game: Game, metric: str, players: int, lineup: str, budget: int, 
         default = game.parameters()[dim.name].default
         fixes.append(Fix(dim.name, default, dim, done[-1].values[dim.name], done[-1].estimates[metric], fair, tune,
                          done))
-    return sorted(fixes, key=lambda f: (not f.reaches, f.change))
+    return sorted(fixes, key=lambda f: (not f.reaches, f.change if f.reaches else f.gap))
