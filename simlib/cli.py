@@ -263,9 +263,10 @@ def _cmd_tune(args) -> None:
 
 def _cmd_fixes(args) -> None:
     from .core.runner import compile_kernels, run
-    from .design.fixes import find_fixes
+    from .design.fixes import FIX_TRIALS, candidate_ranges, fair_value, find_fixes
     from .design.metrics import canonical, estimate, play_values
     from .design.record import write_evaluation
+    from .design.tune import Tune
 
     game = get_game(args.game)
     lake, options = Lake.at(args.lake), _options(args, game)
@@ -286,9 +287,14 @@ def _cmd_fixes(args) -> None:
         def skipped(dim, why):
             print(f"{dim.name}: skipped ({why})", flush=True)
 
+        fair = fair_value(game, args.players, args.metric)  # bad input refused before a kernel compiles
+        ranges = candidate_ranges(game, set(args.skip) | set(options))
+        if not ranges:
+            raise SimlibError(f"{game.name} has no rule number parameter left to search")
+        first = Tune(game, ranges[:1], {args.metric: fair}, args.players, args.policies, args.budget, args.seed,
+                     FIX_TRIALS, options)
         if args.executor == "local":
-            compile_kernels([RunConfig.build(game, players=args.players, policies=args.policies.split(","),
-                                             plays=720_720, seed=args.seed, options=options)], args.workers)
+            compile_kernels([first.config({})], args.workers)
         fixes = find_fixes(game, args.metric, args.players, args.policies, args.budget, args.seed, options,
                            evaluate, said, skipped, set(args.skip))
     print(f"fixes for {args.metric} at {args.players} players ({args.policies}), smallest change first:")
@@ -315,8 +321,6 @@ def _cmd_sensitivity(args) -> None:
                                seed=args.seed, options=options | values)
 
     points = sa.sample(box, args.method, args.size, args.seed)
-    for row in (points.min(axis=0), points.max(axis=0)):  # the box's corners checked before anything runs
-        build(sa.point_values(box, row))
     lake = Lake.at(args.lake)
     print(f"sensitivity ({args.method}): {len(points)} points of {args.plays:,} plays on seed {args.seed}", flush=True)
     if args.executor == "local":
@@ -326,8 +330,8 @@ def _cmd_sensitivity(args) -> None:
             values = play_values(lake, game, run(config, lake, progress=False, executor=executor).run_id)
             return {m: estimate(values, canonical(game, m)) for m in metrics}
 
-        results = sa.run_points(game, box, points, build, evaluate, metrics)
-    effects = sa.analyse(box, args.method, points, results, args.seed)
+        results, se = sa.run_points(game, box, points, build, evaluate, metrics)
+    effects = sa.analyse(box, args.method, points, results, args.seed, se)
     first = build(sa.point_values(box, points[0])).run_id(game.rules_versions())
     write_sensitivity(lake, game.name, first, sa.rows(effects, box, args, len(points)))
     print(f"{'parameter':<16} {'metric':<18} {'index':<8} value ± half width of its 95% interval")
@@ -514,7 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fixes", help="each rule parameter alone: the value that makes a metric fair, confirmed, "
                                      "smallest change first")
     p.add_argument("game", help="a game (simlib games lists them)")
-    p.add_argument("--metric", default="seat0_advantage", help="seat0_advantage (fair: 0) or balance (fair: 1)")
+    p.add_argument("--metric", default="seat0_advantage", help="the metric to make fair: seat0_advantage (fair: 0)")
     p.add_argument("--players", type=_integer, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
     p.add_argument("--budget", type=_integer, required=True, help="plays per parameter (as simlib tune's --budget)")

@@ -39,7 +39,8 @@ def test_morris_finds_no_effect_where_there_is_none_and_the_linear_effects_in_or
         return {m: estimate(values, canonical(MAUER, m)) for m in metrics}
 
     points = sa.sample(box, "morris", 4, seed=1)
-    effects = sa.analyse(box, "morris", points, sa.run_points(MAUER, box, points, build, evaluate, metrics), 1)
+    results, se = sa.run_points(MAUER, box, points, build, evaluate, metrics)
+    effects = sa.analyse(box, "morris", points, results, 1, se)
     got = {(e.parameter, e.metric, e.index): e.value for e in effects}
     assert all(got[(p, "mean_length", i)] == 0 for p in ("penalty_tower", "penalty_wall_1", "penalty_gate")
                for i in ("mu_star", "sigma"))
@@ -57,7 +58,7 @@ def test_a_bad_sample_is_refused(method, size, words):
 
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path):
     lake = tmp_path / "lake"
-    for extra, words in ((["--vary", "start=continue,rotate"], "needs number ranges"),
+    for extra, words in ((["--vary", "penalty_tower=5,10"], "needs number ranges"),
                          (["--vary", "penalty_tower=5..25", "--metric", "towers"], "unknown metric")):
         metric = [] if "--metric" in extra else ["--metric", "mean_length"]
         done = run_cli("sensitivity", "mauer", *extra, *metric, "--players", "4", "--policies", "random",
@@ -77,3 +78,17 @@ def test_the_command_records_its_indices_and_the_page_says_which_parameters_matt
     page = (tmp_path / "out" / "mauer.html").read_text()
     assert "mean_length moves with none of them" in page
     assert "mean_penalty moves with penalty_tower (mu* " in page and "penalty_wall_1 (mu* " in page
+
+
+def test_noise_alone_is_not_an_effect():
+    # A metric that is pure noise (each point's value drawn with standard error 0.01): mu_star is positive by
+    # construction, but not beyond the noise floor, so no parameter is said to move it.
+    import numpy as np
+
+    box = parse_box(MAUER, BOX)
+    points = sa.sample(box, "morris", 10, seed=1)
+    noise = np.random.default_rng(5).normal(0, 0.01, len(points))
+    effects = sa.analyse(box, "morris", points, {"seat0_advantage": noise}, 1, {"seat0_advantage": 0.01})
+    main = [e for e in effects if e.index == "mu_star"]
+    assert all(e.value > 0 for e in main)
+    assert not any(e.value - e.conf > e.noise for e in main)

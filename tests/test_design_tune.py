@@ -32,7 +32,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     ("penalty_tower=25..5", "the range 25..5 is empty"),
     ("penalty_tower=-5..25", "below the minimum"),
     ("penalty_tower=5", "give two or more different values"),
-    ("start=continue..rotate", "a range LO..HI needs a number parameter"),
+    ("max_baurunden=100..200x", "is not an integer"),
+    ("rounds=1..5", "a match parameter"),
 ])
 def test_a_bad_box_is_refused(vary, words):
     with pytest.raises(SimlibError, match=words):
@@ -45,6 +46,7 @@ def test_a_bad_box_is_refused(vary, words):
     ("balance=1.5", "cannot be reached"),
     ("mean_length=abc", "is not a number"),
     ("seat4_score=1", "unknown metric 'seat4_score'"),
+    ("mean_length=inf", "give a finite number"),
 ])
 def test_a_bad_target_is_refused(target, words):
     with pytest.raises(SimlibError, match=words):

@@ -1,6 +1,7 @@
--- Each sensitivity analysis's indices with their 95% intervals, and whether a parameter has any effect on a
--- metric (its main index, Morris' mu_star or Sobol's ST, above 0 beyond its interval): what the report's
--- "Which parameters matter" section draws.
+-- Each sensitivity analysis's indices with their 95% intervals, and whether a parameter has an effect on a
+-- metric: Morris' mu_star above what the plays' noise alone gives, beyond its interval (mu_star is a mean of
+-- absolute effects, so noise alone gives it a positive value). Sobol's indices get no such judgement (null).
+-- What the report's "Which parameters matter" section draws.
 with indices as (
     select * from stg_sensitivities
 ),
@@ -23,7 +24,8 @@ final as (
         value - coalesce(conf, 0) as value_lo,
         value + coalesce(conf, 0) as value_hi,
         index_name in ('mu_star', 'ST') as is_main_index,
-        index_name in ('mu_star', 'ST') and value - coalesce(conf, 0) > 0 as has_effect
+        noise,
+        case when index_name = 'mu_star' then value - coalesce(conf, 0) > noise end as has_effect
     from indices
 )
 

@@ -20,7 +20,8 @@ final as (
         metric,
         index_name,
         value,
-        conf
+        conf,
+        noise
     from source
 )
 

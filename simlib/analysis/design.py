@@ -10,7 +10,7 @@ import polars as pl
 from .page import Page, count, error_bar_lengths, interval, number
 
 STAGE_LOOK = {"search": ("o", "#9aa5b1"), "refine": ("s", "#1f77b4"), "confirm": ("D", "#d62728")}
-MOST_TUNES = 3  # the newest few, by their last step's run; older ones stay in the table
+MOST_TUNES = 3  # figures for at most three (by id); every step of every one stays in the table
 
 
 def _values_words(text: str) -> str:
@@ -98,9 +98,7 @@ def design_search(page: Page) -> None:
     if steps.is_empty():
         return
     page.verdict("fix", FIX_QUESTION, fix_answer(steps, {n: p.default for n, p in page.game.parameters().items()}))
-    newest = (steps.group_by("tune_id").agg(pl.col("step").max().alias("last"), pl.col("run_id").last())
-              .sort("tune_id").head(MOST_TUNES)["tune_id"].to_list())
-    for tune_id in newest:
+    for tune_id in steps["tune_id"].unique().sort().head(MOST_TUNES).to_list():
         rows = steps.filter(pl.col("tune_id") == tune_id).sort("step")
         metrics = rows["metric"].unique(maintain_order=True).to_list()
         along = _one_number(rows)
@@ -138,6 +136,11 @@ def sensitivity_answer(rows: pl.DataFrame) -> str:
     said = []
     for metric in main["metric"].unique(maintain_order=True):
         mine = main.filter(pl.col("metric") == metric).sort("value", descending=True)
+        if mine["has_effect"].is_null().all():  # Sobol: the indices without a judgement of noise
+            said.append(f"{metric}: " + ", ".join(
+                f"{r['parameter']} ST {r['value']:.3g} ± {r['value_hi'] - r['value']:.2g}"
+                for r in mine.iter_rows(named=True)))
+            continue
         moving = mine.filter(pl.col("has_effect"))
         if moving.is_empty():
             said.append(f"{metric} moves with none of them")
@@ -163,12 +166,16 @@ def parameters_that_matter(page: Page) -> None:
         for ax, metric in zip(axes, metrics):
             part = mine.filter(pl.col("metric") == metric).sort("parameter")
             y = list(range(part.height))
-            ax.barh(y, part["value"].to_numpy(), color=["#1f77b4" if e else "#c7c7c7" for e in part["has_effect"]],
+            shades = ["#c7c7c7" if e is False else "#1f77b4" for e in part["has_effect"]]
+            ax.barh(y, part["value"].to_numpy(), color=shades,
                     xerr=error_bar_lengths(part["value"].to_numpy(), part["value_lo"], part["value_hi"]), capsize=3)
             ax.set_yticks(y, part["parameter"].to_list(), fontsize=9)
             ax.set_title(metric)
             ax.set_xlabel(f"{part['index_name'][0].replace('mu_star', 'mu*')}, 95% interval")
-        fig.suptitle(f"{page.game.title}: which parameters matter? (grey: no effect beyond the interval)")
+            if part["noise"].is_not_null().any():
+                ax.axvline(part["noise"].max(), color="black", linestyle=":", linewidth=1, label="noise alone")
+                ax.legend()
+        fig.suptitle(f"{page.game.title}: which parameters matter? (grey: no effect beyond noise and interval)")
         page.figure(f"sensitivity_{analysis_id}", fig, "Which parameters matter", sensitivity_answer(
             rows.filter(pl.col("analysis_id") == analysis_id)))
     page.table("Which parameters matter: every index (Morris mu* and sigma, Sobol S1 and ST)",

@@ -21,13 +21,14 @@ from .tune import Dimension, Evaluation, Step, Tune, bracket, search
 FIX_TRIALS = 12  # a grid of 6 over the range, then 6 halvings: an interval of up to 64 values to one step
 
 
+FIXABLE = ("seat0_advantage",)  # balance's fair value 1 lies at the edge of its range: its interval never holds it
+
+
 def fair_value(game: Game, players: int, metric: str) -> float:
     name = canonical(game, check_metric(game, players, metric))
-    fair = METRICS.get(name, (None, None))[1]
-    if fair is None:
-        raise SimlibError(f"{metric} has no fair value (metrics with one: "
-                          f"{', '.join(m for m, (_, f) in METRICS.items() if f is not None)})")
-    return fair
+    if name not in FIXABLE:
+        raise SimlibError(f"{metric} has no fair value a fix can be confirmed at (metrics: {', '.join(FIXABLE)})")
+    return METRICS[name][1]
 
 
 def candidate_ranges(game: Game, skip: set[str]) -> list[Dimension]:
@@ -36,7 +37,7 @@ def candidate_ranges(game: Game, skip: set[str]) -> list[Dimension]:
     out = []
     for name, p in game.parameters().items():
         if (p.derived or p.choices or name in skip or type(p.default) not in (int, float)
-                or p.provenance == "assumed"):
+                or p.provenance == "assumed" or name in game.match_parameters):
             continue
         low = p.minimum if p.minimum is not None else 0
         high = p.maximum if p.maximum is not None else max(2 * p.default, p.default + 4)
@@ -113,7 +114,7 @@ class Fix:
             tried = ", ".join(str(v) for v in sorted({e.values[self.name] for e in self.done[:-1]}))
             return (f"{self.name}: no value tried reaches {self.fair:g} ({metric} stays {side}, {min(values):+.4f} "
                     f"to {max(values):+.4f}, at {tried} in {self.range.low}..{self.range.high})")
-        return f"{at}, fair ({self.fair:g}) outside;" + bracket(self.tune, self.done, metric, self.fair)[0].lstrip()
+        return f"{at}, fair ({self.fair:g}) outside; " + bracket(self.tune, self.done, metric, self.fair)[0].lstrip()
 
 
 def find_fixes(game: Game, metric: str, players: int, lineup: str, budget: int, seed: int,

@@ -8,6 +8,7 @@ values, gets a percentile bootstrap over the plays.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -56,6 +57,10 @@ def canonical(game: Game, name: str) -> str:
 
 def check_target(name: str, value: float, players: int) -> None:
     """A target the metric can take, or one clear error."""
+    if players < 1:
+        raise SimlibError(f"--players must be 1 or more, not {players}")
+    if not math.isfinite(value):
+        raise SimlibError(f"target {name}={value}: give a finite number")
     low, high = {"seat0_advantage": (-1 / players, 1 - 1 / players), "balance": (0.0, 1.0),
                  "mean_length": (0.0, float("inf"))}.get(name, (float("-inf"), float("inf")))
     if not low <= value <= high:

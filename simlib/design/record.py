@@ -68,6 +68,8 @@ SENSITIVITIES_SCHEMA = pa.schema([
     described("value", pa.float64(), "The index."),
     described("conf", pa.float64(), "Half width of its 95% interval (SALib's bootstrap; null for sigma).",
               nullable=True),
+    described("noise", pa.float64(), "Morris' mu_star: what the plays' own noise alone would give it (from the "
+                                     "points' standard errors); null for the other indices.", nullable=True),
 ])
 
 

@@ -33,10 +33,12 @@ class Effect:
     index: str  # mu_star, sigma (Morris); S1, ST (Sobol)
     value: float
     conf: float  # half width of its 95% interval (SALib's bootstrap); NaN where SALib gives none
+    noise: float = float("nan")  # mu_star: what the plays' own noise alone would give it (NaN for other indices)
 
     def words(self) -> str:
         half = "" if np.isnan(self.conf) else f" ± {_clean(self.conf):.4g}"
-        return f"{self.parameter:<16} {self.metric:<18} {self.index:<8} {_clean(self.value):.4g}{half}"
+        floor = "" if np.isnan(self.noise) else f"  (noise alone: {self.noise:.2g})"
+        return f"{self.parameter:<16} {self.metric:<18} {self.index:<8} {_clean(self.value):.4g}{half}{floor}"
 
 
 def _clean(x: float) -> float:
@@ -69,9 +71,19 @@ def point_values(box: list[Dimension], row: np.ndarray) -> dict[str, Any]:
     return {d.name: int(round(x)) if isinstance(d.low, int) else float(x) for d, x in zip(box, row)}
 
 
+def morris_noise(se: float) -> float:
+    """The mu_star that noise alone gives: an elementary effect is the difference of two points' metrics (each with
+    standard error `se`) over the step DELTA, so its noise is normal with sd sqrt(2) se / DELTA, and the mean of its
+    absolute value is sqrt(2 / pi) times that. A parameter that changes the plays without changing the metric
+    (e.g. a penalty that heuristic players read) shows about this much."""
+    delta = MORRIS_LEVELS / (2 * (MORRIS_LEVELS - 1))  # SALib's step for num_levels levels
+    return float(np.sqrt(2 / np.pi) * np.sqrt(2) * se / delta)
+
+
 def analyse(box: list[Dimension], method: str, points: np.ndarray, results: dict[str, np.ndarray],
-            seed: int) -> list[Effect]:
-    """Each parameter's indices for each metric (results: metric -> its value at each point, in order)."""
+            seed: int, se: dict[str, float] | None = None) -> list[Effect]:
+    """Each parameter's indices for each metric (results: metric -> its value at each point, in order; se: metric
+    -> a point's typical standard error, for Morris' noise floor)."""
     from SALib.analyze import morris, sobol
 
     effects = []
@@ -82,26 +94,28 @@ def analyse(box: list[Dimension], method: str, points: np.ndarray, results: dict
         else:
             r = sobol.analyze(problem(box), y, calc_second_order=False, seed=seed)
             names = (("S1", "S1_conf"), ("ST", "ST_conf"))
+        floor = morris_noise((se or {}).get(metric, 0.0)) if method == "morris" else float("nan")
         for k, d in enumerate(box):
             for index, conf in names:
                 effects.append(Effect(d.name, metric, index, float(r[index][k]),
-                                      float(r[conf][k]) if conf else float("nan")))
+                                      float(r[conf][k]) if conf else float("nan"),
+                                      floor if index == "mu_star" else float("nan")))
     return effects
 
 
 def run_points(game: Game, box: list[Dimension], points: np.ndarray, build: Callable[[dict], RunConfig],
-               evaluate: Callable[[RunConfig], dict[str, Estimate]], metrics: list[str]) -> dict[str, np.ndarray]:
-    """Every point played (a point drawn twice, or two points that round alike, plays once)."""
-    seen: dict[str, dict[str, Estimate]] = {}
-    out = {m: np.empty(len(points)) for m in metrics}
-    for i, row in enumerate(points):
-        values = point_values(box, row)
-        key = json.dumps(values, sort_keys=True)
-        if key not in seen:
-            seen[key] = evaluate(build(values))
-        for m in metrics:
-            out[m][i] = seen[key][m].value
-    return out
+               evaluate: Callable[[RunConfig], dict[str, Estimate]],
+               metrics: list[str]) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Every point played (a point drawn twice, or two points that round alike, plays once): each metric's value
+    at each point, and its median standard error over the points."""
+    configs = {json.dumps(point_values(box, row), sort_keys=True): None for row in points}
+    for key in configs:  # every point's configuration checked before anything runs
+        configs[key] = build(json.loads(key))
+    seen = {key: evaluate(config) for key, config in configs.items()}
+    out = {m: np.array([seen[json.dumps(point_values(box, row), sort_keys=True)][m].value for row in points])
+           for m in metrics}
+    se = {m: float(np.median([e[m].sd / np.sqrt(e[m].plays) for e in seen.values()])) for m in metrics}
+    return out, se
 
 
 def rows(effects: list[Effect], box: list[Dimension], args, n_points: int) -> list[dict]:
@@ -112,4 +126,5 @@ def rows(effects: list[Effect], box: list[Dimension], args, n_points: int) -> li
     return [{"analysis_id": analysis_id, "method": args.method, "box": " ".join(map(str, box)),
              "players": args.players, "policies": args.policies, "plays": args.plays, "seed": args.seed,
              "n_points": n_points, "parameter": e.parameter, "metric": e.metric, "index_name": e.index,
-             "value": _clean(e.value), "conf": None if np.isnan(e.conf) else _clean(e.conf)} for e in effects]
+             "value": _clean(e.value), "conf": None if np.isnan(e.conf) else _clean(e.conf),
+             "noise": None if np.isnan(e.noise) else e.noise} for e in effects]

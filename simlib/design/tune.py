@@ -75,6 +75,9 @@ def parse_box(game: Game, items: list[str]) -> list[Dimension]:
             raise SimlibError(f"{name!r} is not a rule parameter of {game.name} (parameters: {settable})")
         if name in (d.name for d in box):
             raise SimlibError(f"--vary {name} is given twice")
+        if name in game.match_parameters:  # it sets how plays group into matches, not a rule of one play
+            raise SimlibError(f"--vary {name}: a match parameter (how plays group into matches) cannot be varied; "
+                              f"fix it with --option {name}=VALUE")
         p = params[name]
         if ".." in text:
             if type(p.default) not in (int, float):
