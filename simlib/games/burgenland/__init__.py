@@ -33,7 +33,7 @@ from . import tables
 from .board import Board, board_from_text, map_text
 from .components import Components, components_from_text, data_text
 from .constants import EV_COLS
-from .policies import MAX_PARAMS, POLICIES, SEARCH
+from .policies import MAX_PARAMS, POLICIES
 
 
 @lru_cache(maxsize=16)
@@ -112,7 +112,7 @@ class Burgenland(Game):
 
         args = self._kernel_args(config, start, stop)
         kernel = simulate_plays
-        if (args[4] == SEARCH).any():  # a kernel of its own: scripted runs do not compile the search
+        if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_plays as kernel
         return run_kernel(kernel, args, BurgenlandOutputs, events=events,
                           events_per_play="n_events", event_columns=EV_COLS)

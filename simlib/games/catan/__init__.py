@@ -41,7 +41,7 @@ from ...core.tables import run_kernel
 from . import constants as C
 from . import tables
 from .board import RANDOM, load_board
-from .policies import MAX_PARAMS, POLICIES, SEARCH, family_weights
+from .policies import MAX_PARAMS, POLICIES, family_weights
 
 if TYPE_CHECKING:
     from .scoring import CatanOutputs
@@ -89,7 +89,7 @@ class Catan(Game):
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         rules = published_rules(config.options["victory_points"], C.BANK_PER_RESOURCE)
         kernel, policies = simulate_games, (codes, prm)
-        if (codes == SEARCH).any():  # a kernel of its own: the others' compile stays as it was
+        if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_games as kernel
 
             policies = (codes, prm, self.default_parameters(MAX_PARAMS))

@@ -26,7 +26,7 @@ from ...core.game import Game, steps_per_second
 from ...core.tables import run_kernel
 from . import tables
 from .constants import EV_COLS, PIECES, START_MODES
-from .policies import MAX_PARAMS, POLICIES, SEARCH
+from .policies import MAX_PARAMS, POLICIES
 
 
 class Mauer(Game):
@@ -79,7 +79,7 @@ class Mauer(Game):
 
         args = self._kernel_args(config, start, stop)
         kernel = simulate_matches
-        if (args[7] == SEARCH).any():  # a kernel of its own: scripted runs do not compile the search
+        if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_matches as kernel
         return run_kernel(kernel, args, MauerOutputs, events=events,
                           events_per_play="baurunden", event_columns=EV_COLS)

@@ -26,7 +26,7 @@ from ...core.tables import run_kernel
 from . import tables
 from .constants import EV_COLS, N_STACKS, OPENING_MODES
 from .deck import Deck, load_deck, parse_deck
-from .policies import MAX_PARAMS, POLICIES, SEARCH
+from .policies import MAX_PARAMS, POLICIES
 
 
 def stack_sizes(n_cards: int) -> np.ndarray:
@@ -85,7 +85,7 @@ class Mauerbruch(Game):
                 deck.symbols.astype(np.int64), values, gcd, codes, prm, self.default_parameters(MAX_PARAMS),
                 config.options["opening"] == OPENING_MODES[0], deals)
         kernel = simulate_plays
-        if (codes == SEARCH).any():  # a kernel of its own: scripted runs do not compile the search
+        if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_plays as kernel
         out, ev = run_kernel(kernel, args, MauerbruchOutputs, events=events, events_per_play="takes",
                              event_columns=EV_COLS)

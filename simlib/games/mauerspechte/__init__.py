@@ -33,7 +33,7 @@ from ..catan import constants as base
 from . import constants as C
 from . import tables
 from .berlin import Berlin, load_berlin
-from .policies import MAX_PARAMS, POLICIES, SEARCH, family_weights
+from .policies import MAX_PARAMS, POLICIES, family_weights
 
 
 @lru_cache(maxsize=8)
@@ -120,7 +120,7 @@ class Mauerspechte(Game):
 
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         kernel, policies = simulate_games, (codes, prm)
-        if (codes == SEARCH).any():  # a kernel of its own: the others' compile stays as it was
+        if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_games as kernel
 
             policies = (codes, prm, self.default_parameters(MAX_PARAMS))

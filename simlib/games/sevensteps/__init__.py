@@ -34,7 +34,7 @@ from ...core.tables import run_kernel
 from . import tables
 from .board import Board, board_from_text, layout_text, tiles_text
 from .constants import EV_COLS
-from .policies import MAX_PARAMS, POLICIES, SEARCH
+from .policies import MAX_PARAMS, POLICIES
 from .specials import Specials, specials_from_text, specials_text
 
 _DATA_FILES = {"tiles": tiles_text, "layout": layout_text, "specials": specials_text}
@@ -109,7 +109,7 @@ class SevenSteps(Game):
         args = (config.seed, start, stop - start, config.players, codes, prm, self.default_parameters(MAX_PARAMS),
                 board_arrays(self.board(config), o["first_disc"]), tiles, rules)
         kernel = simulate_plays
-        if (codes == SEARCH).any():  # a kernel of its own: scripted runs do not compile the search
+        if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .rollouts import simulate_search_plays as kernel
         return run_kernel(kernel, args, SevenStepsOutputs, events=events, events_per_play="n_events",
                           event_columns=EV_COLS)
