@@ -3,8 +3,8 @@
 Spec card
 - Play: one game on a board drawn per play (the standard map: terrain shuffled, tokens on the spiral)
   or a fixed map (beginner).
-- Chance: the board, the development deck, the dice and the policies' choices, keyed by (seed, play,
-  counter).
+- Chance: the board, the development deck, the dice, the steals and the policies' choices, each keyed by
+  (seed, play, turn, what is drawn, its rank in the turn), so variants of a play share their dice.
 - Seats: seat 0 places first in the set-up and takes the first turn.
 - Score: victory points; the first to reach 10 (victory_points) on his own turn wins; a turn limit stops
   stalled games.
@@ -58,7 +58,7 @@ class Catan(Game):
     name = "catan"
     title = "Catan (base game with Seafarers ships)"
     report_order = 30
-    rules_version = 3
+    rules_version = 4  # 4: draws keyed by turn and stream, not a running counter (issue 25)
     min_players = 3
     max_players = 4
     setup_options = {"map": "{} map", "victory_points": "{} victory points", "max_turns": "turn limit {}"}

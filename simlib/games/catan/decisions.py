@@ -31,14 +31,14 @@ from .constants import (
 from .legal import locate
 from .policies import BUILDER, RANDOM
 from .rules import random_card
-from .state import peek, take
+from .state import CHOICE_DRAWS, peek, take
 
 
 @block(_nrt=False)
 def choose_opening_site(st, bd, sites, m, code, prm, p):
     """A node among sites[:m]: uniform (a draw is taken for every policy), or the builder's best by pips
     plus prm[p, 0] per distinct resource beside it."""
-    n = sites[below(take(st), m)]
+    n = sites[below(take(st, CHOICE_DRAWS), m)]
     if code == BUILDER:
         best_value = -1.0
         for j in range(m):
@@ -60,30 +60,30 @@ def choose_opening_site(st, bd, sites, m, code, prm, p):
 
 @block(_nrt=False)
 def choose_opening_road(st, sites, m):
-    return sites[below(take(st), m)]
+    return sites[below(take(st, CHOICE_DRAWS), m)]
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def choose_knight_before_roll(st, can_knight):
     """Play a knight before rolling? A coin toss when one may (one draw is used either way)."""
-    u = take(st)
+    u = take(st, CHOICE_DRAWS)
     return can_knight and below(u, 2) == 1
 
 
 @block(_nrt=False)
 def choose_discard(st, q):
-    return random_card(st.hands, q, take(st))
+    return random_card(st.hands, q, take(st, CHOICE_DRAWS))
 
 
 @block(_nrt=False)
 def choose_victim(st, victims, m):
-    return victims[below(take(st), m)]
+    return victims[below(take(st, CHOICE_DRAWS), m)]
 
 
 @block(_nrt=False)
 def choose_free_piece(st, m):
     """One of m listed free pieces (road-building card)."""
-    return below(take(st), m)
+    return below(take(st, CHOICE_DRAWS), m)
 
 
 @block(_nrt=False)
@@ -125,7 +125,7 @@ def choose_robber_hex(st, bd, scratch, p, code):
         if bd.land_hexes[k] != st.robber[0]:
             hexes[m] = bd.land_hexes[k]
             m += 1
-    return hexes[below(take(st), m)]
+    return hexes[below(take(st, CHOICE_DRAWS), m)]
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -136,12 +136,13 @@ def choose_action(st, rules, bd, scratch, p, code, prm, family_weight, total):
     _builder_pick. Two draws are set aside for every decision, used or not."""
     counts = scratch.counts
     if code == RANDOM:
-        f, index = locate(counts, below(peek(st, 0), total))
+        f, index = locate(counts, below(peek(st, CHOICE_DRAWS, 0), total))
     elif code == BUILDER:
         f, index = _builder_pick(st, rules, bd, scratch, p)
     else:
-        f, index = _weighted_pick(counts, prm, p, family_weight, total, peek(st, 0), peek(st, 1))
-    st.counter[0] += 2
+        f, index = _weighted_pick(counts, prm, p, family_weight, total, peek(st, CHOICE_DRAWS, 0),
+                                  peek(st, CHOICE_DRAWS, 1))
+    st.drawn[CHOICE_DRAWS] += 2
     return f, index
 
 

@@ -8,15 +8,15 @@ from ...core.rng import below
 from .constants import DIE_FACES, DISCARDED, EV_DISCARD, EV_PRODUCE, EV_ROLL, N_RES
 from .decisions import choose_discard
 from .rules import discard_count, hand_size, produce
-from .state import log, take
+from .state import DICE_DRAWS, log, take
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def roll_dice(st, tally, lg, turn, p):
     """Both dice, drawn one after the other; the `roll` event keeps both. Every building's promise for
     this roll (what it would get, robber and bank aside) is added up, a 7 included."""
-    die_1 = 1 + below(take(st), DIE_FACES)
-    die_2 = 1 + below(take(st), DIE_FACES)
+    die_1 = 1 + below(take(st, DICE_DRAWS), DIE_FACES)
+    die_2 = 1 + below(take(st, DICE_DRAWS), DIE_FACES)
     tally.rolls[die_1 + die_2] += 1
     tally.actions[0] += 1
     P = st.hands.shape[0]

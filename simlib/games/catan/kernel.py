@@ -6,8 +6,9 @@ the roll a knight may be played (robber.rob); the roll (dice.roll_dice) brings p
 (dice.produce_roll) or, on a 7, discards (dice.discard_half) and the robber; then, until the player
 ends his turn, the legal actions are counted by family (legal.count_actions), the policy picks one
 (decisions.choose_action) and it is applied (apply.py; scoring.update_routes when a route changed).
-The final rows come from scoring.final_rows. Every draw is keyed by (seed, play, counter), so a play
-replays alone. A scenario composes its own turn from these blocks (docs/games/catan.md).
+The final rows come from scoring.final_rows. Every draw is keyed by (seed, play, turn, stream, rank in the
+turn; state.take), so a play replays alone and two variants of it share their dice turn by turn. A scenario
+composes its own turn from these blocks (docs/games/catan.md).
 """
 
 import numba as nb
@@ -32,7 +33,7 @@ from .legal import arguments, count_actions, playable
 from .robber import rob
 from .scoring import final_rows, new_outputs, points, update_routes
 from .setup import deal_board, new_game, place_opening, start_play
-from .state import EventLog, log, new_scratch, new_state, new_tally
+from .state import EventLog, begin_draws, log, new_scratch, new_state, new_tally
 
 STOPPED = -2  # turn_steps: a seat of stop_code is to choose an action
 
@@ -82,7 +83,7 @@ def play_on(st, tally, rules, bd, scratch, lg, turn, max_turns, codes, prm, fami
 def play_turn(st, tally, rules, bd, scratch, lg, turn, codes, prm, family_weight):
     """Player turn % P's turn; returns him if he reached the win threshold, else -1."""
     p = turn % st.hands.shape[0]
-    start_turn(st, p)
+    start_turn(st, p, turn)
     return turn_steps(st, tally, rules, bd, scratch, lg, turn, p, False, codes, prm, family_weight, codes, -1)
 
 
@@ -128,8 +129,10 @@ def apply_choice(st, tally, rules, bd, scratch, lg, turn, p, code, family, index
 # Turn steps a scenario's turn calls as they are.
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def start_turn(st, p):
-    """Cards bought last turn become playable; nothing played or moved yet; ship moves to be listed."""
+def start_turn(st, p, turn):
+    """Turn `turn`'s draws begin; cards bought last turn become playable; nothing played or moved yet; ship moves
+    to be listed."""
+    begin_draws(st, turn)
     st.dev_new[p, :] = 0
     st.dev_played[0] = 0
     st.ship_moved[0] = 0

@@ -6,7 +6,7 @@ from ...core.blocks import block
 from .constants import EV_ROBBER, EV_STEAL, ROBBED
 from .decisions import choose_victim
 from .rules import hand_size, random_card
-from .state import log, take
+from .state import STEAL_DRAWS, log, take
 
 
 @block(_nrt=False)
@@ -26,7 +26,7 @@ def rob(st, tally, bd, scratch, lg, turn, p, hex_):
                 m += 1
     if m > 0:
         victim = choose_victim(st, victims, m)
-        r = random_card(st.hands, victim, take(st))
+        r = random_card(st.hands, victim, take(st, STEAL_DRAWS))
         st.hands[victim, r] -= 1
         st.hands[p, r] += 1
         tally.lost[victim, ROBBED, r] += 1

@@ -37,7 +37,7 @@ from .legal import count_actions
 from .policies import SEARCH
 from .scoring import final_rows, new_outputs, points
 from .setup import deal_board, new_game, place_opening, start_play
-from .state import EventLog, copy_state, new_scratch, new_state, new_tally
+from .state import CHOICE_DRAWS, EventLog, copy_state, draw_index, new_scratch, new_state, new_tally
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
 SWITCH_Z = 1.0  # standard errors by which an action must beat the base policy's own to replace it
@@ -64,7 +64,7 @@ def turns_from(st, tally, rules, bd, scratch, lg, turn, stop, codes, prm, family
     winner or -1)."""
     n, winner = st.hands.shape[0], -1
     while turn < stop and winner < 0:
-        start_turn(st, turn % n)
+        start_turn(st, turn % n, turn)
         winner = steps(st, tally, rules, bd, scratch, lg, turn, turn % n, False, codes, prm, family_weight, codes, -1)
         turn += 1
     return turn, winner
@@ -157,7 +157,7 @@ def search_action(st, rules, bd, scratch, turn, max_turns, me, codes, prm, famil
     for c in range(k):
         if cand[c, 0] == own_f and cand[c, 1] == own_i:
             incumbent = c
-    key, decision = st.key[0], st.counter[0]  # the counter after the decision's draws: unique in the play
+    key, decision = st.key[0], draw_index(st, CHOICE_DRAWS, 0)  # after the decision's draws: unique in the play
     schedule, stats = plan_arrays()
     start_plan(k, budget, incumbent, schedule, stats)
     while True:
@@ -166,7 +166,7 @@ def search_action(st, rules, bd, scratch, turn, max_turns, me, codes, prm, famil
             break
         rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal
         copy_state(st, sim)
-        sim.key[0], sim.counter[0] = rkey, 0
+        sim.key[0] = rkey
         determinize(sim, me, rkey, pool)
         count_actions(sim, rules, bd, sim_scratch, me, turn)  # the same list: hidden cards do not change it
         winner = -1
@@ -193,7 +193,7 @@ def search_game(st, tally, rules, bd, scratch, lg, max_turns, seat_codes, search
     winner, turn = -1, 0
     while turn < max_turns and winner < 0:
         p = turn % n
-        start_turn(st, p)
+        start_turn(st, p, turn)
         r = steps(st, tally, rules, bd, scratch, lg, turn, p, False, codes, prm, family_weight, seat_codes, SEARCH)
         while r == STOPPED:
             f, i = search_action(st, rules, bd, scratch, turn, max_turns, p, codes, prm, family_weight,
@@ -258,7 +258,7 @@ def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd, 
         place_opening(st, tally, bd, scratch, lg, codes, prm)
         copy_state(st, sim)
         if as_rollout:
-            sim.key[0], sim.counter[0] = rollout_key(key, 0, 0), 0
+            sim.key[0] = rollout_key(key, 0, 0)
             determinize(sim, 0, sim.key[0], pool)
         turns[i], winners[i] = turns_from(sim, tally, rules, bd, scratch, lg, 0, max_turns, codes, prm, family_weight)
         for q in range(n):

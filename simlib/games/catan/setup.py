@@ -21,14 +21,14 @@ from .constants import (
 from .decisions import choose_opening_road, choose_opening_site
 from .legal import init_legal
 from .rules import can_settle, settle
-from .state import log, take
+from .state import BOARD_DRAWS, DECK_DRAWS, begin_draws, log, take
 
 
 @block()
 def start_play(st, tally, key):
-    """A play begins: its key, its first draw, empty tallies."""
+    """A play begins: its key, the set-up's draws, empty tallies."""
     st.key[0] = key
-    st.counter[0] = 0
+    begin_draws(st, -1)
     tally.received[:] = 0
     tally.by_kind[:] = 0
     tally.exposure[:] = 0
@@ -47,7 +47,7 @@ def deal_board(st, bd, scratch, lg):
     terrains = scratch.terrains
     terrains[:] = bd.terrain_bag
     for c in range(terrains.shape[0] - 1, 0, -1):
-        j = below(take(st), c + 1)
+        j = below(take(st, BOARD_DRAWS), c + 1)
         terrains[c], terrains[j] = terrains[j], terrains[c]
     st.hex_terrain[:] = bd.map_terrain
     st.hex_token[:] = bd.map_token
@@ -105,7 +105,7 @@ def new_game(st, rules):
             st.deck[c] = card
             c += 1
     for c in range(st.deck.shape[0] - 1, 0, -1):
-        j = below(take(st), c + 1)
+        j = below(take(st, DECK_DRAWS), c + 1)
         st.deck[c], st.deck[j] = st.deck[j], st.deck[c]
     st.deck_pos[0] = 0
 

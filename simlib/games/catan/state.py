@@ -34,6 +34,14 @@ from .constants import (
     STANDARD_TERRAINS,
 )
 
+# Draw streams. A draw is keyed by (turn, stream, its rank among the stream's draws in that turn), not by a running
+# count: two variants of a play roll the same dice and draw the same steals turn by turn after their first different
+# choice, so their difference stays paired (issue 25). A scenario numbers its own streams from N_BASE_STREAMS.
+BOARD_DRAWS, DECK_DRAWS, DICE_DRAWS, STEAL_DRAWS, CHOICE_DRAWS = range(5)
+N_BASE_STREAMS = 5
+N_STREAMS = 8
+STREAM_DRAWS = 1 << 20  # a stream's draws in one turn: far more than any turn takes
+
 
 class BoardArrays(NamedTuple):
     map_terrain: np.ndarray       # [H] terrain, or RANDOM (drawn from terrain_bag over random_hexes)
@@ -65,7 +73,8 @@ class Rules(NamedTuple):
 
 class State(NamedTuple):
     key: np.ndarray            # [1] uint64: the play's key
-    counter: np.ndarray        # [1] index of the play's next draw
+    draw_turn: np.ndarray      # [1] the turn the next draws belong to (-1: the set-up and the opening)
+    drawn: np.ndarray          # [N_STREAMS] draws taken from each stream in this turn
     hex_terrain: np.ndarray    # [H]
     hex_token: np.ndarray      # [H] 0 none
     hex_pips: np.ndarray       # [H] ways two dice make the token (of 36)
@@ -175,7 +184,7 @@ def published_rules(win_points: int, bank_size: int) -> Rules:
 def new_state(bd, rules, n_players):
     P, H, N, E, i64 = n_players, bd.hex_nodes.shape[0], bd.node_nodes.shape[0], bd.edge_nodes.shape[0], np.int64
     return State(
-        key=np.zeros(1, np.uint64), counter=np.zeros(1, i64),
+        key=np.zeros(1, np.uint64), draw_turn=np.zeros(1, i64), drawn=np.zeros(N_STREAMS, i64),
         hex_terrain=np.zeros(H, i64), hex_token=np.zeros(H, i64), hex_pips=np.zeros(H, i64),
         node_pips=np.zeros(N, i64), node_owner=np.zeros(N, i64), node_level=np.zeros(N, i64),
         edge_owner=np.zeros(E, i64), edge_kind=np.zeros(E, i64), edge_turn=np.zeros(E, i64), robber=np.zeros(1, i64),
@@ -196,7 +205,8 @@ def new_state(bd, rules, n_players):
 def copy_state(src, dst):
     """dst := src, field by field (a search's rollout plays on a copy)."""
     dst.key[:] = src.key
-    dst.counter[:] = src.counter
+    dst.draw_turn[:] = src.draw_turn
+    dst.drawn[:] = src.drawn
     dst.hex_terrain[:] = src.hex_terrain
     dst.hex_token[:] = src.hex_token
     dst.hex_pips[:] = src.hex_pips
@@ -259,17 +269,30 @@ def new_scratch(bd, n_players, n_families):
 
 
 @nb.njit(cache=True, inline="always")
-def take(st):
-    """The play's next draw."""
-    u = draw(st.key[0], st.counter[0])
-    st.counter[0] += 1
+def draw_index(st, stream, k):
+    """The index of the stream's k-th draw from now in this turn."""
+    return ((st.draw_turn[0] + 1) * N_STREAMS + stream) * STREAM_DRAWS + st.drawn[stream] + k
+
+
+@nb.njit(cache=True, inline="always")
+def take(st, stream):
+    """The stream's next draw in this turn."""
+    u = draw(st.key[0], draw_index(st, stream, 0))
+    st.drawn[stream] += 1
     return u
 
 
 @nb.njit(cache=True, inline="always")
-def peek(st, k):
-    """The play's draw k places ahead, without taking it."""
-    return draw(st.key[0], st.counter[0] + k)
+def peek(st, stream, k):
+    """The stream's draw k places ahead in this turn, without taking it."""
+    return draw(st.key[0], draw_index(st, stream, k))
+
+
+@nb.njit(cache=True, inline="always")
+def begin_draws(st, turn):
+    """The draws of turn `turn` begin (-1: the set-up and the opening)."""
+    st.draw_turn[0] = turn
+    st.drawn[:] = 0
 
 
 @nb.njit(cache=True, inline="always")

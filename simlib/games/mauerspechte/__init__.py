@@ -5,8 +5,8 @@ Spec card
   player's thresholds release wall sections, whose pieces are bought for points; a lower piece releases
   a hotel, which swaps an East Berlin field's 2, 3, 11 or 12 for a better chip and produces like a city;
   victory-point chips are auctioned at Love Parades on doubles.
-- Chance: the layout (option), the development deck, the dice and the policies' choices, keyed by (seed,
-  play, counter).
+- Chance: the layout (option), the development deck, the dice, the steals and the policies' choices, each
+  keyed by (seed, play, turn, what is drawn, its rank in the turn), so variants of a play share their dice.
 - Seats: seat 0 places first in the set-up and takes the first turn.
 - Score: victory points; 15 (four players) or 17 (three) on one's own turn wins; a turn limit stops stalls.
 - Rules: docs/games/mauerspechte.md (rule by rule, with provenance and the open questions settled).
@@ -51,7 +51,7 @@ class Mauerspechte(Game):
     title = "Die Mauerspechte (Catan + Seafarers scenario, Berlin)"
     report_order = 40
     headline_metric = "hotel_net_yield"
-    rules_version = 1
+    rules_version = 2  # 2: draws keyed by turn and stream (issue 25)
     engines = (CATAN,)  # Catan's turn, dice, robber and building rules run every play
     min_players = 3
     max_players = 4

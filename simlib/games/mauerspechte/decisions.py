@@ -12,7 +12,7 @@ from ..catan import policies as base
 from ..catan.board import DESERT
 from ..catan.constants import F_CITY, F_SETTLEMENT, F_TRADE, N_RES
 from ..catan.decisions import choose_action
-from ..catan.state import take
+from ..catan.state import CHOICE_DRAWS, take
 from .constants import F_HOTEL, F_WALL_PIECE, N_SECTIONS
 from .hotels import hotel_option
 from .policies import HOTEL_SITE, HOTELIER, MAX_BID, RANDOM, SPECHT, VARIETY, WEIGHTED, WEIGHTED_MAX_BID
@@ -83,7 +83,7 @@ def _missing(hands, p, costs, row):
 def choose_section(st, ba, wl, p, code):
     """The land section p puts a threshold chip under: one without a chip; specht the one whose upper piece
     misses fewest cards from his hand, the others uniform (one draw either way)."""
-    u = take(st)
+    u = take(st, CHOICE_DRAWS)
     free = 0
     for s in range(N_SECTIONS):
         free += wl.chip[s] == 0
@@ -107,7 +107,7 @@ def choose_section(st, ba, wl, p, code):
 def choose_release(st, bd, ba, wl, p, code):
     """The hotel p releases after a lower piece: an unreleased one; the hotelier the one whose field holds
     most of his buildings, the others uniform (one draw either way)."""
-    u = take(st)
+    u = take(st, CHOICE_DRAWS)
     free = 0
     for h in range(wl.released.shape[0]):
         free += wl.released[h] == 0
@@ -132,7 +132,7 @@ def choose_bid(st, prm, q, code, lo, cards, opener):
     """A Love Parade bid of at least lo cards (at most his cards), or -1 to pass. The opener bids if he can.
     random: uniform over passing and every bid it can make (the opener over its bids); the others bid lo
     while lo is within max_bid (one draw either way)."""
-    u = take(st)
+    u = take(st, CHOICE_DRAWS)
     if lo > cards:
         return -1
     if code == RANDOM:
@@ -217,7 +217,7 @@ def choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_we
     if code != RANDOM and code != WEIGHTED:
         family, index = _own_pick(st, bd, ba, wl, scratch, p, code)
         if family >= 0:
-            st.counter[0] += 2
+            st.drawn[CHOICE_DRAWS] += 2
             return family, index
     return choose_action(st, rules, bd, scratch, p, base_code(code), prm, family_weight, total)
 

@@ -7,7 +7,7 @@ the win threshold (15 at four players, 17 at three) on his own turn, or the turn
 engine's (start_turn, knight_step, roll_dice, seven_step, base_action_step), with the scenario's
 production (hotels first), Love Parades on doubles, the robber sent across the closed wall, ships that
 need no connection, the scenario's actions (wall pieces, hotels), and the wall's thresholds checked after
-every step. Every draw is keyed by (seed, play, counter), so a play replays alone.
+every step. Every draw is keyed by (seed, play, turn, stream, rank in the turn), so a play replays alone.
 """
 
 from typing import NamedTuple
@@ -133,7 +133,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
 def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, codes, prm, family_weight):
     """Player turn % P's turn; returns him if he has the win threshold before one of his steps, else -1."""
     p = turn % st.hands.shape[0]
-    start_turn(st, p)
+    start_turn(st, p, turn)
     wl.bought_piece[0] = 0
     wl.bought_hotel[0] = 0
     return turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes, prm,

@@ -27,7 +27,7 @@ from ..catan.kernel import STOPPED, start_turn
 from ..catan.scoring import final_rows, new_outputs
 from ..catan.search import SWITCH_Z, TIE_ROLLOUT, determinize, margin_value, production_scores
 from ..catan.setup import new_game, start_play
-from ..catan.state import EventLog, copy_state, new_scratch, new_state, new_tally
+from ..catan.state import CHOICE_DRAWS, EventLog, copy_state, draw_index, new_scratch, new_state, new_tally
 from .constants import N_FAMILIES  # the scenario's: the engine's families and its own two
 from .decisions import choose_berlin_action
 from .kernel import apply_choice, berlin_rows, count_berlin, new_berlin_outputs, robber_goes, turn_steps
@@ -51,7 +51,7 @@ def turns_from(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, 
     n, winner = st.hands.shape[0], -1
     while turn < stop and winner < 0:
         p = turn % n
-        start_turn(st, p)
+        start_turn(st, p, turn)
         wl.bought_piece[0] = 0
         wl.bought_hotel[0] = 0
         winner = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
@@ -91,7 +91,7 @@ def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, ma
     for c in range(k):
         if cand[c, 0] == own_f and cand[c, 1] == own_i:
             incumbent = c
-    key, decision = st.key[0], st.counter[0]
+    key, decision = st.key[0], draw_index(st, CHOICE_DRAWS, 0)  # after the decision's draws: unique in the play
     schedule, stats = plan_arrays()
     start_plan(k, budget, incumbent, schedule, stats)
     while True:
@@ -101,7 +101,7 @@ def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, ma
         rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))
         copy_state(st, sim)
         copy_wall(wl, sim_wall)
-        sim.key[0], sim.counter[0] = rkey, 0
+        sim.key[0] = rkey
         determinize(sim, me, rkey, pool)
         count_berlin(sim, rules, bd, ba, sim_wall, sim_scratch, me, turn)
         winner = -1
@@ -150,7 +150,7 @@ def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_
         winner, turn = -1, 0
         while turn < max_turns and winner < 0:
             p = turn % n_players
-            start_turn(st, p)
+            start_turn(st, p, turn)
             wl.bought_piece[0] = 0
             wl.bought_hotel[0] = 0
             r = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
@@ -197,7 +197,7 @@ def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd0,
         copy_state(st, sim)
         copy_wall(wl, sim_wall)
         if as_rollout:
-            sim.key[0], sim.counter[0] = rollout_key(key, 0, 0), 0
+            sim.key[0] = rollout_key(key, 0, 0)
             determinize(sim, 0, sim.key[0], pool)
         turns[i], winners[i] = turns_from(sim, tally, rules, bd, to_west, to_east, ba, br, sim_wall, scratch, lg, 0,
                                           max_turns, codes, prm, family_weight)

@@ -12,7 +12,7 @@ from ..catan.legal import init_legal
 from ..catan.rules import can_settle
 from ..catan.setup import deal_board, place_settlement
 from ..catan.state import log, take
-from .constants import EV_HARBOUR
+from .constants import EV_HARBOUR, HARBOUR_DRAWS
 from .decisions import base_code, hotelier_site
 from .policies import HOTELIER, RANDOM
 from .wall import route_flags
@@ -31,7 +31,7 @@ def deal_berlin(st, bd, ba, br, scratch, lg):
         order[k] = k
     if br.shuffled:
         for c in range(K - 1, 0, -1):
-            j = below(take(st), c + 1)
+            j = below(take(st, HARBOUR_DRAWS), c + 1)
             order[c], order[j] = order[j], order[c]
         bd.harbour_rate[:] = NO_HARBOUR
         bd.harbour_resource[:] = -1
