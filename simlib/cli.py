@@ -289,8 +289,11 @@ def _cmd_fixes(args) -> None:
 
         fair = fair_value(game, args.players, args.metric)  # bad input refused before a kernel compiles
         ranges = candidate_ranges(game, set(args.skip) | set(options))
-        if not ranges:
-            raise SimlibError(f"{game.name} has no rule number parameter left to search")
+        if not ranges:  # an answer, not bad input: e.g. Mauerbruch's parameters are all assumed choices
+            others = ", ".join(n for n, p in game.parameters().items() if not p.derived)
+            print(f"{game.name}: no number parameter of the rule text left to search (its parameters: {others}); "
+                  f"nothing was run. A choice's effect: simlib sweep {game.name} --vary NAME=VALUE")
+            return
         first = Tune(game, ranges[:1], {args.metric: fair}, args.players, args.policies, args.budget, args.seed,
                      FIX_TRIALS, options)
         if args.executor == "local":
@@ -333,7 +336,7 @@ def _cmd_sensitivity(args) -> None:
         results, se = sa.run_points(game, box, points, build, evaluate, metrics)
     effects = sa.analyse(box, args.method, points, results, args.seed, se)
     first = build(sa.point_values(box, points[0])).run_id(game.rules_versions())
-    write_sensitivity(lake, game.name, first, sa.rows(effects, box, args, len(points)))
+    write_sensitivity(lake, game.name, first, sa.rows(effects, box, args, len(points), game, options))
     print(f"{'parameter':<16} {'metric':<18} {'index':<8} value ± half width of its 95% interval")
     for effect in effects:
         print(effect.words())
@@ -535,7 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
                                            "indices (SALib) over a box of rule parameters")
     p.add_argument("game", help="a game (simlib games lists them)")
     p.add_argument("--vary", action="append", required=True, metavar="NAME=LO..HI",
-                   help="a rule parameter and its range; repeat for several")
+                   help="a rule parameter and its range, or its values A,B,... (a choice); repeat for several")
     p.add_argument("--metric", action="append", required=True, help="a metric (as simlib tune's); repeat for several")
     p.add_argument("--method", default="morris", help="morris (screening, mu* and sigma) or sobol (S1 and ST)")
     p.add_argument("--size", type=_integer, default=10,

@@ -58,7 +58,7 @@ def test_a_bad_sample_is_refused(method, size, words):
 
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path):
     lake = tmp_path / "lake"
-    for extra, words in ((["--vary", "penalty_tower=5,10"], "needs number ranges"),
+    for extra, words in ((["--vary", "penalty_tower=5..25", "--vary", "penalty_tower=5,10"], "given twice"),
                          (["--vary", "penalty_tower=5..25", "--metric", "towers"], "unknown metric")):
         metric = [] if "--metric" in extra else ["--metric", "mean_length"]
         done = run_cli("sensitivity", "mauer", *extra, *metric, "--players", "4", "--policies", "random",

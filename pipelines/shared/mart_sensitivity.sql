@@ -6,6 +6,10 @@ with indices as (
     select * from stg_sensitivities
 ),
 
+runs as (
+    select run_id, ended_at from stg_runs
+),
+
 final as (
     select
         game,
@@ -16,6 +20,8 @@ final as (
         policies,
         plays as n_plays,
         seed,
+        options,
+        r.ended_at as finished_at,
         n_points,
         parameter,
         metric,
@@ -27,6 +33,7 @@ final as (
         noise,
         case when index_name = 'mu_star' then value - coalesce(conf, 0) > noise end as has_effect
     from indices
+    left join runs as r using (run_id)
 )
 
 select * from final

@@ -5,13 +5,19 @@ with steps as (
     select * from stg_tunes
 ),
 
+runs as (
+    select run_id, ended_at from stg_runs
+),
+
 tunes as (
     select
         game, tune_id,
         count(distinct step) as n_steps,
         count(distinct run_id) as n_runs,
-        max(step) as last_step
+        max(step) as last_step,
+        max(r.ended_at) as finished_at
     from steps
+    left join runs as r using (run_id)
     group by all
 ),
 
@@ -44,6 +50,7 @@ final as (
         s.stage = 'confirm' as is_recommendation,
         t.n_steps,
         t.n_runs,
+        t.finished_at,
         d.plays_simulated
     from steps as s
     join tunes as t using (game, tune_id)

@@ -15,6 +15,7 @@ final as (
         policies,
         plays,
         seed,
+        coalesce(options, '{}') as options,
         n_points::int as n_points,
         parameter,
         metric,

@@ -10,7 +10,7 @@ import polars as pl
 from .page import Page, count, error_bar_lengths, interval, number
 
 STAGE_LOOK = {"search": ("o", "#9aa5b1"), "refine": ("s", "#1f77b4"), "confirm": ("D", "#d62728")}
-MOST_TUNES = 3  # figures for at most three (by id); every step of every one stays in the table
+MOST_TUNES = 3  # figures for the newest three; every step of every one stays in the table
 
 
 def _values_words(text: str) -> str:
@@ -98,7 +98,7 @@ def design_search(page: Page) -> None:
     if steps.is_empty():
         return
     page.verdict("fix", FIX_QUESTION, fix_answer(steps, {n: p.default for n, p in page.game.parameters().items()}))
-    for tune_id in steps["tune_id"].unique().sort().head(MOST_TUNES).to_list():
+    for tune_id in newest(steps, "tune_id"):
         rows = steps.filter(pl.col("tune_id") == tune_id).sort("step")
         metrics = rows["metric"].unique(maintain_order=True).to_list()
         along = _one_number(rows)
@@ -130,6 +130,13 @@ def design_search(page: Page) -> None:
                "loss", mart="mart_tune_steps", collapsed=True)
 
 
+def newest(rows: pl.DataFrame, key: str) -> list[str]:
+    """The MOST_TUNES searches or analyses whose runs ended last, newest first (the id breaks a tie)."""
+    last = rows.group_by(key).agg(pl.col("finished_at").max()).sort(["finished_at", key], descending=[True, False],
+                                                                     nulls_last=True)
+    return last[key].head(MOST_TUNES).to_list()
+
+
 def sensitivity_answer(rows: pl.DataFrame) -> str:
     """Per metric, which parameters move it (main index above 0 beyond its interval), the largest first."""
     main = rows.filter(pl.col("is_main_index"))
@@ -151,7 +158,9 @@ def sensitivity_answer(rows: pl.DataFrame) -> str:
             still = mine.filter(~pl.col("has_effect"))["parameter"].to_list()
             said.append(f"{metric} moves with {', '.join(parts)}" + (f", not with {', '.join(still)}" if still else ""))
     first = rows.row(0, named=True)
-    return (f"Over {first['box']} at {first['players']} players ({first['policies']}), {first['method']}, "
+    fixed = json.loads(first["options"] or "{}")
+    held = f" with {', '.join(f'{k}={v}' for k, v in fixed.items())} fixed" if fixed else ""
+    return (f"Over {first['box']} at {first['players']} players ({first['policies']}){held}, {first['method']}, "
             f"{first['n_points']} points of {first['n_plays']:,} plays on one seed: " + "; ".join(said) + ".")
 
 
@@ -159,7 +168,7 @@ def parameters_that_matter(page: Page) -> None:
     rows = page.mart("mart_sensitivity")
     if rows.is_empty():
         return
-    for analysis_id in rows["analysis_id"].unique().sort().head(MOST_TUNES).to_list():
+    for analysis_id in newest(rows, "analysis_id"):
         mine = rows.filter((pl.col("analysis_id") == analysis_id) & pl.col("is_main_index"))
         metrics = mine["metric"].unique(maintain_order=True).to_list()
         fig, axes = page.subplots(len(metrics), width=4.2, height=0.5 * mine["parameter"].n_unique() + 1.8)

@@ -99,6 +99,12 @@ class Fix:
         return abs(self.value - self.default) / max(abs(self.default), 1)
 
     @property
+    def no_effect(self) -> bool:
+        """The metric came out the same at every value searched (one seed, the same random numbers): the parameter
+        does not touch these plays, e.g. Die Mauerspechte's three-player points at four players."""
+        return len({e.estimates[m].value for e in self.done[:-1] for m in e.estimates}) == 1
+
+    @property
     def gap(self) -> float:
         """How near the fair value the nearest value tried came (for ranking the parameters that do not reach it)."""
         return min(abs(e.estimates[m].value - self.fair) for e in self.done for m in e.estimates)
@@ -106,12 +112,14 @@ class Fix:
     def words(self, metric: str) -> str:
         x = self.estimate
         at = f"{self.name} {self.default} -> {self.value}: {metric} {x.value:+.4f} ({x.lo:+.4f} to {x.hi:+.4f})"
+        values = [e.estimates[metric].value for e in self.done[:-1]]
+        tried = ", ".join(str(v) for v in sorted({e.values[self.name] for e in self.done[:-1]}))
+        if self.no_effect:
+            return f"{self.name}: no effect on these plays ({metric} {values[0]:+.4f} at every value tried: {tried})"
         if self.reaches:
             return f"{at}, fair ({self.fair:g}) inside; a change of {self.change:.0%}"
-        values = [e.estimates[metric].value for e in self.done[:-1]]
         side = "above" if min(values) > self.fair else "below" if max(values) < self.fair else ""
         if side:
-            tried = ", ".join(str(v) for v in sorted({e.values[self.name] for e in self.done[:-1]}))
             return (f"{self.name}: no value tried reaches {self.fair:g} ({metric} stays {side}, {min(values):+.4f} "
                     f"to {max(values):+.4f}, at {tried} in {self.range.low}..{self.range.high})")
         return f"{at}, fair ({self.fair:g}) outside; " + bracket(self.tune, self.done, metric, self.fair)[0].lstrip()
@@ -121,7 +129,7 @@ def find_fixes(game: Game, metric: str, players: int, lineup: str, budget: int, 
                options: dict[str, Any], evaluate: Callable, said: Callable[[Tune, Evaluation], None],
                skipped: Callable[[Dimension, str], None], skip: set[str] = frozenset()) -> list[Fix]:
     """One tune per parameter (each `budget` plays): the fixes first, smallest change first, then the others, the
-    nearest to the fair value first."""
+    nearest to the fair value first, those with no effect on the plays last."""
     fair, fixes = fair_value(game, players, metric), []
     for dim in candidate_ranges(game, set(skip) | set(options)):
         tune = Tune(game, [dim], {metric: fair}, players, lineup, budget, seed, FIX_TRIALS, options)
@@ -133,4 +141,4 @@ def find_fixes(game: Game, metric: str, players: int, lineup: str, budget: int, 
         default = game.parameters()[dim.name].default
         fixes.append(Fix(dim.name, default, dim, done[-1].values[dim.name], done[-1].estimates[metric], fair, tune,
                          done))
-    return sorted(fixes, key=lambda f: (not f.reaches, f.change if f.reaches else f.gap))
+    return sorted(fixes, key=lambda f: (f.no_effect, not f.reaches, f.change if f.reaches else f.gap))

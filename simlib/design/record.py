@@ -52,15 +52,16 @@ def write_evaluation(lake: Lake, tune: Tune, e: Evaluation) -> None:
 
 
 SENSITIVITIES_SCHEMA = pa.schema([
-    described("analysis_id", pa.string(), "The analysis: a hash of its method, box, metrics, line-up, plays, seed and "
-                                          "points."),
+    described("analysis_id", pa.string(), "The analysis: a hash of its method, box, metrics, line-up, plays, seed, "
+                                          "size, fixed options, rules and simlib version."),
     described("method", pa.string(), "morris (mu_star: the mean absolute effect over the range; sigma: how much it "
                                      "depends on the others) or sobol (S1: first order; ST: total)."),
-    described("box", pa.string(), "The parameters varied and their ranges, space-separated (NAME=LO..HI)."),
+    described("box", pa.string(), "The parameters varied and their ranges, space-separated (NAME=LO..HI, NAME=A,B)."),
     described("players", pa.int8(), "Number of players."),
     described("policies", pa.string(), "The line-up as given (one policy, or one per seat)."),
     described("plays", pa.int64(), "Plays at each point."),
     described("seed", pa.int64(), "The seed every point plays."),
+    described("options", pa.string(), "The rule parameters fixed for every point (--option), as a JSON object."),
     described("n_points", pa.int32(), "Points SALib drew (distinct points play once)."),
     described("parameter", pa.string(), "The parameter the index is of."),
     described("metric", pa.string(), "The metric (simlib/design/metrics.py)."),

@@ -3,7 +3,9 @@
 SALib draws the points of the parameter box (Morris trajectories, or Saltelli's sample for Sobol); each distinct
 point is a run of `plays` plays in the lake, every point on the same seed (common random numbers: a parameter
 that does not touch a metric leaves it exactly unchanged, so its effect is 0, not noise). Integer parameters
-take the sampled value rounded. SALib's own bootstrap gives each index its 95% interval.
+take the sampled value rounded. A list of values (`--vary opening=discard,piles`: a choice, or chosen numbers) is
+sampled as a range over its positions, 0 to n, each value taking an equal share, in the order given: its Morris
+effect is per whole range like any other's. SALib's own bootstrap gives each index its 95% interval.
 """
 
 from __future__ import annotations
@@ -47,9 +49,8 @@ def _clean(x: float) -> float:
 
 
 def problem(box: list[Dimension]) -> dict:
-    if any(d.choices for d in box):
-        raise SimlibError("sensitivity needs number ranges (--vary NAME=LO..HI), not choices")
-    return {"num_vars": len(box), "names": [d.name for d in box], "bounds": [[d.low, d.high] for d in box]}
+    bounds = [[0, len(d.choices)] if d.choices else [d.low, d.high] for d in box]
+    return {"num_vars": len(box), "names": [d.name for d in box], "bounds": bounds}
 
 
 def sample(box: list[Dimension], method: str, size: int, seed: int) -> np.ndarray:
@@ -68,7 +69,13 @@ def sample(box: list[Dimension], method: str, size: int, seed: int) -> np.ndarra
 
 
 def point_values(box: list[Dimension], row: np.ndarray) -> dict[str, Any]:
-    return {d.name: int(round(x)) if isinstance(d.low, int) else float(x) for d, x in zip(box, row)}
+    return {d.name: _value(d, x) for d, x in zip(box, row)}
+
+
+def _value(d: Dimension, x: float) -> Any:
+    if d.choices:  # position x in 0..n: the value whose share it falls in (n itself: the last)
+        return d.choices[min(int(x), len(d.choices) - 1)]
+    return int(round(x)) if isinstance(d.low, int) else float(x)
 
 
 def morris_noise(se: float) -> float:
@@ -118,13 +125,19 @@ def run_points(game: Game, box: list[Dimension], points: np.ndarray, build: Call
     return out, se
 
 
-def rows(effects: list[Effect], box: list[Dimension], args, n_points: int) -> list[dict]:
-    """The `sensitivities` rows of an analysis (args: the command's method, metrics, line-up, plays, seed)."""
+def rows(effects: list[Effect], box: list[Dimension], args, n_points: int, game: Game,
+         options: dict[str, Any]) -> list[dict]:
+    """The `sensitivities` rows of an analysis (args: the command's method, metrics, line-up, plays, seed, size;
+    options: the rule parameters fixed for every point)."""
+    from .. import __version__
+
     spec = {"method": args.method, "box": [str(d) for d in box], "metrics": args.metric, "players": args.players,
-            "policies": args.policies, "plays": args.plays, "seed": args.seed, "size": args.size}
-    analysis_id = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+            "policies": args.policies, "plays": args.plays, "seed": args.seed, "size": args.size, "options": options,
+            "rules_versions": game.rules_versions(), "simlib": __version__}
+    analysis_id = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:16]
     return [{"analysis_id": analysis_id, "method": args.method, "box": " ".join(map(str, box)),
              "players": args.players, "policies": args.policies, "plays": args.plays, "seed": args.seed,
+             "options": json.dumps(options, sort_keys=True, default=str),
              "n_points": n_points, "parameter": e.parameter, "metric": e.metric, "index_name": e.index,
              "value": _clean(e.value), "conf": None if np.isnan(e.conf) else _clean(e.conf),
              "noise": None if np.isnan(e.noise) else e.noise} for e in effects]
