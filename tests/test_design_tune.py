@@ -66,6 +66,19 @@ def test_a_budget_too_small_to_confirm_is_refused():
         Tune(MAUER, box, targets, 4, "random", budget=2_000)
 
 
+@pytest.mark.parametrize("trials", [2, 4, 12, 20])
+def test_the_least_budget_named_is_enough_and_a_refined_candidate_plays_more_than_a_trial(trials):
+    box, targets = parse_box(MAUER, ["penalty_tower=5..25"]), {"mean_penalty": 12.0}
+    with pytest.raises(SimlibError, match="need at least") as refused:
+        Tune(MAUER, box, targets, 4, "random", budget=1_000, trials=trials)
+    least = int(refused.value.args[0].split("need at least ")[1].split(" ")[0].replace(",", ""))
+    tune = Tune(MAUER, box, targets, 4, "random", budget=least, trials=trials)  # the plays after block rounding
+    with pytest.raises(SimlibError, match="too small"):
+        Tune(MAUER, box, targets, 4, "random", budget=least - tune.block, trials=trials)
+    trial, refine, confirm = tune.stage_plays()
+    assert refine >= 2 * trial and trial * trials + refine * 3 + confirm <= least
+
+
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path):
     lake = tmp_path / "lake"
     done = run_cli("tune", "mauer", "--vary", "penalty_tower=5..25", "--target", "mean_penalty=12", "--players", "4",

@@ -136,10 +136,11 @@ class Tune:
         if self.trials < 2:
             raise SimlibError(f"--trials must be 2 or more, not {self.trials}")
         self.config({})  # the line-up, player count and options checked once, before anything runs
-        trial, refine, confirm = self.stage_plays()
-        if trial < MIN_TRIAL_PLAYS or confirm < MIN_CONFIRM_PLAYS:
+        if not self.enough(self.budget):
             least = math.ceil(max(MIN_TRIAL_PLAYS * self.trials / SEARCH_SHARE,
                                   MIN_CONFIRM_PLAYS / (1 - SEARCH_SHARE - REFINE_SHARE)))
+            while not self.enough(least):  # plays come in blocks: the least budget that holds them after rounding
+                least += self.block
             raise SimlibError(f"--budget {self.budget:,} is too small to search and confirm: {self.trials} trials "
                               f"need at least {least:,} plays ({MIN_TRIAL_PLAYS} a trial, {MIN_CONFIRM_PLAYS:,} "
                               f"to confirm)")
@@ -157,12 +158,20 @@ class Tune:
                                  seed=self.seed, options=self.options)
         return self.game.block_size(config)
 
-    def stage_plays(self) -> tuple[int, int, int]:
-        """Plays of a search trial, of a refined candidate, and of the confirmation."""
+    def stage_plays(self, budget: int | None = None) -> tuple[int, int, int]:
+        """Plays of a search trial, of a refined candidate, and of the confirmation. A refined candidate plays at
+        least twice a trial's plays (with few trials a trial's share would be larger: it is cut, not overspent)."""
+        budget = self.budget if budget is None else budget
+
         def whole(plays: float) -> int:
             return int(plays // self.block) * self.block
-        return (whole(self.budget * SEARCH_SHARE / self.trials), whole(self.budget * REFINE_SHARE / REFINE),
-                whole(self.budget * (1 - SEARCH_SHARE - REFINE_SHARE)))
+        refine = whole(budget * REFINE_SHARE / REFINE)
+        return (whole(min(budget * SEARCH_SHARE / self.trials, refine / 2)), refine,
+                whole(budget * (1 - SEARCH_SHARE - REFINE_SHARE)))
+
+    def enough(self, budget: int) -> bool:
+        trial, _, confirm = self.stage_plays(budget)
+        return trial >= MIN_TRIAL_PLAYS and confirm >= MIN_CONFIRM_PLAYS
 
     @property
     def tune_id(self) -> str:
