@@ -75,7 +75,7 @@ def test_a_choice_is_sampled_over_its_values_and_its_effect_is_their_difference(
 
 
 def test_a_parameter_that_does_not_apply_is_named_as_having_no_effect(tmp_path):
-    done = run_cli("fixes", "mauerspechte", "--players", "4", "--policies", "hotelier", "--budget", "2400",
+    done = run_cli("fixes", "mauerspechte", "--players", "4", "--policies", "hotelier", "--budget", "4000",
                    "--skip", "victory_points_4", "--skip", "vp_chips", "--lake", str(tmp_path / "lake"), "--quiet")
     assert done.returncode == 0, done.stderr
     assert "victory_points_3: no effect on these plays (seat0_advantage" in done.stdout

@@ -24,7 +24,7 @@ def test_a_game_on_its_own_engine_keeps_its_run_ids():
     config = RunConfig.build(MAUER, players=3, policies=["random"], plays=5, seed=5)
     assert MAUER.rules_versions() == {"mauer": 1}
     assert config.run_id({"mauer": 1}) != config.run_id({"mauer": 2})
-    assert MAUERSPECHTE.rules_versions() == {"catan": CATAN.rules_version, "mauerspechte": 1}
+    assert MAUERSPECHTE.rules_versions() == {"catan": CATAN.rules_version, "mauerspechte": MAUERSPECHTE.rules_version}
 
 
 def test_a_catan_rules_bump_gives_die_mauerspechte_new_runs_and_marts(tmp_path, monkeypatch):
@@ -38,7 +38,8 @@ def test_a_catan_rules_bump_gives_die_mauerspechte_new_runs_and_marts(tmp_path, 
     bumped = run(_config(), lake, workers=1, progress=False)
     assert bumped.run_id != first.run_id and not bumped.already_complete
     runs = Lake.at(lake).read_table(Lake.at(lake).part_path("runs", "mauerspechte", bumped.run_id, 0))
-    assert json.loads(runs["rules_versions"][0].as_py()) == {"catan": CATAN.rules_version, "mauerspechte": 1}
+    assert json.loads(runs["rules_versions"][0].as_py()) == {"catan": CATAN.rules_version,
+                                                             "mauerspechte": MAUERSPECHTE.rules_version}
     result = build(lake, marts, tmp_path / "simlib.duckdb", workers=1)
     assert (result.runs, result.runs_computed) == (2, 1)  # the new run computed, the old one from the cache
     seats = pq.read_table(marts / "mart_seat_outcomes.parquet").to_pylist()

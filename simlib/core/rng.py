@@ -13,6 +13,9 @@ import numpy as np
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
+# A stream's draws in one turn: far more than any turn of any game takes (see turn_draw_index).
+STREAM_DRAWS = 1 << 20
+
 
 @nb.njit(cache=True, inline="always")
 def mix64(z):
@@ -45,3 +48,12 @@ def below(u, n):
 def unit(u):
     """Map a 64-bit draw to a float in [0, 1)."""
     return np.float64(u >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True, inline="always")
+def turn_draw_index(turn, n_streams, stream, rank):
+    """The index of a draw keyed by what it is: the turn (-1: the set-up), the stream (a purpose, such as the dice,
+    a deck or a policy's choices) and its rank among that stream's draws in that turn. Two variants of a play that
+    part at one choice still draw the same numbers for the same purpose in every later turn (a running counter
+    would shift every later draw), so their difference stays paired (common random numbers, issue 25)."""
+    return ((turn + 1) * n_streams + stream) * STREAM_DRAWS + rank

@@ -100,9 +100,14 @@ class Fix:
 
     @property
     def no_effect(self) -> bool:
-        """The metric came out the same at every value searched (one seed, the same random numbers): the parameter
-        does not touch these plays, e.g. Die Mauerspechte's three-player points at four players."""
-        return len({e.estimates[m].value for e in self.done[:-1] for m in e.estimates}) == 1
+        """The metric came out the same at every value searched on the same plays (one seed, the same random numbers;
+        a refined candidate plays more plays than a trial, so stages are compared apart): the parameter does not
+        touch these plays, e.g. Die Mauerspechte's three-player points at four players."""
+        outcomes: dict[tuple, set[float]] = {}
+        for e in self.done[:-1]:
+            for m, x in e.estimates.items():
+                outcomes.setdefault((e.seed, e.plays, m), set()).add(x.value)
+        return all(len(values) == 1 for values in outcomes.values())
 
     @property
     def gap(self) -> float:

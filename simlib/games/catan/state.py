@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
-from ...core.rng import draw
+from ...core.rng import draw, turn_draw_index
 from .board import RANDOM, SPIRAL, Board, spiral
 from .constants import (
     COST_ROWS,
@@ -40,7 +40,6 @@ from .constants import (
 BOARD_DRAWS, DECK_DRAWS, DICE_DRAWS, STEAL_DRAWS, CHOICE_DRAWS = range(5)
 N_BASE_STREAMS = 5
 N_STREAMS = 8
-STREAM_DRAWS = 1 << 20  # a stream's draws in one turn: far more than any turn takes
 
 
 class BoardArrays(NamedTuple):
@@ -271,7 +270,7 @@ def new_scratch(bd, n_players, n_families):
 @nb.njit(cache=True, inline="always")
 def draw_index(st, stream, k):
     """The index of the stream's k-th draw from now in this turn."""
-    return ((st.draw_turn[0] + 1) * N_STREAMS + stream) * STREAM_DRAWS + st.drawn[stream] + k
+    return turn_draw_index(st.draw_turn[0], N_STREAMS, stream, st.drawn[stream] + k)
 
 
 @nb.njit(cache=True, inline="always")
