@@ -182,7 +182,7 @@ DPI = 96             # a figure's pixel is a CSS pixel: 9 pt in matplotlib is 9 
 PAGE_PIXELS = 1180   # the page's content width (report.py's CSS); a wider figure is shrunk to it
 PAGE_INCHES = PAGE_PIXELS / DPI
 MIN_POINTS = 9.0
-VERDICT_KINDS = ("start_player", "fix", "skill", "own", "length")  # the index's questions, in its order
+VERDICT_KINDS = ("start_player", "fix", "readings", "skill", "own", "length")  # the index's questions, in its order
 
 plt.rcParams.update({"font.size": 10, "axes.titlesize": 10, "legend.fontsize": 9, "figure.titlesize": 11})
 

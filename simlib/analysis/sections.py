@@ -17,6 +17,7 @@ import polars as pl
 from .design import design_search, parameters_that_matter
 from .ladder import skill_ladder
 from .page import PAGE_INCHES, Page, ci, count, excludes, interval, number, pct, sentence
+from .readings import rule_readings
 from .setups import distinct_labels
 
 
@@ -326,4 +327,5 @@ def _strength_sentence(table: pl.DataFrame, n: int) -> str:
     return sentence(best, worst, fair)
 
 
-SECTIONS = (seat_advantage, game_length, policy_strength, skill_ladder, design_search, parameters_that_matter)
+SECTIONS = (seat_advantage, game_length, policy_strength, skill_ladder, design_search, parameters_that_matter,
+            rule_readings)

@@ -19,27 +19,27 @@ _NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length
 _AS_POINTS = ("seat0_advantage", "balance")  # shares: shown in percentage points
 
 
-def _name(metric: str, game) -> str:
+def metric_name(metric: str, game) -> str:
     if metric == "length":
         return f"game length ({game.turn_name})"
     return _NAMES.get(metric, metric.removeprefix("headline: "))
 
 
-def _is_share(metric: str) -> bool:
+def is_share(metric: str) -> bool:
     """Shares are shown in percent (and differences in percentage points): seat 0's advantage, balance, and a
     headline that names itself a rate."""
     return metric in _AS_POINTS or metric.endswith("rate")
 
 
 def _value(metric: str, x: float) -> str:
-    return f"{100 * x:.1f}%" if _is_share(metric) else f"{x:.2f}"
+    return f"{100 * x:.1f}%" if is_share(metric) else f"{x:.2f}"
 
 
-def _diff(metric: str, x: float) -> str:
-    return f"{signed(100 * x)} pp" if _is_share(metric) else signed(x, 2)
+def difference_text(metric: str, x: float) -> str:
+    return f"{signed(100 * x)} pp" if is_share(metric) else signed(x, 2)
 
 
-def _variant_words(game, variant_values: str) -> str:
+def variant_words(game, variant_values: str) -> str:
     """A variant's varied values in words, from the game's set-up phrases ("tower 12 penalty points")."""
     return ", ".join(phrase(game, name, value) for name, value in json.loads(variant_values).items())
 
@@ -56,7 +56,7 @@ def _x_positions(group: pl.DataFrame) -> tuple[list, list[str], bool]:
     return list(range(group.height)), [str(v) for v in single], False
 
 
-def _metrics(effects: pl.DataFrame, policies: str) -> list[str]:
+def sweep_metrics(effects: pl.DataFrame, policies: str) -> list[str]:
     """The panels of one figure: the headlines, then seat 0's advantage and balance where every seat plays one
     policy (at a mixed table they measure the policies, not the seats), then length."""
     present = effects["metric"].unique().to_list()
@@ -65,31 +65,32 @@ def _metrics(effects: pl.DataFrame, policies: str) -> list[str]:
     return headlines + [m for m in (*seats, "length") if m in present]
 
 
-def _variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) -> str:
+def variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) -> str:
     """"tower 12 penalty points (against tower 15 penalty points): penalty points per seat 15.04 -> 13.87,
     difference -1.17 (95% interval -1.18 to -1.16), p < 0.001; no significant change in ...; unchanged in every
     paired play: ..." """
     changed, insignificant, unchanged = [], [], []
     for metric, row in rows.items():
-        name = _name(metric, game)
+        name = metric_name(metric, game)
         if row["difference_lo"] == row["difference_hi"] == 0:
             unchanged.append(name)
         elif row["p_value"] >= 0.05:
             insignificant.append(f"{name} ({p_text(row['p_value'])})")
         else:
-            lo, hi = _diff(metric, row["difference_lo"]), _diff(metric, row["difference_hi"])
+            lo, hi = difference_text(metric, row["difference_lo"]), difference_text(metric, row["difference_hi"])
             changed.append(f"{name} {_value(metric, row['baseline_mean'])} → {_value(metric, row['variant_mean'])}, "
-                           f"difference {_diff(metric, row['difference'])} (95% interval {lo} to {hi}), "
+                           f"difference {difference_text(metric, row['difference'])} (95% interval {lo} to {hi}), "
                            f"{p_text(row['p_value'])}")
     parts = changed + [f"no significant change in {', '.join(insignificant)}"] * bool(insignificant) \
         + [f"unchanged in every paired play: {', '.join(unchanged)}"] * bool(unchanged)
     return f"{variant} (against {baseline}): " + "; ".join(parts) + "."
 
 
-def _variant_line(variant: str, rows: dict[str, dict], game) -> str:
+def variant_line(variant: str, rows: dict[str, dict], game) -> str:
     """The index's line: what changes significantly, or that nothing does."""
-    changed = [f"{re.sub(r' [(].*[)]', '', _name(m, game))} {_diff(m, r['difference'])} ("
-               f"{_diff(m, r['difference_lo']).removesuffix(' pp')} to {_diff(m, r['difference_hi'])})"
+    changed = [f"{re.sub(r' [(].*[)]', '', metric_name(m, game))} {difference_text(m, r['difference'])} ("
+               f"{difference_text(m, r['difference_lo']).removesuffix(' pp')} to "
+               f"{difference_text(m, r['difference_hi'])})"
                for m, r in rows.items()
                if r["p_value"] < 0.05 and not r["difference_lo"] == r["difference_hi"] == 0]
     return f"{variant}: " + (", ".join(changed[:2]) if changed else "no significant change")  # the headline first
@@ -131,7 +132,7 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
         ax.set_axis_off()
         return
     x, ticks, numeric = _x_positions(rows)
-    scale = 100 if _is_share(metric) else 1
+    scale = 100 if is_share(metric) else 1
     base = rows.row(0, named=True)
     y = rows["variant_mean"].to_numpy()
     # The paired interval of the difference, drawn around the variant's own value.
@@ -145,7 +146,7 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
                 label="variant (bar: paired 95% interval of the difference)")
     ax.plot([x[0]], [scale * y[0]], marker="*", markersize=14, color="black", linestyle="", label="baseline")
     ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
-    ax.set_title(_name(metric, game) + (" (%)" if _is_share(metric) else ""))
+    ax.set_title(metric_name(metric, game) + (" (%)" if is_share(metric) else ""))
     ax.set_xlabel(rows["parameters"][0].replace("_", " ").replace(",", ", "))
 
 
@@ -159,14 +160,14 @@ def what_if(page: Page) -> None:
     sweeps = []  # each figure's table, baseline, variants and index lines
     for i, (key, group) in enumerate(groups):
         sweep_id, players, policies = key
-        metrics = _metrics(group, policies)
+        metrics = sweep_metrics(group, policies)
         fig, axes = page.subplots(len(metrics), width=3.0, height=3.0)
         for ax, metric in zip(axes, metrics):
             _panel(ax, group, metric, page.game)
         axes[0].legend()  # moved below the panels by page.figure
         n = group["n_plays"].max()
         parameters = group["parameters"][0]
-        baseline = _variant_words(page.game, group.filter(pl.col("is_baseline"))["variant_values"][0])
+        baseline = variant_words(page.game, group.filter(pl.col("is_baseline"))["variant_values"][0])
         table = table_words(page.game, policies.split(","))
         fig.suptitle(f"{page.game.title}: what if {parameters.replace('_', ' ')} changed? {table}\n"
                      f"(n = {n:,} paired plays per variant; baseline: {baseline})")
@@ -177,9 +178,9 @@ def what_if(page: Page) -> None:
             of_variant = group.filter((pl.col("variant") == variant) & pl.col("seat").is_null())
             found = {m: of_variant.filter(pl.col("metric") == m) for m in main}
             rows = {m: frame.row(0, named=True) for m, frame in found.items() if not frame.is_empty()}
-            sentences.append(_variant_sentence(_variant_words(page.game, values), baseline, rows, page.game))
-            names.append(_variant_words(page.game, values))
-            lines.append(_variant_line(names[-1], rows, page.game))
+            sentences.append(variant_sentence(variant_words(page.game, values), baseline, rows, page.game))
+            names.append(variant_words(page.game, values))
+            lines.append(variant_line(names[-1], rows, page.game))
         sweeps.append((table, baseline, names, lines))
         page.figure(f"whatif_{i}", fig,
                     f"What if {parameters.replace('_', ' ')} changed ({table})", " ".join(sentences))

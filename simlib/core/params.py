@@ -23,6 +23,9 @@ class Parameter:
     minimum: float | None = None
     maximum: float | None = None
     derived: bool = False  # filled in from another parameter (Game.resolve_options), not set by hand
+    # The rule text's words that this option reads two ways (its values are the readings); empty for a plain rule
+    # parameter. The report's Readings section gives the paired effect of the report batch's sweep over it.
+    reading: str = ""
 
     def coerce(self, value: Any) -> Any:
         """Check and convert a designer's value (from TOML or a `name=value` string)."""
@@ -105,6 +108,7 @@ def load_parameters(path: Path) -> dict[str, Parameter]:
             minimum=entry.get("min"),
             maximum=entry.get("max"),
             derived=entry.get("derived", False),
+            reading=entry.get("reading", ""),
         )
     return params
 

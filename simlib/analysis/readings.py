@@ -1,0 +1,94 @@
+"""Readings of the rule text: where the text can be read two ways, the game has an option whose parameter names
+the words (`reading` in its parameters.toml), and its report batch sweeps the option from the default reading to
+the other. This section says what choosing one reading over the other changes, from mart_variant_effects (paired
+plays, so a small change shows): a forest plot of each reading's difference per metric, a sentence per reading,
+the index's verdict and a table. A reading the batch did not sweep is named as not measured, never as harmless.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .page import Page, error_bar_lengths
+from .setups import table_words
+from .whatif import is_share, metric_name, sweep_metrics, variant_line, variant_sentence, variant_words
+
+QUESTION = "Does reading the rule text another way change the game?"
+
+
+def _reading_rows(page: Page) -> pl.DataFrame:
+    """The sweeps' rows (whole plays, not seats) of every one-option sweep over a reading."""
+    names = [name for name, p in page.game.parameters().items() if p.reading]
+    effects = page.mart("mart_variant_effects")
+    if effects.is_empty() or not names:
+        return pl.DataFrame()
+    return effects.filter(pl.col("parameters").is_in(names) & pl.col("seat").is_null())
+
+
+def _readings(page: Page, rows: pl.DataFrame) -> list[dict]:
+    """One entry per (option, variant, table): its words, the metrics' rows and the sentence."""
+    found = []
+    for (name, players, policies), group in rows.sort("parameters", "players", "policies").group_by(
+            "parameters", "players", "policies", maintain_order=True):
+        baseline = variant_words(page.game, group.filter(pl.col("is_baseline"))["variant_values"][0])
+        metrics = [m for m in sweep_metrics(group, policies) if m != "balance"]
+        variants = group.filter(~pl.col("is_baseline")).sort("variant_order").unique("variant", maintain_order=True)
+        for variant, values in zip(variants["variant"], variants["variant_values"]):
+            of_variant = group.filter(pl.col("variant") == variant)
+            by_metric = {m: of_variant.filter(pl.col("metric") == m) for m in metrics}
+            metric_rows = {m: frame.row(0, named=True) for m, frame in by_metric.items() if not frame.is_empty()}
+            words = variant_words(page.game, values)
+            found.append({"name": name, "baseline": baseline, "variant": words,
+                          "table": table_words(page.game, policies.split(",")), "rows": metric_rows,
+                          "sentence": variant_sentence(words, baseline, metric_rows, page.game),
+                          "line": variant_line(words, metric_rows, page.game)})
+    return found
+
+
+def _forest(page: Page, found: list[dict]):
+    """A panel per metric: each reading's paired difference from the default reading with its 95% interval."""
+    metrics = list(dict.fromkeys(m for entry in found for m in entry["rows"]))
+    fig, axes = page.subplots(len(metrics), width=4.2, height=0.9 + 0.55 * len(found))
+    for ax, metric in zip(axes, metrics):
+        shown = [(f"{e['variant']}\n(against {e['baseline']}, {e['table']})", e["rows"][metric])
+                 for e in found if metric in e["rows"]]
+        scale = 100 if is_share(metric) else 1
+        y = list(range(len(shown)))[::-1]
+        value = [scale * r["difference"] for _, r in shown]
+        err = error_bar_lengths(value, [scale * r["difference_lo"] for _, r in shown],
+                                [scale * r["difference_hi"] for _, r in shown])
+        ax.errorbar(value, y, xerr=err, fmt="o", color="C0", capsize=3, label="paired difference, 95% interval")
+        ax.axvline(0, color="black", linewidth=1, linestyle="--", label="no change")
+        ax.set_yticks(y, [label for label, _ in shown] if ax is axes[0] else [""] * len(shown))
+        ax.set_title(metric_name(metric, page.game) + (" (pp)" if is_share(metric) else ""))
+        ax.set_xlabel("the other reading minus the default")
+    axes[0].legend()
+    return fig
+
+
+def rule_readings(page: Page) -> None:
+    readings = {name: p for name, p in page.game.parameters().items() if p.reading}
+    if not readings:
+        return
+    rows = _reading_rows(page)
+    found = _readings(page, rows) if not rows.is_empty() else []
+    unmeasured = [name for name in readings if name not in {e["name"] for e in found}]
+    said = [e["line"] for e in found]
+    if unmeasured:
+        said.append(f"not measured in this report (no sweep over it): {', '.join(unmeasured)}")
+    page.verdict("readings", QUESTION, "; ".join(said) + ".")
+    if not found:
+        return
+    fig = _forest(page, found)
+    fig.suptitle(f"{page.game.title}: what reading the rule text another way changes")
+    quotes = " ".join(f"{name}: {readings[name].reading}" for name in dict.fromkeys(e["name"] for e in found))
+    page.figure("readings", fig, "Readings of the rule text",
+                " ".join(e["sentence"] for e in found) + f" The text's words: {quotes}")
+    table = rows.filter(~pl.col("is_baseline") & (pl.col("metric") != "balance")).with_columns(
+        reading=pl.col("parameters").replace_strict({n: p.reading for n, p in readings.items()}, default=""))
+    page.table("Readings of the rule text: each other reading against the default, paired play by play",
+               table.sort("parameters", "players", "policies", "metric", "variant_order"),
+               "parameters reading variant players policies metric n_plays baseline_mean variant_mean difference "
+               "difference_lo difference_hi p_value", mart="mart_variant_effects", collapsed=True,
+               note="Shares (seat0_advantage, a headline rate) as fractions: 0.03 is 3 percentage points.")
+
