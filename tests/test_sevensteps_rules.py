@@ -43,11 +43,16 @@ from simlib.games.sevensteps.rules import (
 )
 from simlib.games.sevensteps.search import best_chain
 from simlib.games.sevensteps.specials import load_specials
-from simlib.games.sevensteps.state import board_arrays, tile_arrays
+from simlib.games.sevensteps.state import N_STREAMS, board_arrays, tile_arrays
 
 FRONT = load_board("fano", "standard", "front")
 BACK = load_board("fano", "standard", "back")
 NONE = -1  # no build-aid effect
+
+
+def draws():
+    """A turn's draw counts (state.py): turn 0, nothing drawn yet."""
+    return np.zeros(1, np.int64), np.zeros(N_STREAMS, np.int64)
 
 
 class Turn:
@@ -255,8 +260,7 @@ def test_a_max_five_tile_stops_the_chain_at_five_discs():
         plan = np.array([t.at(q, r) for q, r in ((-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0), (0, 1), (0, 0))])
         work = [np.zeros(7, np.int64) for _ in range(4)] + [np.zeros(49, np.bool_), np.zeros(49, np.int64),
                                                               np.zeros(49, np.int64)]
-        n = place_chain(GREEDY, plan, 7, max_discs, NONE, t.height, t.hand, t.bd, np.uint64(1), np.zeros(1, np.int64),
-                        *work)
+        n = place_chain(GREEDY, plan, 7, max_discs, NONE, t.height, t.hand, t.bd, np.uint64(1), *draws(), *work)
         assert n == placed and t.height.sum() == placed
         assert _search(Turn({}, {"blue": 7}), max_discs=max_discs).length == placed
 
@@ -374,7 +378,7 @@ def _search(t, threshold=0, squares=False, max_nodes=10**7, bonus_tile=-1, max_d
     s = load_specials("assumed")
     return best_chain(t.height, t.bd.colour, t.bd.neighbours, t.bd.colour_fields, t.bd.group, t.hand, max_discs,
                       t.effect, bonus_tile, s.bonus_measure, s.bonus_at_least, s.bonus_points, squares, threshold,
-                      max_nodes, np.uint64(3), np.zeros(1, np.int64))
+                      max_nodes, np.uint64(3), *draws())
 
 
 @pytest.mark.parametrize("board, hand, chains", [
@@ -459,7 +463,7 @@ def test_greedy_plays_its_build_aid_tile_on_the_best_target_when_it_gains_more_t
             values.append((best_with(trial, t), a[j]))
         code, prm = _policy(GREEDY)
         play, aid_a, _, plan, plan_n, *_ = plan_turn(code, prm, b4, -1, t.height, t.bd, ta, t.hand, 7, np.uint64(9),
-                                                     np.zeros(1, np.int64))
+                                                     *draws())
         best = max(v for v, _ in values)
         assert play == (best > without + 2)
         if play:
@@ -486,7 +490,7 @@ def test_the_climber_gives_up_a_point_for_a_tile_only_when_it_holds_none():
         code, prm = _policy(CLIMBER)
         prm[SACRIFICE] = sacrifice
         *_, plan, plan_n, _, _ = plan_turn(code, prm, -1, bonus_held, t.height, t.bd, ta, t.hand, 7, np.uint64(3),
-                                           np.zeros(1, np.int64))
+                                           *draws())
         assert plan_n == placed, (sacrifice, bonus_held)
 
 

@@ -6,7 +6,8 @@ Spec card
   places a chain of up to 7 (each disc adjacent to the one before, same level or one higher), scores the
   levels, may take a tile after a low turn, throws back and refills; a player who cannot refill ends the
   game after the round.
-- Chance: the bag, the tile piles and the policies' choices, keyed by (seed, play, the play's draw counter).
+- Chance: the bag, the tile piles and the policies' choices, each keyed by (seed, play, turn, what is drawn, its
+  rank in the turn), so variants of a play draw the same discs and tiles turn by turn.
 - Seats: seat 0 starts; turns go in seat order.
 - Score: the levels of the discs placed, victory-point bonuses, 2 per unused tile; ties share the win.
 - Rules: shared/seeds/003_18fad9fc6592207b.txt, settled in issue 12 (docs/games/sevensteps.md).
@@ -15,6 +16,7 @@ Spec card
 
 Version history
 - 1: first implementation.
+- 2: draws keyed by turn and stream, not a running counter (issue 25).
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ class SevenSteps(Game):
     title = "7 Steps"
     report_order = 50
     headline_metric = "skill_gap"
-    rules_version = 1
+    rules_version = 2  # 2: draws keyed by turn and stream, not a running counter (issue 25)
     min_players = 2
     max_players = 4
     setup_options = {

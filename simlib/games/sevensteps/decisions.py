@@ -1,23 +1,23 @@
 """What the policies choose, apart from the rules: whether and how to play a build-aid tile, which disc
 next, whether to play a victory-point tile, which pile to take from, which discs to throw back.
-Every random choice is a keyed draw of the play (`ctr` counts the play's draws)."""
+Every random choice is a keyed draw of the play, from the stream of its purpose (state.py: `draw_turn` and
+`drawn` count the turn's draws per stream)."""
 
 import numpy as np
 
 from ...core.blocks import block
-from ...core.rng import below, draw
+from ...core.rng import below
 from .constants import AID, BONUS, HAND, MOVE_TOWER, N_COLOURS, N_FIELDS, TAKE_DOWN
 from .policies import AID_MARGIN, AID_OPTIONS, CLIMBER, MAX_NODES, RANDOM, REACH, SACRIFICE, TAKE_FIRST
 from .rules import first_placements, move_tower_targets, take_down_targets
 from .search import best_chain
+from .state import AID_DRAWS, CHOICE_DRAWS, STEP_DRAWS, take
 
 
 @block()
-def pick(key, ctr, n):
-    """A uniform choice among n, one draw."""
-    j = below(draw(key, ctr[0]), n)
-    ctr[0] += 1
-    return j
+def pick(key, draw_turn, drawn, stream, n):
+    """A uniform choice among n, one draw of the stream."""
+    return below(take(key, draw_turn, drawn, stream), n)
 
 
 # A bound on a build-aid tile's targets: move_tower pairs a tower with each empty field of its colour.
@@ -51,14 +51,14 @@ def apply_aid(effect, a, b, height, bag, colour):
 
 
 @block()
-def _search(code, prm, height, bd, hand, max_discs, effect, bonus_tile, ta, threshold, key, ctr):
+def _search(code, prm, height, bd, hand, max_discs, effect, bonus_tile, ta, threshold, key, draw_turn, drawn):
     return best_chain(height, bd.colour, bd.neighbours, bd.colour_fields, bd.group, hand, max_discs, effect,
                       bonus_tile, ta.bonus_measure, ta.bonus_at_least, ta.bonus_points, code == CLIMBER, threshold,
-                      np.int64(prm[MAX_NODES]), key, ctr)
+                      np.int64(prm[MAX_NODES]), key, draw_turn, drawn)
 
 
 @block()
-def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, key, ctr):
+def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, key, draw_turn, drawn):
     """A search policy's turn: whether to play its build-aid tile (and on what), and the chain to place.
 
     The aid is played on the best of the targets tried when that beats the best chain without it by more
@@ -67,7 +67,8 @@ def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, 
     Returns (play the aid?, target a, target b, chain fields, chain length, the most nodes one search
     visited, capped searches)."""
     climber_low = code == CLIMBER and aid_tile < 0 and bonus_tile < 0 and threshold > 0
-    found = _search(code, prm, height, bd, hand, HAND, -1, bonus_tile, ta, threshold if climber_low else 0, key, ctr)
+    found = _search(code, prm, height, bd, hand, HAND, -1, bonus_tile, ta, threshold if climber_low else 0, key,
+                    draw_turn, drawn)
     plan, plan_n = found.fields, found.length
     nodes, capped = found.nodes, np.int64(found.capped)
     if climber_low and found.score >= threshold and found.low_length > 0 \
@@ -81,14 +82,14 @@ def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, 
         n = aid_targets(effect, height, bd, targets_a, targets_b)
         best = found.value + prm[AID_MARGIN]  # what the aid must beat
         for t in range(min(n, np.int64(prm[AID_OPTIONS]))):  # a uniform sample: a partial Fisher-Yates
-            j = t + pick(key, ctr, n - t)
+            j = t + pick(key, draw_turn, drawn, AID_DRAWS, n - t)
             targets_a[t], targets_a[j] = targets_a[j], targets_a[t]
             targets_b[t], targets_b[j] = targets_b[j], targets_b[t]
             a, b = targets_a[t], targets_b[t]
             trial = height.copy()
             apply_aid(effect, a, b, trial, np.zeros(N_COLOURS, np.int64), bd.colour)
             with_aid = _search(code, prm, trial, bd, hand, ta.aid_max_discs[aid_tile], effect, bonus_tile, ta, 0,
-                               key, ctr)
+                               key, draw_turn, drawn)
             nodes = max(nodes, with_aid.nodes)
             capped += with_aid.capped
             if with_aid.value > best and with_aid.length > 0:
@@ -98,37 +99,37 @@ def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, 
 
 
 @block()
-def random_aid(aid_tile, height, bd, ta, key, ctr):
+def random_aid(aid_tile, height, bd, ta, key, draw_turn, drawn):
     """The random policy: plays a playable build-aid tile with probability 1/2, on a uniform target."""
     targets_a = np.empty(MAX_TARGETS, np.int64)
     targets_b = np.empty(MAX_TARGETS, np.int64)
     n = aid_targets(ta.aid_effect[aid_tile], height, bd, targets_a, targets_b)
-    if n == 0 or pick(key, ctr, 2) == 0:
+    if n == 0 or pick(key, draw_turn, drawn, AID_DRAWS, 2) == 0:
         return False, -1, -1
-    j = pick(key, ctr, n)
+    j = pick(key, draw_turn, drawn, AID_DRAWS, n)
     return True, targets_a[j], targets_b[j]
 
 
 @block()
-def random_step(n_legal, placed, key, ctr):
+def random_step(n_legal, placed, key, draw_turn, drawn):
     """The random policy's next disc: uniform over the legal placements, and stopping once one disc is
     down (returns n_legal to stop)."""
-    return pick(key, ctr, n_legal + (placed > 0))
+    return pick(key, draw_turn, drawn, STEP_DRAWS, n_legal + (placed > 0))
 
 
 @block()
-def play_bonus(code, key, ctr):
+def play_bonus(code, key, draw_turn, drawn):
     """Play a victory-point tile whose condition is met? Search policies always (it pays more than the 2
     points it keeps unused); random uniformly."""
-    return code != RANDOM or pick(key, ctr, 2) == 1
+    return code != RANDOM or pick(key, draw_turn, drawn, CHOICE_DRAWS, 2) == 1
 
 
 @block()
-def choose_pile(code, prm, can_aid, can_bonus, key, ctr):
+def choose_pile(code, prm, can_aid, can_bonus, key, draw_turn, drawn):
     """Which pile to take a tile from (AID, BONUS; -1: none can be taken)."""
     if can_aid and can_bonus:
         if code == RANDOM:
-            return pick(key, ctr, 2)
+            return pick(key, draw_turn, drawn, CHOICE_DRAWS, 2)
         return BONUS if prm[TAKE_FIRST] >= 0.5 else AID
     if can_aid:
         return AID

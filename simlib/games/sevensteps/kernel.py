@@ -2,7 +2,8 @@
 
 A play: 140 discs in the bag, each player draws 7; turns in seat order (seat 0 first) until a player
 cannot refill to 7, then the round is completed and unused tiles score. Every draw is keyed by
-(seed, play, the play's draw counter), so results do not depend on which plays share a batch.
+(seed, play, turn, stream, rank in the turn; state.take), so results do not depend on which plays share a batch,
+and two variants of a play draw the same discs and tiles turn by turn.
 The play is made of the blocks of play.py. Line-ups with a search seat run rollouts.simulate_search_plays, a
 kernel of its own over the same blocks, so that scripted runs never compile the search.
 """
@@ -46,14 +47,15 @@ def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd,
     out = new_outputs(n_plays, n_seats)
     n_aid, n_bonus = ta.aid_effect.shape[0], ta.bonus_measure.shape[0]
     st = new_state(n_seats, n_aid, n_bonus)
-    height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc = st  # out of the tuple once
+    # out of the tuple once
+    height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc = st
     no_plan = np.zeros(PLAN_WIDTH, np.int64)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
         deal(st, n_aid, n_bonus, key)
-        _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm, bd, ta,
-             rules, key, no_plan, defaults[GREEDY], 0, -1, ev, ev_offsets[i] if record else -1, play)
+        _run(height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc, codes, prm,
+             bd, ta, rules, key, no_plan, defaults[GREEDY], 0, -1, ev, ev_offsets[i] if record else -1, play)
         write_outputs(out, i, bag, seat_out, sc)
     return out

@@ -32,6 +32,7 @@ from .outputs import (
 from .policies import RANDOM, SEARCH
 from .rules import bonus_earned, draw_disc, draw_tile, first_placements, may_take_tile, next_placements, place_disc
 from .state import (
+    BAG_DRAWS,
     PL_A,
     PL_AID,
     PL_B,
@@ -44,6 +45,10 @@ from .state import (
     S_MAX_NODES,
     S_REASON,
     S_TURN,
+    TILE_DRAWS,
+    begin_draws,
+    draw_index,
+    take_index,
 )
 
 
@@ -57,9 +62,10 @@ def _sum(a):
 
 @block()
 def deal(st, n_aid, n_bonus, key):
-    """An empty board, 140 discs in the bag, both tile piles whole, 7 discs to each seat; seat 0 to move."""
-    hands, ctr = st.hands, st.ctr
-    ctr[0] = 0
+    """An empty board, 140 discs in the bag, both tile piles whole, 7 discs to each seat (the set-up's draws,
+    turn -1); seat 0 to move."""
+    hands, draw_turn, drawn = st.hands, st.draw_turn, st.drawn
+    begin_draws(draw_turn, drawn, -1)
     st.height[:] = 0
     st.bag[:] = C.DISCS_PER_COLOUR
     st.held[:] = -1
@@ -75,13 +81,12 @@ def deal(st, n_aid, n_bonus, key):
     hands[:] = 0
     for s in range(hands.shape[0]):
         for _ in range(C.HAND):
-            hands[s, draw_disc(st.bag, key, ctr[0])] += 1
-            ctr[0] += 1
+            hands[s, draw_disc(st.bag, key, take_index(draw_turn, drawn, BAG_DRAWS))] += 1
 
 
 @nb.njit(cache=True, inline="always")
-def place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, ctr, fields, levels, dirs, colls,
-                used, cand, cand_dir):
+def place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, draw_turn, drawn, fields, levels,
+                dirs, colls, used, cand, cand_dir):
     """Place the turn's discs: the planned chain (search policies) or random steps; each placement is taken
     from the rules' legal lists. Returns how many were placed (fields, levels, directions, collapses filled;
     `used`, `cand`, `cand_dir` are work space)."""
@@ -96,7 +101,7 @@ def place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, ct
         if k == 0:
             break
         if code == RANDOM:
-            j = random_step(k, n, key, ctr)
+            j = random_step(k, n, key, draw_turn, drawn)
         elif n < plan_n:
             j = 0
             while j < k and cand[j] != plan[n]:
@@ -118,7 +123,7 @@ def place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, ct
 
 
 @nb.njit(cache=True, inline="always")
-def choose_aid(code, prm, held, height, bd, ta, hand, threshold, key, ctr, seat_out, s, sc, no_plan):
+def choose_aid(code, prm, held, height, bd, ta, hand, threshold, key, draw_turn, drawn, seat_out, s, sc, no_plan):
     """Whether to play the held build-aid tile, on what, and (search policies) the chain to place.
     Returns (the tile played or -1, its targets, the planned chain and its length; `no_plan` and 0 for the
     random policy)."""
@@ -126,12 +131,12 @@ def choose_aid(code, prm, held, height, bd, ta, hand, threshold, key, ctr, seat_
     plan, plan_n = no_plan, 0
     if code == RANDOM:
         if held[s, C.AID] >= 0:
-            play_it, aid_a, aid_b = random_aid(held[s, C.AID], height, bd, ta, key, ctr)
+            play_it, aid_a, aid_b = random_aid(held[s, C.AID], height, bd, ta, key, draw_turn, drawn)
             if play_it:
                 aid_tile = held[s, C.AID]
     else:
         play_it, aid_a, aid_b, plan, plan_n, nodes, capped = plan_turn(
-            code, prm, held[s, C.AID], held[s, C.BONUS], height, bd, ta, hand, threshold, key, ctr)
+            code, prm, held[s, C.AID], held[s, C.BONUS], height, bd, ta, hand, threshold, key, draw_turn, drawn)
         sc[S_MAX_NODES] = max(sc[S_MAX_NODES], nodes)
         seat_out[CAPPED, s] += capped
         if play_it:
@@ -146,7 +151,8 @@ def discard(discards, n_discards, kind, tile):
 
 
 @nb.njit(cache=True, inline="always")
-def score_turn(code, n, held, s, discards, n_discards, bd, ta, fields, levels, dirs, key, ctr, seat_out):
+def score_turn(code, n, held, s, discards, n_discards, bd, ta, fields, levels, dirs, key, draw_turn, drawn,
+               seat_out):
     """The turn's points: its levels, and a held victory-point tile whose condition the chain meets (if
     the policy plays it). Returns (points, the tile played or -1, its bonus)."""
     points = _sum(levels[:n])
@@ -155,7 +161,7 @@ def score_turn(code, n, held, s, discards, n_discards, bd, ta, fields, levels, d
         return points, -1, 0
     bonus = bonus_earned(tile, ta.bonus_measure, ta.bonus_at_least, ta.bonus_points, n, fields, levels, dirs,
                          bd.colour)
-    if bonus == 0 or not play_bonus(code, key, ctr):
+    if bonus == 0 or not play_bonus(code, key, draw_turn, drawn):
         return points, -1, 0
     discard(discards, n_discards, C.BONUS, tile)
     held[s, C.BONUS] = -1
@@ -165,36 +171,37 @@ def score_turn(code, n, held, s, discards, n_discards, bd, ta, fields, levels, d
 
 
 @nb.njit(cache=True, inline="always")
-def take_tile(code, prm, held, s, piles, n_piles, discards, n_discards, key, ctr, seat_out):
+def take_tile(code, prm, held, s, piles, n_piles, discards, n_discards, key, draw_turn, drawn, seat_out):
     """After a low turn: a random tile of a pile the policy picks among those the seat may take from.
     Returns (the pile or -1, the tile)."""
     can_aid = held[s, C.AID] < 0 and n_piles[C.AID] + n_discards[C.AID] > 0
     can_bonus = held[s, C.BONUS] < 0 and n_piles[C.BONUS] + n_discards[C.BONUS] > 0
-    kind = choose_pile(code, prm, can_aid, can_bonus, key, ctr)
+    kind = choose_pile(code, prm, can_aid, can_bonus, key, draw_turn, drawn)
     if kind < 0:
         return -1, -1
-    tile = draw_tile(piles, n_piles, discards, n_discards, kind, key, ctr[0])
-    ctr[0] += 1
+    # a turn takes one tile at most: its draws are ranked by pile and tile (rules.draw_tile), not counted
+    tile = draw_tile(piles, n_piles, discards, n_discards, kind, key,
+                     draw_index(draw_turn, TILE_DRAWS, kind * piles.shape[1]))
     held[s, kind] = tile
     seat_out[AIDS_TAKEN if kind == C.AID else BONUSES_TAKEN, s] += 1
     return kind, tile
 
 
 @nb.njit(cache=True, inline="always")
-def throw_and_refill(code, prm, hand, bag, height, bd, thrown, drawn, key, ctr):
-    """Discs thrown back (the policy's choice), then drawn up to 7. Returns True if the bag ran short."""
+def throw_and_refill(code, prm, hand, bag, height, bd, thrown, refill, key, draw_turn, drawn):
+    """Discs thrown back (the policy's choice), then drawn up to 7 (per colour into `refill`). Returns True if the
+    bag ran short."""
     throw_back(code, prm, hand, height, bd, thrown)
     for c in range(C.N_COLOURS):
         hand[c] -= thrown[c]
         bag[c] += thrown[c]
-    drawn[:] = 0
+    refill[:] = 0
     for _ in range(C.HAND - _sum(hand)):
         if _sum(bag) == 0:
             return True
-        c = draw_disc(bag, key, ctr[0])
-        ctr[0] += 1
+        c = draw_disc(bag, key, take_index(draw_turn, drawn, BAG_DRAWS))
         hand[c] += 1
-        drawn[c] += 1
+        refill[c] += 1
     return False
 
 
@@ -229,8 +236,8 @@ def final_tiles(held, unused_tile_points, seat_out):
 
 
 @block()
-def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm, bd, ta, rules,
-         key, plan, plan_prm, turns, stop_code, ev, row, play):
+def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc, codes, prm,
+         bd, ta, rules, key, plan, plan_prm, turns, stop_code, ev, row, play):
     """Turns of the play until it ends (then the unused tiles score), or `turns` more turns (0: no limit), or a
     seat of policy `stop_code` is to move (-1: none). `plan` (when plan[PL_SET]) is a search's choice for the
     first turn, whose tile pile and throw-back follow `plan_prm` (a scripted policy's parameters); otherwise the
@@ -241,7 +248,7 @@ def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, se
     arrays are the call's own: nothing outside a call reads them."""
     fields, levels = np.zeros(C.HAND, np.int64), np.zeros(C.HAND, np.int64)  # the discs placed
     dirs, colls = np.zeros(C.HAND, np.int64), np.zeros(C.HAND, np.int64)
-    hand_before, thrown, drawn = np.zeros(C.N_COLOURS, np.int64), np.zeros(C.N_COLOURS, np.int64), np.zeros(
+    hand_before, thrown, refill = np.zeros(C.N_COLOURS, np.int64), np.zeros(C.N_COLOURS, np.int64), np.zeros(
         C.N_COLOURS, np.int64)
     used, cand, cand_dir = np.zeros(C.N_FIELDS, np.bool_), np.zeros(C.N_FIELDS, np.int64), np.zeros(
         C.N_FIELDS, np.int64)
@@ -255,6 +262,7 @@ def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, se
             break
         if planned:
             code, tprm = SEARCH, plan_prm
+        begin_draws(draw_turn, drawn, turn)  # here, not before a stop: a search seat's turn begins once
         done += 1
         hand = hands[s]
         hand_before[:] = hand
@@ -265,7 +273,8 @@ def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, se
                 aid_a, aid_b, chain, chain_n = plan[PL_A], plan[PL_B], plan[PL_CHAIN:], plan[PL_N]
             else:
                 aid, aid_a, aid_b, chain, chain_n = choose_aid(code, tprm, held, height, bd, ta, hand,
-                                                               rules.tile_threshold, key, ctr, seat_out, s, sc, fields)
+                                                               rules.tile_threshold, key, draw_turn, drawn, seat_out,
+                                                               s, sc, fields)
             effect, max_discs = -1, C.HAND
             if aid >= 0:
                 effect, max_discs = ta.aid_effect[aid], ta.aid_max_discs[aid]
@@ -273,26 +282,26 @@ def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, se
                 discard(discards, n_discards, C.AID, aid)
                 held[s, C.AID] = -1
                 seat_out[AIDS_PLAYED, s] += 1
-            n = place_chain(code, chain, chain_n, max_discs, effect, height, hand, bd, key, ctr, fields, levels, dirs,
-                            colls, used, cand, cand_dir)
+            n = place_chain(code, chain, chain_n, max_discs, effect, height, hand, bd, key, draw_turn, drawn, fields,
+                            levels, dirs, colls, used, cand, cand_dir)
         else:
             seat_out[PASSES, s] += 1
         planned = False
         points, bonus_tile, bonus = score_turn(code, n, held, s, discards, n_discards, bd, ta, fields, levels, dirs,
-                                               key, ctr, seat_out)
+                                               key, draw_turn, drawn, seat_out)
         seat_out[SCORE, s] += points
         seat_out[DISCS, s] += n
         sc[S_COLLAPSES] += _sum(colls[:n])
         taken, taken_tile = -1, -1
         if may_take_tile(n, points, rules.tile_threshold):
-            taken, taken_tile = take_tile(code, tprm, held, s, piles, n_piles, discards, n_discards, key, ctr,
-                                          seat_out)
+            taken, taken_tile = take_tile(code, tprm, held, s, piles, n_piles, discards, n_discards, key, draw_turn,
+                                          drawn, seat_out)
         # a refill short of 7 ends the game once the round is completed
-        ending |= throw_and_refill(code, tprm, hand, bag, height, bd, thrown, drawn, key, ctr)
+        ending |= throw_and_refill(code, tprm, hand, bag, height, bd, thrown, refill, key, draw_turn, drawn)
         seat_out[THROWN, s] += _sum(thrown)
         if row >= 0:
             row = record_turn(ev, row, play, turn, s, n, points, aid, aid_a, aid_b, bonus_tile, bonus, taken,
-                              taken_tile, bag, bd.colour, fields, levels, colls, hand_before, thrown, drawn)
+                              taken_tile, bag, bd.colour, fields, levels, colls, hand_before, thrown, refill)
         sc[S_EVENTS] += n + 1
         turn += 1
         if ending and s == n_seats - 1:
@@ -309,6 +318,6 @@ def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, se
 def play_on(st, codes, prm, bd, ta, rules, key, plan, plan_prm, turns):
     """The play on with the seats' scripted policies (`plan` for the first turn, if set) until it ends, or
     `turns` more turns (0: no limit): a search's rollout."""
-    height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc = st
-    _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm, bd, ta, rules,
-         key, plan, plan_prm, turns, -1, np.zeros((0, C.EV_COLS), np.int32), -1, 0)
+    height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc = st
+    _run(height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc, codes, prm, bd,
+         ta, rules, key, plan, plan_prm, turns, -1, np.zeros((0, C.EV_COLS), np.int32), -1, 0)

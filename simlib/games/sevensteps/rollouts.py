@@ -11,8 +11,9 @@ What the deciding seat has not seen (the rules' open question 14: hands behind s
 bag's count public): the other seats' hands and which tiles they hold. Before each rollout their hands are
 re-dealt from the discs it cannot see (the bag and those hands, each hand keeping its size), and their tiles
 re-drawn from the unseen tiles of the same kind (the pile and those tiles; played tiles lie face up). The bag
-has no order (every draw is uniform), and the rollout's draws come from its own key, so future draws are
-re-sampled too. A rollout plays the candidate and then every seat with the base policy (its default
+has no order (every draw is uniform), and the rollout's draws come from its own key (the re-deal is its set-up,
+turn -1; its turns draw as the play's do, by turn and stream), so future draws are re-sampled too and no rollout
+reads the play's own. A rollout plays the candidate and then every seat with the base policy (its default
 parameters) to the end, or `horizon` turns; its value is the deciding seat's win share by points (at a horizon:
 points so far and the held tiles' end points) plus a margin term below one win.
 """
@@ -20,7 +21,7 @@ points so far and the held tiles' end points) plus a margin term below one win.
 import numpy as np
 
 from ...core.blocks import block
-from ...core.rng import below, draw, play_key
+from ...core.rng import below, play_key
 from ...core.search import (
     MAX_CANDIDATES,
     V_COUNT,
@@ -41,6 +42,8 @@ from .policies import AID_MARGIN, BASE, BUDGET, CHAINS, GREEDY, HORIZON, MAX_NOD
 from .rules import draw_disc
 from .search import TOP_FIELDS, TOP_N, top_chains
 from .state import (
+    BAG_DRAWS,
+    N_STREAMS,
     PL_A,
     PL_AID,
     PL_B,
@@ -50,8 +53,12 @@ from .state import (
     PLAN_WIDTH,
     S_REASON,
     S_TURN,
+    TILE_DRAWS,
+    begin_draws,
     copy_state,
     new_state,
+    take,
+    take_index,
 )
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
@@ -61,8 +68,9 @@ SWITCH_Z = 1.0  # standard errors by which a plan must beat the base policy's ow
 
 @block()
 def determinize(st, seat, key):
-    """Re-deal what `seat` has not seen (module docstring), with draws of `key` from st.ctr on."""
-    n, ctr = st.hands.shape[0], st.ctr
+    """Re-deal what `seat` has not seen (module docstring): a rollout's set-up, draws of `key` in turn -1."""
+    n, draw_turn, drawn = st.hands.shape[0], st.draw_turn, st.drawn
+    begin_draws(draw_turn, drawn, -1)
     pool = st.bag.copy()
     for t in range(n):
         if t != seat:
@@ -72,8 +80,7 @@ def determinize(st, seat, key):
             size = _sum(st.hands[t])
             st.hands[t] = 0
             for _ in range(size):
-                st.hands[t, draw_disc(pool, key, ctr[0])] += 1
-                ctr[0] += 1
+                st.hands[t, draw_disc(pool, key, take_index(draw_turn, drawn, BAG_DRAWS))] += 1
     st.bag[:] = pool
     for kind in (AID, BONUS):
         m = st.n_piles[kind]
@@ -84,8 +91,7 @@ def determinize(st, seat, key):
         st.piles[kind, :m] = np.sort(st.piles[kind, :m])  # in tile order: the deal depends only on what it knows
         for t in range(n):
             if t != seat and st.held[t, kind] >= 0:
-                j = below(draw(key, ctr[0]), m)
-                ctr[0] += 1
+                j = below(take(key, draw_turn, drawn, TILE_DRAWS), m)
                 m -= 1
                 st.held[t, kind], st.piles[kind, j] = st.piles[kind, j], st.piles[kind, m]
         st.n_piles[kind] = m
@@ -115,7 +121,7 @@ def _may_take(st, s, kind, playing_aid):
 
 
 @block()
-def _add_chains(st, s, bd, ta, rules, greedy_prm, aid, a, b, n_chains, key, ctr, cand, k):
+def _add_chains(st, s, bd, ta, rules, greedy_prm, aid, a, b, n_chains, key, draw_turn, drawn, cand, k):
     """The n_chains best chains by points (after the build-aid tile on (a, b), when `aid`), and the best one
     below the tile threshold when a tile may then be taken, as candidates from k. Returns how many there are."""
     height, hand, effect, max_discs = st.height.copy(), st.hands[s].copy(), -1, HAND
@@ -127,7 +133,8 @@ def _add_chains(st, s, bd, ta, rules, greedy_prm, aid, a, b, n_chains, key, ctr,
     top = np.empty((n_chains, TOP_FIELDS + HAND), np.int64)
     found = top_chains(height, bd.colour, bd.neighbours, bd.colour_fields, bd.group, hand, max_discs, effect,
                        st.held[s, BONUS], ta.bonus_measure, ta.bonus_at_least, ta.bonus_points,
-                       rules.tile_threshold if low else 0, np.int64(greedy_prm[MAX_NODES]), key, ctr, top)
+                       rules.tile_threshold if low else 0, np.int64(greedy_prm[MAX_NODES]), key, draw_turn, drawn,
+                       top)
     for r in range(n_chains):
         if top[r, TOP_N] > 0:
             k = _add(cand, k, int(aid), a, b, top[r, TOP_N], top[r, TOP_FIELDS:])
@@ -139,23 +146,25 @@ def _add_chains(st, s, bd, ta, rules, greedy_prm, aid, a, b, n_chains, key, ctr,
 @block()
 def candidates(st, s, base, base_prm, greedy_prm, bd, ta, rules, n_chains, key, cand):
     """Seat s's turn plans into cand (module docstring); returns (how many, the incumbent's index or -1). With
-    an empty hand the one plan is a pass. The candidates' own ties are draws of `key`."""
-    ctr = np.zeros(1, np.int64)
+    an empty hand the one plan is a pass. The candidates' own ties are draws of `key` (a key of their own: their
+    draws start afresh)."""
+    draw_turn, drawn = np.zeros(1, np.int64), np.zeros(N_STREAMS, np.int64)
     hand, aid_tile, bonus_tile = st.hands[s].copy(), st.held[s, AID], st.held[s, BONUS]
     if _sum(hand) == 0:
         return _add(cand, 0, 0, -1, -1, 0, cand[0, PL_CHAIN:]), -1
     k, incumbent = 0, -1
     if base != RANDOM:
         play, a, b, chain, n, _, _ = plan_turn(base, base_prm, aid_tile, bonus_tile, st.height, bd, ta, hand,
-                                              rules.tile_threshold, key, ctr)
+                                              rules.tile_threshold, key, draw_turn, drawn)
         k, incumbent = _add(cand, 0, int(play), a, b, n, chain), 0
-    k = _add_chains(st, s, bd, ta, rules, greedy_prm, False, -1, -1, n_chains, key, ctr, cand, k)
+    k = _add_chains(st, s, bd, ta, rules, greedy_prm, False, -1, -1, n_chains, key, draw_turn, drawn, cand, k)
     if aid_tile >= 0:  # greedy's best target, whatever the gain
         eager = greedy_prm.copy()
         eager[AID_MARGIN] = -1e9
-        play, a, b, _, _, _, _ = plan_turn(GREEDY, eager, aid_tile, bonus_tile, st.height, bd, ta, hand, 0, key, ctr)
+        play, a, b, _, _, _, _ = plan_turn(GREEDY, eager, aid_tile, bonus_tile, st.height, bd, ta, hand, 0, key,
+                                           draw_turn, drawn)
         if play:
-            k = _add_chains(st, s, bd, ta, rules, greedy_prm, True, a, b, n_chains, key, ctr, cand, k)
+            k = _add_chains(st, s, bd, ta, rules, greedy_prm, True, a, b, n_chains, key, draw_turn, drawn, cand, k)
     return k, incumbent
 
 
@@ -201,7 +210,6 @@ def search_turn(st, scratch, prm, defaults, bd, ta, rules, key, cand, plan):
             break
         rkey = rollout_key(key, turn, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal for all
         copy_state(st, scratch)
-        scratch.ctr[0] = 0
         determinize(scratch, s, rkey)
         play_on(scratch, codes, base_prm, bd, ta, rules, rkey, cand[c], defaults[GREEDY], int(prm[s, HORIZON]))
         record(schedule, stats, c, _value(scratch, s, rules.unused_tile_points, points))
@@ -216,7 +224,8 @@ def simulate_search_plays(seed, first_play, n_plays, n_seats, codes, prm, defaul
     out = new_outputs(n_plays, n_seats)
     n_aid, n_bonus = ta.aid_effect.shape[0], ta.bonus_measure.shape[0]
     st, scratch = new_state(n_seats, n_aid, n_bonus), new_state(n_seats, n_aid, n_bonus)
-    height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc = st  # out of the tuple once
+    # out of the tuple once
+    height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc = st
     no_plan, plan = np.zeros(PLAN_WIDTH, np.int64), np.zeros(PLAN_WIDTH, np.int64)
     cand = np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64)
     record = ev_offsets.shape[0] > 0
@@ -226,12 +235,12 @@ def simulate_search_plays(seed, first_play, n_plays, n_seats, codes, prm, defaul
         deal(st, n_aid, n_bonus, key)
         row = ev_offsets[i] if record else -1
         while sc[S_REASON] < 0:  # scripted seats' turns; a search seat's turn chosen, then played
-            row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes, prm,
-                       bd, ta, rules, key, no_plan, defaults[GREEDY], 0, SEARCH, ev, row, play)
+            row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc,
+                       codes, prm, bd, ta, rules, key, no_plan, defaults[GREEDY], 0, SEARCH, ev, row, play)
             if sc[S_REASON] < 0:
                 search_turn(st, scratch, prm, defaults, bd, ta, rules, key, cand, plan)
-                row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, ctr, seat_out, sc, codes,
-                           prm, bd, ta, rules, key, plan, defaults[GREEDY], 1, -1, ev, row, play)
+                row = _run(height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out,
+                           sc, codes, prm, bd, ta, rules, key, plan, defaults[GREEDY], 1, -1, ev, row, play)
         write_outputs(out, i, bag, seat_out, sc)
     return out
 
@@ -249,7 +258,6 @@ def rollout_bench(seed, first_play, n_plays, codes, prm, bd, ta, rules):
         deal(st, n_aid, n_bonus, key)
         copy_state(st, scratch)
         rkey = rollout_key(key, 0, 0)
-        scratch.ctr[0] = 0
         determinize(scratch, 0, rkey)
         play_on(scratch, codes, prm, bd, ta, rules, rkey, no_plan, prm[0], 0)
         turns += scratch.sc[S_TURN]

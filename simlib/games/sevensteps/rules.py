@@ -182,7 +182,11 @@ def draw_disc(bag, key, index):
 @block()
 def draw_tile(piles, n_piles, discards, n_discards, kind, key, index):
     """A random tile of pile `kind` (its face-down tiles are shuffled: any is equally likely); an empty pile
-    is refilled from its discards first. Returns the tile, or -1 if pile and discards are empty."""
+    is refilled from its discards first. Returns the tile, or -1 if pile and discards are empty.
+
+    Each tile t in the pile draws number `index + t` and the least is taken: uniform, and keyed by the tile, so two
+    variants of a play whose piles differ by a tile (taken in one only) take the same tile unless that one would
+    win (a draw of a position among the pile's n would part nearly every later take)."""
     if n_piles[kind] == 0:
         for i in range(n_discards[kind]):
             piles[kind, i] = discards[kind, i]
@@ -190,7 +194,11 @@ def draw_tile(piles, n_piles, discards, n_discards, kind, key, index):
         n_discards[kind] = 0
     if n_piles[kind] == 0:
         return -1
-    j = below(draw(key, index), n_piles[kind])
+    j, best = 0, draw(key, index + piles[kind, 0])
+    for i in range(1, n_piles[kind]):
+        u = draw(key, index + piles[kind, i])
+        if u < best:
+            j, best = i, u
     tile = piles[kind, j]
     n_piles[kind] -= 1
     piles[kind, j] = piles[kind, n_piles[kind]]

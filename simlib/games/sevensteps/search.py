@@ -14,9 +14,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
-from ...core.rng import below, draw
+from ...core.rng import below
 from .constants import HAND, N_COLOURS, N_FIELDS, STEP_UP_2, TOP_LEVEL
 from .rules import bonus_earned, first_placements, next_placements, place_disc
+from .state import TIE_DRAWS, take
 
 TOP_VALUE, TOP_N, TOP_FIELDS = range(3)  # top_chains' columns
 
@@ -61,36 +62,36 @@ def _undo(f, was_collapse, saved, height, colour, colour_fields, used, hand):
 
 
 @block()
-def _keep(best, ties, value, key, ctr):
+def _keep(best, ties, value, key, draw_turn, drawn):
     """Reservoir choice among equal values: is this one kept? (ties counts those seen, this one included)."""
     if value > best:
         return True, 1
     if value < best:
         return False, ties
     ties += 1
-    kept = below(draw(key, ctr[0]), ties) == 0
-    ctr[0] += 1
-    return kept, ties
+    return below(take(key, draw_turn, drawn, TIE_DRAWS), ties) == 0, ties
 
 
 @block()
 def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
-               bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, ctr):
+               bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, draw_turn, drawn):
     """The chain of highest value (sum of levels, or of squared levels with `squares`, plus the held
     victory-point tile's points where the chain meets it), ties drawn uniformly; with `threshold` > 0 also
     the highest-scoring chain that scores below it (then nothing is cut). `height` and `hand` are restored."""
     return _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
-                   bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, ctr, None)
+                   bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, draw_turn, drawn,
+                   None)
 
 
 @block()
 def top_chains(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
-               bonus_measure, bonus_at_least, bonus_points, threshold, max_nodes, key, ctr, top):
+               bonus_measure, bonus_at_least, bonus_points, threshold, max_nodes, key, draw_turn, drawn, top):
     """best_chain by the sum of levels, which also keeps the top.shape[0] chains of highest value in `top`
     (rows: value, length, fields; the first of equal values kept; unfilled rows have length 0), the cut
     against the lowest of them. A search policy's candidates."""
     return _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
-                   bonus_measure, bonus_at_least, bonus_points, False, threshold, max_nodes, key, ctr, top)
+                   bonus_measure, bonus_at_least, bonus_points, False, threshold, max_nodes, key, draw_turn, drawn,
+                   top)
 
 
 @block()
@@ -119,7 +120,7 @@ def _offer(top, count, value, n, fields):
 
 @block()
 def _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile, bonus_measure,
-            bonus_at_least, bonus_points, squares, threshold, max_nodes, key, ctr, top):
+            bonus_at_least, bonus_points, squares, threshold, max_nodes, key, draw_turn, drawn, top):
     """best_chain, and with `top` (not None) top_chains. best_chain passes None, so that Numba compiles its
     version without the `top` code: an empty array there made greedy plays about 15% slower (measured
     2026-12-03)."""
@@ -176,14 +177,14 @@ def _search(height, colour, neighbours, colour_fields, group, hand, max_discs, e
         nodes += 1
         n = d + 1
         bonus = bonus_earned(bonus_tile, bonus_measure, bonus_at_least, bonus_points, n, fields, levels, dirs, colour)
-        kept, ties = _keep(best_value, ties, gained + bonus, key, ctr)
+        kept, ties = _keep(best_value, ties, gained + bonus, key, draw_turn, drawn)
         if kept:
             best_value, best_score, best_n = gained + bonus, total + bonus, n
             best[:n] = fields[:n]
         if top is not None:
             top_count, floor = _offer(top, top_count, gained + bonus, n, fields)
         if threshold > 0 and total + bonus < threshold:
-            kept, low_ties = _keep(low_score, low_ties, total + bonus, key, ctr)
+            kept, low_ties = _keep(low_score, low_ties, total + bonus, key, draw_turn, drawn)
             if kept:
                 low_score, low_n = total + bonus, n
                 low[:n] = fields[:n]

@@ -1,11 +1,13 @@
-"""The kernel's inputs by name (the board's topology, the special tiles and the rule options), and a play in
-progress as arrays (State)."""
+"""The kernel's inputs by name (the board's topology, the special tiles and the rule options), a play in
+progress as arrays (State), and its keyed draws (`take`, `begin_draws`)."""
 
 from typing import NamedTuple
 
+import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.rng import draw, turn_draw_index
 from .board import Board
 from .constants import FIRST_DISC, HAND, N_COLOURS, N_FIELDS
 from .outputs import SEAT_COLUMNS
@@ -44,6 +46,17 @@ def tile_arrays(specials: Specials) -> TileArrays:
                       specials.bonus_points)
 
 
+# Draw streams. A draw is keyed by (turn, stream, its rank among the stream's draws in that turn), not by a running
+# count: two variants of a play (a sweep's value and its baseline) draw the same discs and tiles turn by turn after
+# their first different choice, so their difference stays paired (issue 25). One stream per purpose, so that a draw
+# one variant takes and the other does not (a build-aid tile held in one only) shifts no other purpose's draws: the
+# bag (the deal and refills), the tile piles (ranked by pile and tile, rules.draw_tile), the random policy's discs,
+# the build-aid tile's play and targets, the chain search's ties, the other choices (a victory-point tile played,
+# the pile taken from). One stream for all the policies' choices paired the report sweeps 10-15% less well
+# (measured; docs/games/sevensteps.md, Draws).
+BAG_DRAWS, TILE_DRAWS, STEP_DRAWS, AID_DRAWS, TIE_DRAWS, CHOICE_DRAWS = range(6)
+N_STREAMS = 6
+
 # A play in progress (State.sc): the turn (the seat to move is turn % seats), whether a refill ran short (the
 # round is then completed), the end reason (-1 while the play goes on), and the play's collapses, event rows
 # and the most nodes one chain search visited.
@@ -66,7 +79,8 @@ class State(NamedTuple):
     n_piles: np.ndarray     # [2]
     discards: np.ndarray    # [AID/BONUS, tile] tiles played, face up
     n_discards: np.ndarray  # [2]
-    ctr: np.ndarray         # [1] the play's draws so far: the index of its next keyed draw
+    draw_turn: np.ndarray   # [1] the turn the next draws belong to (-1: the set-up)
+    drawn: np.ndarray       # [N_STREAMS] draws taken from each stream in this turn
     seat_out: np.ndarray    # [SEAT_COLUMNS, seat] the seats' outputs, the score among them
     sc: np.ndarray          # the scalars S_*
 
@@ -77,7 +91,8 @@ def new_state(n_seats, n_aid, n_bonus):
     return State(np.zeros(N_FIELDS, np.int64), np.zeros(N_COLOURS, np.int64), np.zeros((n_seats, N_COLOURS), np.int64),
                  np.zeros((n_seats, 2), np.int64), np.zeros((2, size), np.int64), np.zeros(2, np.int64),
                  np.zeros((2, size), np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
-                 np.zeros((len(SEAT_COLUMNS), n_seats), np.int32), np.zeros(N_SCALARS, np.int64))
+                 np.zeros(N_STREAMS, np.int64), np.zeros((len(SEAT_COLUMNS), n_seats), np.int32),
+                 np.zeros(N_SCALARS, np.int64))
 
 
 @block()
@@ -90,6 +105,34 @@ def copy_state(src, dst):
     dst.n_piles[:] = src.n_piles
     dst.discards[:] = src.discards
     dst.n_discards[:] = src.n_discards
-    dst.ctr[:] = src.ctr
+    dst.draw_turn[:] = src.draw_turn
+    dst.drawn[:] = src.drawn
     dst.seat_out[:] = src.seat_out
     dst.sc[:] = src.sc
+
+
+@nb.njit(cache=True, inline="always")
+def draw_index(draw_turn, stream, rank):
+    """The index of the stream's draw of rank `rank` in this turn."""
+    return turn_draw_index(draw_turn[0], N_STREAMS, stream, rank)
+
+
+@nb.njit(cache=True, inline="always")
+def take_index(draw_turn, drawn, stream):
+    """The index of the stream's next draw in this turn, counted as taken."""
+    index = draw_index(draw_turn, stream, drawn[stream])
+    drawn[stream] += 1
+    return index
+
+
+@nb.njit(cache=True, inline="always")
+def take(key, draw_turn, drawn, stream):
+    """The stream's next draw in this turn."""
+    return draw(key, take_index(draw_turn, drawn, stream))
+
+
+@nb.njit(cache=True, inline="always")
+def begin_draws(draw_turn, drawn, turn):
+    """The draws of turn `turn` begin (-1: the set-up)."""
+    draw_turn[0] = turn
+    drawn[:] = 0
