@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 # --- Published and documented facts, written out here (not read from the game's code) ------------------------
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: draws keyed by turn and stream (issue 25); no rule changed
 PIECES = ("wall", "house", "palas", "well")
 SQUARE = ("wall", "house", "palas")
 TOTAL_PIECES = {"wall": 16, "house": 12, "palas": 12, "well": 8}        # 48 wooden pieces (the red marker apart)

@@ -23,6 +23,7 @@ from report_pages import figure_names, figure_png
 from simlib.analysis.pipeline import build
 from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
 from simlib.games.burgenland.board import map_text
+from simlib.games.burgenland.report import VERDICTS
 from simlib.games.burgenland.tables import GAMES, SEATS
 
 from lake_fixture import _table
@@ -480,7 +481,9 @@ def test_the_report_page_leads_with_the_starting_hands(real):
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
     assert "under staggered hands seat 0 wins" in captions[0] and "under equal hands" in captions[0], captions[0]
     assert "4 random players" in captions[0] and "share their seeds" in captions[0], captions[0]
-    assert ("compensate" in captions[0] or "favoured" in captions[0]) and re.search(r"\d+\.\d%", captions[0])
+    # a verdict on the extra card (which one depends on this small sample's luck), with its rates
+    verdicts = [*VERDICTS.values(), "seat 0 is behind even with equal hands"]
+    assert any(v in captions[0] for v in verdicts) and re.search(r"\d+\.\d%", captions[0]), captions[0]
     assert all(len(c) > 80 for c in captions)
     assert "rounds" in captions[figures.index("length")]
     tables = re.findall(r"<h3>(.*?)</h3>", page)

@@ -68,10 +68,10 @@ class Position:
         self.spot_piece, self.n_spots = np.zeros((C.N_CASTLES, C.MAX_SPOTS), np.int64), np.zeros(C.N_CASTLES, np.int64)
         self.supply, self.swaps_held = np.zeros((players, 4), np.int64), np.zeros(players, np.int64)
         self.tiles_held, self.waiting = np.zeros((players, n_tiles), np.bool_), np.zeros(players, np.int64)
-        self.key, self.ctr = play_key(1, 0), np.zeros(1, np.int64)
+        self.key, self.draw_turn, self.drawn = play_key(1, 0), np.zeros(1, np.int64), np.zeros(C.N_STREAMS, np.int64)
         K.set_up(self.bd, self.cards, self.stones, self.master, self.well_order, self.bonus_order, self.deck,
                  self.discard, self.hands, self.jokers, self.pool, self.counts, self.spot_piece, self.n_spots,
-                 self.supply, self.swaps_held, self.tiles_held, self.waiting, self.key, self.ctr)
+                 self.supply, self.swaps_held, self.tiles_held, self.waiting, self.key, self.draw_turn, self.drawn)
         self.stones[:] = np.arange(8) if stones is None else stones
         self.rec = np.zeros(C.EV_COLS, np.int64)
         self.paid = np.zeros((8, 3), np.int64)
@@ -108,7 +108,7 @@ class Position:
         done = K.build(self.rec, b, self.jokers[seat], seat, self.bd, self.cards, self.rules, self.stones, self.master,
                        self.well_order, self.counts, self.spot_piece, self.n_spots, self.supply, self.hands,
                        self.jokers, self.deck, self.discard, self.pool, self.tiles_held, self.bonus_order,
-                       self.swaps_held, self.paid, self.key, self.ctr)
+                       self.swaps_held, self.paid, self.key, self.draw_turn, self.drawn)
         K.close_row(self.rec, self.pool, self.deck)
         return self.rec.copy(), bool(done)
 

@@ -11,7 +11,7 @@ from simlib.games.burgenland import outputs as O
 from simlib.games.burgenland.decisions import DEFAULT_WEIGHTS
 from simlib.games.burgenland.play import PLAN_SIZE, play_turns, start_play
 from simlib.games.burgenland.policies import BUILDER, MAX_PARAMS, SEARCH
-from simlib.games.burgenland.rules import BONUS_TOP, MASTER_TOP, WELL_TOP
+from simlib.games.burgenland.rules import BONUS_TOP, MASTER_TOP, WELL_TOP, begin_draws
 from simlib.games.burgenland.search import candidates, determinize, new_search, play_on, search_turn
 from simlib.games.burgenland.state import (
     S_PENDING,
@@ -126,7 +126,7 @@ def test_the_search_does_not_read_what_its_seat_has_not_seen():
             dealt = []
             for st in (seen, unseen):
                 d = _copy(st)
-                d.ctr[0] = 0
+                begin_draws(d.draw_turn, d.drawn, d.sc[S_TURN])  # as search_turn does
                 determinize(d, 0, rkey, t.cards.bonus_effect, t.sw.tiles, t.sw.held)
                 dealt.append(d)
             assert all((a == b).all() for a, b in zip(*dealt))  # the re-sampled play is the same

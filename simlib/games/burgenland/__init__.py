@@ -6,7 +6,8 @@ Spec card
   free actions (a swap tile, coins for a joker) and one main action (draw 2 colour cards or build 1 piece);
   it ends at once when a seat places its last piece.
 - Chance: the stones, master builders, well cards, bonus tiles and the card pile's order, and the policies'
-  choices, keyed by (seed, play, the play's draw counter).
+  choices, each keyed by (seed, play, turn, what is drawn, its rank in the turn), so variants of a play share
+  their draws.
 - Seats: seat 0 starts (with the fewest cards under staggered starting hands); turns go in seat order.
 - Score: pieces placed; the winner placed all of his, the others rank by pieces left (ties share a rank).
 - Rules: shared/seeds/004_91a04d6f1bc7a954.txt, settled in issue 13 (docs/games/burgenland.md).
@@ -15,6 +16,7 @@ Spec card
 
 Version history
 - 1: first implementation.
+- 2: draws keyed by turn and stream, not a running counter (issue 25).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ class Burgenland(Game):
     title = "Burgenland"
     report_order = 60
     headline_metric = "pieces_left"
-    rules_version = 1
+    rules_version = 2  # 2: draws keyed by turn and stream, not a running counter (issue 25)
     min_players = 2
     max_players = 4
     setup_options = {

@@ -24,6 +24,14 @@ EFFECTS = ("extra_spot", "ignore_house_rule", "second_palas", "free_master_build
 EXTRA_SPOT, IGNORE_HOUSE_RULE, SECOND_PALAS, FREE_MASTER, ANY_WELL, SWAP_TILE, JOKERS = range(7)
 N_EFFECTS = 7
 
+# Draw streams (rules.take). A draw is keyed by (turn, stream, its rank among the stream's draws in that turn), not by a
+# running count: two variants of a play draw the same numbers for the same purpose turn after turn once their choices
+# part, so their difference stays paired (issue 25). The set-up (turn -1) shuffles each pile from a stream of its own
+# (a longer pile in a data file moves no other); the colour cards (deals, draws, rewards) are one stream; the random
+# policy's swap and main action one each (a swap played or not moves no build choice).
+STONE_DRAWS, MASTER_DRAWS, WELL_DRAWS, TILE_DRAWS, CARD_DRAWS, SWAP_DRAWS, BUILD_DRAWS = range(7)
+N_STREAMS = 7
+
 START_HANDS = ("staggered", "equal")
 STAGGERED, EQUAL = range(2)
 

@@ -41,6 +41,7 @@ from .rules import (
     pay_coins,
     pay_small,
     piece_allowed,
+    take,
     total_coins,
 )
 
@@ -164,15 +165,13 @@ def best_build(builds, n, w, counts, bd, pool, hand, jokers, stones, master_need
 
 
 @block()
-def random_swap(code, prm, held_swaps, tile_of, key, ctr):
+def random_swap(code, prm, held_swaps, tile_of, key, draw_turn, drawn):
     """Random policy: whether to play a swap (tile or bonus tile) and on which positions: (a, b) or (-1, -1)."""
     if code != RANDOM or (held_swaps == 0 and tile_of[C.SWAP_TILE] < 0):
         return -1, -1
-    if unit(draw(key, ctr[0])) >= prm[P_SWAP]:
-        ctr[0] += 1
+    if unit(take(key, draw_turn, drawn, C.SWAP_DRAWS)) >= prm[P_SWAP]:
         return -1, -1
-    pair = below(draw(key, ctr[0] + 1), 28)
-    ctr[0] += 2
+    pair = below(take(key, draw_turn, drawn, C.SWAP_DRAWS), 28)
     a = 0
     while pair >= C.N_POSITIONS - 1 - a:
         pair -= C.N_POSITIONS - 1 - a
@@ -180,11 +179,24 @@ def random_swap(code, prm, held_swaps, tile_of, key, ctr):
     return a, a + 1 + pair
 
 
+@nb.njit(cache=True, inline="always")
+def build_id(b):
+    """A number > 0 naming a build (piece, castle, spot, tile) apart from every other."""
+    return 1 + (b[TILE] + 1) + ((b[PIECE] * 16 + b[CASTLE]) * 16 + b[SPOT] + 1) * (1 << 20)
+
+
 @block()
-def random_build(n, key, ctr):
-    """Random policy: a uniform one of the n builds and drawing (index n)."""
-    k = below(draw(key, ctr[0]), n + 1)
-    ctr[0] += 1
+def random_build(builds, n, key, draw_turn, drawn):
+    """Random policy: a uniform one of the n builds and drawing (index n). The turn's draw keys a number for each
+    main action by what it is (`build_id`; drawing is 0) and the least wins, so two variants of a play whose seat
+    has different builds open still choose alike whenever the winner is open in both (an index into the list
+    would shift with it: measured in docs/games/burgenland.md, "As built" 12)."""
+    u = take(key, draw_turn, drawn, C.BUILD_DRAWS)
+    k, least = n, draw(u, 0)
+    for i in range(n):
+        h = draw(u, build_id(builds[i]))
+        if h < least:
+            k, least = i, h
     return k
 
 
@@ -318,11 +330,11 @@ def saver_swap(prm, hand, jokers, supply, counts, spot_piece, n_spots, stones, b
 
 @block(_nrt=False)
 def choose_swap(code, prm, held_swaps, tile_of, hand, jokers, supply, counts, spot_piece, n_spots, stones, bd,
-                marker, master_need, central_price, builds, paid, castles_ok, key, ctr):
+                marker, master_need, central_price, builds, paid, castles_ok, key, draw_turn, drawn):
     """The free swap of a seat holding a swap tile (or a swap bonus tile): positions (a, b), (-1, -1) for none.
     Random swaps by chance, builder and saver when they cannot build now."""
     if code == RANDOM:
-        return random_swap(code, prm, held_swaps, tile_of, key, ctr)
+        return random_swap(code, prm, held_swaps, tile_of, key, draw_turn, drawn)
     if code == BUILDER:
         return builder_swap(hand, jokers, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of,
                             master_need, central_price, builds, paid, castles_ok)
@@ -356,7 +368,7 @@ def exchange_helps(coins, hand, jokers, supply, counts, spot_piece, n_spots, sto
 
 @block(_nrt=False)
 def choose_build(code, prm, waiting, s, builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of,
-                 hand, jokers, master_need, rules, pool, saver_weights, paid, bonus_effect, key, ctr):
+                 hand, jokers, master_need, rules, pool, saver_weights, paid, bonus_effect, key, draw_turn, drawn):
     """The main action: (k, spend), the row of `builds` to build (-1: draw two) and the jokers to spend on it.
     Random: uniform (random_build). Builder and saver: the build of best value (the saver: of its piece, valued
     by the builder's default weights), the central castle only after `patience` turns in a row without a
@@ -366,7 +378,7 @@ def choose_build(code, prm, waiting, s, builds, supply, counts, spot_piece, n_sp
     if code == RANDOM:
         n = legal_builds(builds, supply, counts, spot_piece, n_spots, stones, bd, marker, tile_of, hand, jokers, jokers,
                          master_need, True, rules.central_price, central_jokers, central_need, -1, paid)
-        k = random_build(n, key, ctr)
+        k = random_build(builds, n, key, draw_turn, drawn)
         return (k, _jokers_for(builds[k], jokers, jokers, central_jokers)) if k < n else (-1, jokers)
     target, w, only, spend = -1, prm, -1, jokers
     if code == SAVER:  # as at the turn's start: the piece's place depends on neither the stones nor the hand

@@ -3,7 +3,8 @@
 A play: stones, master builders, well cards and bonus tiles shuffled, pieces handed out and pre-placed,
 starting hands dealt; then turns in seat order (seat 0 first), each some free actions (a swap, an exchange)
 and one main action (draw 2 or build 1), until a seat places its last piece. Every draw is keyed by
-(seed, play, the play's draw counter), so results do not depend on which plays share a batch.
+(seed, play, turn, stream, rank in the turn), so results do not depend on which plays share a batch and variants
+of a play draw alike turn by turn.
 The play is made of the blocks of play.py (re-exported here for the rules' tests). Line-ups with a search seat
 run search.simulate_search_plays, a kernel of its own over the same blocks, so that scripted runs never compile
 the search.

@@ -4,9 +4,11 @@ event row (`rec`), from which `account` adds up the seats' outputs (`emit`). `pl
 state until the play ends, a number of turns, or a seat of a given policy is to choose its main action: the
 kernel's plays (kernel.py) and a search's rollouts (search.py) are the same call.
 
-Every draw is keyed by (seed, play, the play's draw counter), so results do not depend on which plays share a
-batch. The blocks are inlined (inline="always"): passing twenty arrays a turn to called blocks made plays
-20-30% slower. What a seat's policy chooses is asked of decisions.py; the blocks carry out the rules.
+Every draw is keyed by (seed, play, turn, stream, its rank among the stream's draws in the turn; constants.py's
+streams), so results do not depend on which plays share a batch, and two variants of a play draw the same numbers
+for the same purpose turn after turn (the set-up is turn -1; each turn's draws begin in `play_turns`). The blocks
+are inlined (inline="always"): passing twenty arrays a turn to called blocks made plays 20-30% slower. What a
+seat's policy chooses is asked of decisions.py; the blocks carry out the rules.
 """
 
 import numba as nb
@@ -31,6 +33,7 @@ from .rules import (
     SWAPS_USED,
     TILES_USED,
     WELLS_BUILT,
+    begin_draws,
     draw_card,
     draw_until,
     marker_castle,
@@ -128,21 +131,21 @@ def emit(rec, ev, row, record, seat_out, s, n_events, i, bonus_effect):
 
 @nb.njit(cache=True, inline="always")
 def set_up(bd, cards, stones, master, well_order, bonus_order, deck, discard, hands, jokers, pool, counts,
-           spot_piece, n_spots, supply, swaps_held, tiles_held, waiting, key, ctr):
-    """Stones, master builders, well cards and bonus tiles shuffled; the piles full; pieces handed out and
-    pre-placed; the marker on the first castle without a well."""
-    ctr[0] = 0
+           spot_piece, n_spots, supply, swaps_held, tiles_held, waiting, key, draw_turn, drawn):
+    """Stones, master builders, well cards and bonus tiles shuffled (the set-up's draws, turn -1); the piles
+    full; pieces handed out and pre-placed; the marker on the first castle without a well."""
+    begin_draws(draw_turn, drawn, -1)
     for p in range(C.N_POSITIONS):
         stones[p] = p
-    shuffle(stones, C.N_POSITIONS, key, ctr)
+    shuffle(stones, C.N_POSITIONS, key, draw_turn, drawn, C.STONE_DRAWS)
     master[:] = cards.master_builders
-    shuffle(master, master.shape[0], key, ctr)
+    shuffle(master, master.shape[0], key, draw_turn, drawn, C.MASTER_DRAWS)
     for c in range(C.N_CASTLES):
         well_order[c] = c
-    shuffle(well_order, C.N_CASTLES, key, ctr)
+    shuffle(well_order, C.N_CASTLES, key, draw_turn, drawn, C.WELL_DRAWS)
     for t in range(bonus_order.shape[0]):
         bonus_order[t] = t
-    shuffle(bonus_order, bonus_order.shape[0], key, ctr)
+    shuffle(bonus_order, bonus_order.shape[0], key, draw_turn, drawn, C.TILE_DRAWS)
     for c in range(C.N_COLOURS):
         deck[c, :] = cards.cards
     discard[:] = 0
@@ -169,11 +172,11 @@ def set_up(bd, cards, stones, master, well_order, bonus_order, deck, discard, ha
 
 
 @nb.njit(cache=True, inline="always")
-def deal(rec, s, rules, hands, jokers, deck, discard, pool, key, ctr):
+def deal(rec, s, rules, hands, jokers, deck, discard, pool, key, draw_turn, drawn):
     """Seat s's starting hand: 4 colour cards (staggered: 4 + s) and a joker."""
     hand_size = 4 + (s if rules.start_hands == C.STAGGERED else 0)
     for g in range(hand_size):
-        card = draw_card(deck, discard, pool, key, ctr)
+        card = draw_card(deck, discard, pool, key, draw_turn, drawn)
         if card < 0:
             break
         hands[s, card // C.MAX_COINS, card % C.MAX_COINS] += 1
@@ -218,7 +221,7 @@ def exchange(rec, s, hand, jokers, paid, discard, pool):
 
 @block()
 def reward(rec, piece, castle, spot, s, bd, cards, counts, hands, jokers, deck, discard, pool, tiles_held,
-           bonus_order, swaps_held, key, ctr):
+           bonus_order, swaps_held, key, draw_turn, drawn):
     """What a small-castle build earns: jokers for the castle's walls (a wall), the well's coins (a well),
     the spot's bonus (a square spot)."""
     g = C.EV_GAINED
@@ -227,7 +230,7 @@ def reward(rec, piece, castle, spot, s, bd, cards, counts, hands, jokers, deck, 
     if piece == C.WELL:
         value = C.WELL_REWARDS[pool[WELLS_BUILT] - 1]
         rec[C.EV_WELL_REWARD] = value
-        draw_until(hands[s], deck, discard, pool, value, key, ctr, rec, g)
+        draw_until(hands[s], deck, discard, pool, value, key, draw_turn, drawn, rec, g)
         return
     if spot >= C.SQUARE_SPOTS:
         return
@@ -236,7 +239,7 @@ def reward(rec, piece, castle, spot, s, bd, cards, counts, hands, jokers, deck, 
     if kind == C.SPOT_JOKER:
         rec[C.EV_JOKERS_GAINED] = take_jokers(jokers, s, pool, 1)
     elif kind == C.SPOT_COINS:
-        draw_until(hands[s], deck, discard, pool, bd.spot_value[castle, spot], key, ctr, rec, g)
+        draw_until(hands[s], deck, discard, pool, bd.spot_value[castle, spot], key, draw_turn, drawn, rec, g)
     elif kind == C.SPOT_SWAP:
         if pool[SWAP_SUPPLY] > 0:
             pool[SWAP_SUPPLY] -= 1
@@ -255,7 +258,7 @@ def reward(rec, piece, castle, spot, s, bd, cards, counts, hands, jokers, deck, 
 
 @nb.njit(cache=True, inline="always")
 def build(rec, b, spend, s, bd, cards, rules, stones, master, well_order, counts, spot_piece, n_spots, supply,
-          hands, jokers, deck, discard, pool, tiles_held, bonus_order, swaps_held, paid, key, ctr):
+          hands, jokers, deck, discard, pool, tiles_held, bonus_order, swaps_held, paid, key, draw_turn, drawn):
     """Pay for and place build b (a row of legal_builds), spending at most `spend` jokers; then its reward,
     unless it was the seat's last piece. Returns True if it was."""
     piece, castle, spot, tile = b[0], b[1], b[2], b[3]
@@ -293,14 +296,14 @@ def build(rec, b, spend, s, bd, cards, rules, stones, master, well_order, counts
     if supply[s].sum() == 0:
         return True
     reward(rec, piece, castle, spot, s, bd, cards, counts, hands, jokers, deck, discard, pool, tiles_held,
-           bonus_order, swaps_held, key, ctr)
+           bonus_order, swaps_held, key, draw_turn, drawn)
     return False
 
 
 @nb.njit(cache=True, inline="always")
-def draw_two(rec, s, hands, deck, discard, pool, key, ctr):
+def draw_two(rec, s, hands, deck, discard, pool, key, draw_turn, drawn):
     for g in range(2):
-        card = draw_card(deck, discard, pool, key, ctr)
+        card = draw_card(deck, discard, pool, key, draw_turn, drawn)
         if card < 0:
             break
         hands[s, card // C.MAX_COINS, card % C.MAX_COINS] += 1
@@ -313,10 +316,10 @@ def start_play(st, bd, cards, rules, rec, key, play, ev, row, record, seat_out, 
     """A play set up and dealt (`set_up`, then each seat's `deal`), no turn played. Returns the next event row."""
     set_up(bd, cards, st.stones, st.master, st.well_order, st.bonus_order, st.deck, st.discard, st.hands, st.jokers,
            st.pool, st.counts, st.spot_piece, st.n_spots, st.supply, st.swaps_held, st.tiles_held, st.waiting, key,
-           st.ctr)
+           st.draw_turn, st.drawn)
     for s in range(st.hands.shape[0]):
         new_row(rec, C.DEAL, play, -1, s, st.pool)
-        deal(rec, s, rules, st.hands, st.jokers, st.deck, st.discard, st.pool, key, st.ctr)
+        deal(rec, s, rules, st.hands, st.jokers, st.deck, st.discard, st.pool, key, st.draw_turn, st.drawn)
         close_row(rec, st.pool, st.deck)
         row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)
     st.sc[:] = 0
@@ -339,7 +342,7 @@ def play_turns(st, wk, bd, cards, rules, codes, prm, free_codes, free_prm, key, 
     inlined with their arrays taken out of the tuples each turn: Python passes more than 30 arguments as
     *args, which Numba does not inline), hence the stop between them and the main action."""
     stones, master, well_order, bonus_order, deck, discard, hands, jokers, pool, counts, spot_piece, n_spots, \
-        supply, swaps_held, tiles_held, waiting, ctr, sc = st
+        supply, swaps_held, tiles_held, waiting, draw_turn, drawn, sc = st
     rec, builds, paid, after, scratch, saver_weights, tile_of, castles_ok = wk
     n_seats = hands.shape[0]
     turn, idle, reason, winner, pending = sc[S_TURN], sc[S_IDLE], sc[S_REASON], sc[S_WINNER], sc[S_PENDING] != 0
@@ -350,13 +353,15 @@ def play_turns(st, wk, bd, cards, rules, codes, prm, free_codes, free_prm, key, 
         held_tiles(tile_of, tiles_held[s], cards.bonus_effect)
         marker = marker_castle(well_order, pool)
         master_need = master[pool[MASTER_TOP] % master.shape[0]]
-        # free actions: a swap, holding a swap tile; an exchange, if the rules allow one and a joker is left
+        # free actions: a swap, holding a swap tile; an exchange, if the rules allow one and a joker is left.
+        # The turn's draws begin with them (not again when a stopped turn goes on to its main action).
         if not pending:
+            begin_draws(draw_turn, drawn, turn)
             free, fp = free_codes[s], free_prm[s]
             if swaps_held[s] > 0 or tile_of[C.SWAP_TILE] >= 0:
                 a, b = choose_swap(free, fp, swaps_held[s], tile_of, hand, jokers[s], supply[s], counts, spot_piece,
                                    n_spots, stones, bd, marker, master_need, rules.central_price, builds, paid,
-                                   castles_ok, key, ctr)
+                                   castles_ok, key, draw_turn, drawn)
                 if a >= 0:
                     new_row(rec, C.SWAP, play, turn, s, pool)
                     do_swap(rec, a, b, s, stones, swaps_held, tiles_held, tile_of, pool, rules)
@@ -383,17 +388,17 @@ def play_turns(st, wk, bd, cards, rules, codes, prm, free_codes, free_prm, key, 
         else:
             k, spend = choose_build(code, p, waiting, s, builds, supply[s], counts, spot_piece, n_spots, stones, bd,
                                     marker, tile_of, hand, jokers[s], master_need, rules, pool, saver_weights, paid,
-                                    cards.bonus_effect, key, ctr)
+                                    cards.bonus_effect, key, draw_turn, drawn)
         done = False
         if k >= 0:
             new_row(rec, C.BUILD, play, turn, s, pool)
             done = build(rec, builds[k], spend, s, bd, cards, rules, stones, master, well_order, counts, spot_piece,
                          n_spots, supply, hands, jokers, deck, discard, pool, tiles_held, bonus_order, swaps_held,
-                         paid, key, ctr)
+                         paid, key, draw_turn, drawn)
             idle = 0
         else:
             new_row(rec, C.DRAW, play, turn, s, pool)
-            draw_two(rec, s, hands, deck, discard, pool, key, ctr)
+            draw_two(rec, s, hands, deck, discard, pool, key, draw_turn, drawn)
             idle = idle + 1 if rec[C.EV_GAINED] < 0 else 0
         close_row(rec, pool, deck)
         row = emit(rec, ev, row, record, seat_out, s, n_events, i, cards.bonus_effect)

@@ -1,20 +1,37 @@
 """Burgenland's rules as pure functions over the play's arrays (compiled with Numba, inlined into the kernel).
 
 Cards are counted by type: a hand, the face-down pile and the discard pile are [8 colours, 3 coin values]
-count arrays (identical cards need no identity). The play's scalars live in `pool` (indices below).
+count arrays (identical cards need no identity). The play's scalars live in `pool` (indices below). A draw is
+keyed by (the play's key, the turn, its stream, its rank among the stream's draws in the turn): `take`, with the
+turn and the counts per stream in `draw_turn` and `drawn` (state.Play's), which `begin_draws` resets.
 """
 
 import numba as nb
 import numpy as np
 
 from ...core.blocks import block
-from ...core.rng import below, draw
+from ...core.rng import below, draw, turn_draw_index
 from . import constants as C
 
 # pool: the play's scalar state
 (JOKER_PILE, SWAP_SUPPLY, MASTER_TOP, WELL_TOP, WELLS_BUILT, BONUS_TOP, RESHUFFLES, SWAPS_USED, TILES_USED,
  CENTRAL_BUILT) = range(10)
 POOL_SIZE = 10
+
+
+@nb.njit(cache=True, inline="always")
+def begin_draws(draw_turn, drawn, turn):
+    """The draws of turn `turn` begin (-1: the set-up)."""
+    draw_turn[0] = turn
+    drawn[:] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def take(key, draw_turn, drawn, stream):
+    """The stream's next draw in this turn."""
+    u = draw(key, turn_draw_index(draw_turn[0], C.N_STREAMS, stream, drawn[stream]))
+    drawn[stream] += 1
+    return u
 
 
 @nb.njit(cache=True, inline="always")
@@ -44,7 +61,7 @@ def castle_colours(stones, castle_stones, castle):
 
 
 @block()
-def draw_card(deck, discard, pool, key, ctr):
+def draw_card(deck, discard, pool, key, draw_turn, drawn):
     """The top card of the face-down pile (a uniform one of those left; the discards are reshuffled into a new
     pile when it is empty): its type colour * 3 + coins - 1, or -1 if both piles are empty."""
     n = total_cards(deck)
@@ -55,8 +72,7 @@ def draw_card(deck, discard, pool, key, ctr):
         deck += discard
         discard[:] = 0
         pool[RESHUFFLES] += 1
-    u = below(draw(key, ctr[0]), n)
-    ctr[0] += 1
+    u = below(take(key, draw_turn, drawn, C.CARD_DRAWS), n)
     for c in range(C.N_COLOURS):
         for v in range(C.MAX_COINS):
             if u < deck[c, v]:
@@ -67,12 +83,12 @@ def draw_card(deck, discard, pool, key, ctr):
 
 
 @block()
-def draw_until(hand, deck, discard, pool, coins, key, ctr, gained, g):
+def draw_until(hand, deck, discard, pool, coins, key, draw_turn, drawn, gained, g):
     """Draw cards into the hand until their coins reach `coins` (or the piles run dry). The cards go to
     gained[g:]; returns the next free slot."""
     got = 0
     while got < coins:
-        card = draw_card(deck, discard, pool, key, ctr)
+        card = draw_card(deck, discard, pool, key, draw_turn, drawn)
         if card < 0:
             break
         hand[card // C.MAX_COINS, card % C.MAX_COINS] += 1
@@ -252,11 +268,10 @@ def skip_built_wells(well_order, counts, pool):
 
 
 @block()
-def shuffle(a, n, key, ctr):
-    """Fisher-Yates over a[:n] with keyed draws."""
+def shuffle(a, n, key, draw_turn, drawn, stream):
+    """Fisher-Yates over a[:n] with the stream's draws."""
     for i in range(n - 1, 0, -1):
-        j = below(draw(key, ctr[0]), i + 1)
-        ctr[0] += 1
+        j = below(take(key, draw_turn, drawn, stream), i + 1)
         a[i], a[j] = a[j], a[i]
 
 

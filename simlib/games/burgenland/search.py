@@ -15,7 +15,7 @@ What the deciding seat has not seen is re-sampled before each rollout (`determin
   taken), the rest is the pile in its new order;
 - the master-builder and well cards under their piles' open top cards (the ones never yet on top).
 The order of the face-down pile needs nothing more: a draw is a uniform card of those left, from the rollout's
-own keyed stream. The policies' patience counters (`waiting`) stay: for the scripted policies they count a
+own key. The policies' patience counters (`waiting`) stay: for the scripted policies they count a
 seat's turns in a row without a small-castle build, which everybody sees.
 
 A rollout plays the candidate, then every seat with the base policy (its default parameters) for `horizon`
@@ -57,7 +57,7 @@ from .play import (
     start_play,
 )
 from .policies import BASE, BUDGET, HORIZON, SEARCH
-from .rules import BONUS_TOP, MASTER_TOP, WELL_TOP, draw_card, marker_castle, shuffle, total_cards
+from .rules import BONUS_TOP, MASTER_TOP, WELL_TOP, begin_draws, draw_card, marker_castle, shuffle, total_cards
 from .state import S_REASON, S_TURN, Play, copy_play, new_play, new_work
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
@@ -106,7 +106,7 @@ def _deal_tiles(pl, me, key, bonus_effect, tiles, held):
         if tiles[t]:
             tiles[m] = t
             m += 1
-    shuffle(tiles, m, key, pl.ctr)
+    shuffle(tiles, m, key, pl.draw_turn, pl.drawn, C.TILE_DRAWS)
     for s in range(n):
         for c in range(m):
             if held[s] > 0 and tiles[c] >= 0 and bonus_effect[tiles[c]] != C.JOKERS:
@@ -120,19 +120,20 @@ def _deal_tiles(pl, me, key, bonus_effect, tiles, held):
 
 
 @nb.njit(cache=True, inline="always")
-def _shuffle_under(a, top, key, ctr):
+def _shuffle_under(a, top, key, draw_turn, drawn, stream):
     """Shuffle an open pile's cards below its top card that were never on top (a[top + 1:]), from their sorted
     order (which is known)."""
     if top + 1 < a.shape[0]:
         under = a[top + 1:]
         under.sort()
-        shuffle(under, under.shape[0], key, ctr)
+        shuffle(under, under.shape[0], key, draw_turn, drawn, stream)
 
 
 @block()
 def determinize(pl, me, key, bonus_effect, tiles, held):
-    """Re-sample what seat `me` has not seen (the module's docstring), with draws keyed by `key` from pl.ctr on.
-    The result depends only on what `me` has seen and the key."""
+    """Re-sample what seat `me` has not seen (the module's docstring), with draws keyed by `key` and pl's draw turn
+    and counts, each pile from the stream that shuffled it. The result depends only on what `me` has seen, the key
+    and the draw counts (which the search resets: begin_draws)."""
     n, deck, hands = pl.hands.shape[0], pl.deck, pl.hands
     for s in range(n):
         if s != me:
@@ -142,11 +143,11 @@ def determinize(pl, me, key, bonus_effect, tiles, held):
             m = total_cards(hands[s])
             hands[s] = 0
             for _ in range(m):
-                card = draw_card(deck, pl.discard, pl.pool, key, pl.ctr)
+                card = draw_card(deck, pl.discard, pl.pool, key, pl.draw_turn, pl.drawn)
                 hands[s, card // C.MAX_COINS, card % C.MAX_COINS] += 1
     _deal_tiles(pl, me, key, bonus_effect, tiles, held)
-    _shuffle_under(pl.master, pl.pool[MASTER_TOP], key, pl.ctr)
-    _shuffle_under(pl.well_order, pl.pool[WELL_TOP], key, pl.ctr)
+    _shuffle_under(pl.master, pl.pool[MASTER_TOP], key, pl.draw_turn, pl.drawn, C.MASTER_DRAWS)
+    _shuffle_under(pl.well_order, pl.pool[WELL_TOP], key, pl.draw_turn, pl.drawn, C.WELL_DRAWS)
 
 
 @block()
@@ -180,7 +181,7 @@ def candidates(st, wk, sw, bd, cards, rules, me, base, base_prm, key):
     copy_play(st, pl)
     k, _ = choose_build(base, base_prm, pl.waiting, me, builds, pl.supply[me], pl.counts, pl.spot_piece, pl.n_spots,
                         pl.stones, bd, marker, tile_of, pl.hands[me], jokers, master_need, rules, pl.pool,
-                        wk.saver_weights, wk.paid, cards.bonus_effect, key, pl.ctr)
+                        wk.saver_weights, wk.paid, cards.bonus_effect, key, pl.draw_turn, pl.drawn)
     if k < 0:
         return n + 1, n
     for c in range(n):
@@ -230,7 +231,7 @@ def search_turn(st, wk, sw, bd, cards, rules, prm, defaults, key, plan):
             break
         rkey = rollout_key(key, turn, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal for all
         copy_play(st, pl)
-        pl.ctr[0] = 0
+        begin_draws(pl.draw_turn, pl.drawn, turn)  # the rollout's draws: its own key's, by turn from here on
         determinize(pl, me, rkey, cards.bonus_effect, sw.tiles, sw.held)
         play_on(pl, wk, sw, bd, cards, rules, base_codes, base_prm, rkey, True, sw.cand[c], horizon)
         record(schedule, stats, c, _value(pl.supply, pieces, me, sw.scores))
@@ -286,7 +287,7 @@ def rollout_bench(seed, first_play, n_plays, codes, prm, bd, cards, rules):
         start_play(st, bd, cards, rules, wk.rec, key, 0, sw.no_ev, 0, False, sw.seat_out, sw.n_events, 0)
         rkey = rollout_key(key, 0, 0)
         copy_play(st, pl)
-        pl.ctr[0] = 0
+        begin_draws(pl.draw_turn, pl.drawn, 0)
         determinize(pl, 0, rkey, cards.bonus_effect, sw.tiles, sw.held)
         play_on(pl, wk, sw, bd, cards, rules, codes, prm, rkey, False, plan, 0)
         turns += pl.sc[S_TURN]

@@ -84,7 +84,8 @@ class Play(NamedTuple):
     swaps_held: np.ndarray   # [seats] swap tiles held
     tiles_held: np.ndarray   # [seats, tiles] bonus tiles held
     waiting: np.ndarray      # [seats] turns in a row without a small-castle build (the policies' patience)
-    ctr: np.ndarray          # [1] the index of the play's next keyed draw
+    draw_turn: np.ndarray    # [1] the turn the next draws belong to (-1: the set-up)
+    drawn: np.ndarray        # [N_STREAMS] draws taken from each stream in this turn (rules.take)
     sc: np.ndarray           # the scalars S_*
 
 
@@ -110,7 +111,8 @@ def new_play(n_seats, n_tiles, n_master):
                 np.zeros(POOL_SIZE, np.int64), np.zeros((C.N_CASTLES + 1, 4), np.int64),
                 np.zeros((C.N_CASTLES, C.MAX_SPOTS), np.int64), np.zeros(C.N_CASTLES, np.int64),
                 np.zeros((n_seats, 4), np.int64), np.zeros(n_seats, np.int64), np.zeros((n_seats, n_tiles), np.bool_),
-                np.zeros(n_seats, np.int64), np.zeros(1, np.int64), np.zeros(N_SCALARS, np.int64))
+                np.zeros(n_seats, np.int64), np.zeros(1, np.int64), np.zeros(C.N_STREAMS, np.int64),
+                np.zeros(N_SCALARS, np.int64))
 
 
 @block()
@@ -139,5 +141,6 @@ def copy_play(src, dst):
     dst.swaps_held[:] = src.swaps_held
     dst.tiles_held[:] = src.tiles_held
     dst.waiting[:] = src.waiting
-    dst.ctr[:] = src.ctr
+    dst.draw_turn[:] = src.draw_turn
+    dst.drawn[:] = src.drawn
     dst.sc[:] = src.sc
