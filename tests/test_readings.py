@@ -19,7 +19,8 @@ def _effect(metric, variant, is_baseline, difference, lo, hi, p, order):
     value = {"penalty_tower": 15 if is_baseline else 12}
     return {"game": "mauer", "sweep_id": "s1", "parameters": "penalty_tower", "variant": variant,
             "variant_order": order, "variant_values": json.dumps(value), "is_baseline": is_baseline, "players": 4,
-            "policies": "random", "metric": metric, "seat": None, "n_plays": 4000, "baseline_mean": 10.0,
+            "policies": "random", "baseline_run_id": "r15", "metric": metric, "seat": None, "n_plays": 4000,
+            "baseline_mean": 10.0,
             "variant_mean": 10.0 + difference, "difference": difference, "difference_lo": lo, "difference_hi": hi,
             "p_value": p}
 
@@ -38,7 +39,7 @@ def page(monkeypatch):
                          0 if base else 0.014, 1.0 if base else 0.43, order),
                  _effect("length", variant, base, 0, 0, 0, 1.0, order)]
     marts = {"mart_variant_effects": pl.DataFrame(rows)}
-    return Page(MAUER, pl.DataFrame(), marts)
+    return Page(MAUER, pl.DataFrame({"run_id": ["r15"], "label": ["4 random players, gate 10"]}), marts)
 
 
 def test_each_swept_reading_gets_its_paired_effect_and_an_unswept_one_is_named_unmeasured(page):
@@ -53,6 +54,7 @@ def test_each_swept_reading_gets_its_paired_effect_and_an_unswept_one_is_named_u
     assert "no significant change in seat 0's advantage (p = 0.430)" in figure.sentence
     assert "unchanged in every paired play: game length" in figure.sentence
     assert "'Turm' read as 15 or as 12" in figure.sentence
+    assert figure.sentence.startswith("At 4 random players, gate 10, tower 12 penalty points (against tower 15")
     [table] = page.tables
     assert table.frame.height == 3 and set(table.frame["reading"]) == {"'Turm' read as 15 or as 12"}
 

@@ -37,12 +37,20 @@ def _readings(page: Page, rows: pl.DataFrame) -> list[dict]:
             of_variant = group.filter(pl.col("variant") == variant)
             by_metric = {m: of_variant.filter(pl.col("metric") == m) for m in metrics}
             metric_rows = {m: frame.row(0, named=True) for m, frame in by_metric.items() if not frame.is_empty()}
-            words = variant_words(page.game, values)
-            found.append({"name": name, "baseline": baseline, "variant": words,
-                          "table": table_words(page.game, policies.split(",")), "rows": metric_rows,
-                          "sentence": variant_sentence(words, baseline, metric_rows, page.game),
+            words, setup = variant_words(page.game, values), _setup_words(page, group, policies)
+            found.append({"name": name, "baseline": baseline, "variant": words, "table": setup, "rows": metric_rows,
+                          "sentence": f"At {setup}, " + variant_sentence(words, baseline, metric_rows, page.game),
                           "line": variant_line(words, metric_rows, page.game)})
     return found
+
+
+def _setup_words(page: Page, group: pl.DataFrame, policies: str) -> str:
+    """The baseline run's set-up in words (its fixed options too, such as 7 Steps' back side), else the table."""
+    if "label" in page.runs.columns:
+        labels = page.runs.filter(pl.col("run_id") == group["baseline_run_id"][0])["label"]
+        if not labels.is_empty():
+            return labels[0]
+    return table_words(page.game, policies.split(","))
 
 
 def _forest(page: Page, found: list[dict]):
