@@ -45,8 +45,9 @@ def _read(lake: Path, table: str, game: str, run_id: str) -> pa.Table | None:
     return pa.concat_tables([pq.read_table(p) for p in parts]) if parts else None
 
 
-def simulated_plays(game: str, runs: dict[str, Run]) -> dict[str, tuple[dict, ...]]:
-    """Every run's plays, each a dict of its rows (as dicts, in the lake's order) per table."""
+def simulated_plays(game: str, runs: dict[str, Run], options: bool = False) -> dict[str, tuple[dict, ...]]:
+    """Every run's plays, each a dict of its rows (as dicts, in the lake's order) per table; with `options`, also
+    the run's rule options as the lake records them (the `config` of its runs row) under "options"."""
     names = list(runs)
     with tempfile.TemporaryDirectory() as tmp:
         batch, lake = Path(tmp) / "batch.toml", Path(tmp) / "lake"
@@ -64,5 +65,9 @@ def simulated_plays(game: str, runs: dict[str, Run]) -> dict[str, tuple[dict, ..
                 rows = _read(lake, table, game, run_id)
                 for row in rows.to_pylist() if rows is not None else ():
                     plays[row["play_index"]][table].append(row)
+            if options:
+                (config,) = _read(lake, "runs", game, run_id).column("config").to_pylist()
+                for play in plays:
+                    play["options"] = json.loads(config)["options"]
             out[name] = tuple(dict(play) for play in plays)
     return out

@@ -48,9 +48,12 @@ CATAN_CASES = [(players, policies, 10, 40 + k)
 MAUERSPECHTE_CASES = [(3, ["random"], 8, 51, "fixed"),
                       (4, ["builder", "weighted", "specht", "hotelier"], 8, 52, "fixed"),
                       (4, ["random"], 8, 53, "shuffled")]
-# 7 Steps: every table, each policy, 2 to 4 players, both sides and both first-disc readings.
-SEVENSTEPS_CASES = [(2, ["random"], 20, 61, {}), (3, ["greedy", "climber", "random"], 10, 62, {"side": "back"}),
-                    (4, ["random", "greedy", "climber", "greedy:reach=2"], 10, 63, {"first_disc": "tile"}),
+# 7 Steps: every table, each policy, 2 to 4 players, both sides and both readings of first_disc (they differ on
+# the back only) and of threshold_counts (the defaults are the rule text's: tile, discs).
+SEVENSTEPS_CASES = [(2, ["random"], 20, 61, {}),
+                    (3, ["greedy", "climber", "random"], 10, 62, {"side": "back", "threshold_counts": "total"}),
+                    (4, ["random", "greedy", "climber", "greedy:reach=2"], 10, 63, {"first_disc": "colour",
+                                                                                  "side": "back"}),
                     (4, ["random"], 20, 64, {"side": "back", "tile_threshold": 8})]
 # Burgenland: every table, each policy, 2 to 4 players, both starting hands, the central castle's options.
 BURGENLAND_CASES = [(2, ["random"], 20, 71, {}), (3, ["builder", "saver", "random"], 20, 72, {"start_hands": "equal"}),

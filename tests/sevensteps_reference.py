@@ -26,8 +26,15 @@ FIELDS_PER_TILE = 7
 AID, BONUS = "aid", "bonus"                                                # the two piles (the `taken` column)
 AID_EFFECTS = ("high_start", "step_up_2", "downhill", "take_down", "move_tower")
 MEASURES = ("one_colour", "colours", "level", "line", "steps_up")
-DEFAULTS = {"side": "front", "layout": "standard", "tiles": "fano", "specials": "assumed", "first_disc": "colour",
-            "tile_threshold": 7, "unused_tile_points": 2, "max_turns": 1000}
+# The rule text's own readings where it can be read two ways (a run's recorded options name the reading it played):
+# "Ferner muss auf einem Spielplanteil ein neuer Stein immer auf der niedrigsten Ebene gelegt werden": the lowest
+# level of the disc's colour on a board tile ("tile"; "colour": over the whole board, issue 12's reading);
+# "er streicht nun Punkte für die eingesetzten Steine ... Hat der Spieler hierbei weniger als 7 Punkte erreicht":
+# the points of the discs placed ("discs"; "total": the victory-point bonus included, issue 12's reading).
+DEFAULTS = {"side": "front", "layout": "standard", "tiles": "fano", "specials": "assumed", "first_disc": "tile",
+            "tile_threshold": 7, "threshold_counts": "discs", "unused_tile_points": 2, "max_turns": 1000}
+FIRST_DISC_READINGS = ("tile", "colour")
+THRESHOLD_READINGS = ("discs", "total")
 NO_SEARCH_POLICIES = ("random",)                                           # policies that never search chains
 
 DATA = Path(__file__).resolve().parents[1] / "simlib" / "games" / "sevensteps"
@@ -156,6 +163,10 @@ class Replay:
     def __init__(self, players: int, options: dict | None = None, policies: list[str] | None = None,
                  play: int | None = None):
         self.options = {**DEFAULTS, **(options or {})}
+        if self.options["first_disc"] not in FIRST_DISC_READINGS:
+            raise ValueError(f"first_disc {self.options['first_disc']!r}")
+        if self.options["threshold_counts"] not in THRESHOLD_READINGS:
+            raise ValueError(f"threshold_counts {self.options['threshold_counts']!r}")
         self.players = players
         self.policies = policies
         self.play = play
@@ -387,16 +398,24 @@ class Replay:
         tally["bonus_points"] += points
         tally["discs"] += placed
 
-        # 5. a tile after a low-scoring turn
+        # 5. a tile after a low-scoring turn: "hierbei" (the discs' points) or the total with the bonus
         taken, tile = row["taken"], row["taken_tile"]
+        counted = score if opts["threshold_counts"] == "total" else sum(levels)
+        threshold = opts["tile_threshold"]
+        lifted = placed > 0 and sum(levels) < threshold <= score  # the bonus alone reached the threshold
         if taken is None:
             if tile is not None:
                 self.fail("take", where, f"taken_tile {tile} without a pile")
+            if lifted and opts["threshold_counts"] == "total":
+                self.seen["no_take_bonus_lifted"] += 1
         else:
             if placed == 0:
                 self.fail("take", where, "a tile taken on a turn that placed no disc")
-            if score >= opts["tile_threshold"]:
-                self.fail("take", where, f"a tile taken after a turn scoring {score} >= {opts['tile_threshold']}")
+            if counted >= threshold:
+                self.fail("take", where, f"a tile taken after a turn scoring {counted} >= {threshold} "
+                          f"({opts['threshold_counts']})")
+            if lifted:
+                self.seen["take_bonus_lifted"] += 1
             if taken not in (AID, BONUS) or self.specials.kind(tile) != taken:
                 self.fail("take", where, f"tile {tile!r} is not from the {taken!r} pile")
             held = self.aid_held if taken == AID else self.bonus_held

@@ -31,8 +31,9 @@ from lake_fixture import _table
 GAME = get_game("sevensteps")
 # The runs' options: the defaults but the side and threshold, with the hash of the default data files (the set-up
 # labels say "data files edited" when it differs).
-OPTIONS = {"first_disc": "colour", "layout": "standard", "max_turns": 1000, "side": "front", "specials": "assumed",
-           "tile_threshold": 7, "tiles": "fano", "unused_tile_points": 2, "tiles_text": "name = 'fano'\n[[tile]]",
+OPTIONS = {"first_disc": "tile", "layout": "standard", "max_turns": 1000, "side": "front", "specials": "assumed",
+           "threshold_counts": "discs", "tile_threshold": 7, "tiles": "fano", "unused_tile_points": 2,
+           "tiles_text": "name = 'fano'\n[[tile]]",
            "data_id": GAME.resolve_options({n: p.default for n, p in GAME.parameters().items()})["data_id"]}
 
 
@@ -586,6 +587,9 @@ def test_the_report_page_leads_with_the_skill_gap_then_the_start_player(real):
 
     index = (reports / "index.html").read_text().split("<div class='card'>")[1:]
     verdicts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", next(c for c in index if "sevensteps.html" in c)))
+    # the readings of the rule text (first_disc, threshold_counts): these runs sweep neither, so not measured
+    readings = verdicts.pop("Does reading the rule text another way change the game?")
+    assert "not measured" in readings and "first_disc" in readings and "threshold_counts" in readings, readings
     (start, _), (own, answer), (length, said) = list(verdicts.items())[:3]  # the index's questions, answered
     assert (start, own, length) == ("Is the start player favoured?", "Does the back side reward skill more?",
                                    "How long does a play last?")

@@ -2,9 +2,11 @@
 derives the rules from docs/games/sevensteps.md, the settled points of issue 12 and the data files alone and
 imports nothing from simlib; nor does this driver: the runs come from the command line, tests/cli_runs.py).
 Every play of small runs of every policy, of mixed tables, on both sides, with
-the first_disc=tile reading, another tile threshold and the turn limit must be legal at every disc and end on
-the rows of the games, seats, events and turns tables. Each check of the reference is then shown to catch a
-stream changed in one place, by its own rule."""
+both readings of the rule text wherever it can be read two ways (first_disc: tile, the text's, and colour;
+threshold_counts: discs, the text's, and total; the reference takes them from the options the lake records with
+the run), another tile threshold and the turn limit must be legal at every disc and end on the rows of the games,
+seats, events and turns tables. Each check of the reference is then shown to catch a stream changed in one place,
+by its own rule."""
 
 from __future__ import annotations
 
@@ -40,8 +42,12 @@ RUNS = {
     "climber4_front": (4, ["climber"], {}, 300, 16),
     "mixed4_back": (4, ["random", "greedy", "climber", "random"], {"side": "back"}, 300, 17),
     "mixed3_front": (3, ["climber", "random", "greedy:reach=2"], {}, 200, 18),
-    "tile_random4_back": (4, ["random"], {"side": "back", "first_disc": "tile"}, 300, 19),
-    "tile_greedy3_back": (3, ["greedy"], {"side": "back", "first_disc": "tile"}, 200, 20),
+    "random4_back": (4, ["random"], {"side": "back"}, 300, 19),
+    "colour_random4_back": (4, ["random"], {"side": "back", "first_disc": "colour"}, 300, 19),
+    "colour_greedy3_back": (3, ["greedy"], {"side": "back", "first_disc": "colour"}, 200, 20),
+    "total_random4": (4, ["random"], {"threshold_counts": "total"}, 300, 25),
+    "total_mixed4_back": (4, ["greedy", "climber", "random", "search:budget=8:horizon=2"],
+                          {"threshold_counts": "total", "side": "back", "first_disc": "colour"}, 40, 26),
     "threshold8_random4": (4, ["random"], {"tile_threshold": 8}, 300, 21),
     "threshold8_climber4": (4, ["climber"], {"tile_threshold": 8, "side": "back"}, 200, 22),
     "reach2_greedy4": (4, ["greedy:reach=2"], {}, 300, 23),
@@ -51,9 +57,11 @@ RUNS = {
 
 @functools.cache
 def every_run() -> dict[str, tuple[dict, ...]]:
-    """Every run of RUNS simulated through the command line (one batch), play by play, turns in order."""
+    """Every run of RUNS simulated through the command line (one batch), play by play, turns in order, each with
+    its run's options as the lake records them."""
     runs = simulated_plays("sevensteps", {name: (players, policies, plays, seed, options)
-                                          for name, (players, policies, options, plays, seed) in RUNS.items()})
+                                          for name, (players, policies, options, plays, seed) in RUNS.items()},
+                           options=True)
     for plays in runs.values():
         for play in plays:
             play["events"].sort(key=lambda e: (e["turn"], e["disc"]))
@@ -67,9 +75,10 @@ def played(name: str) -> tuple[dict, ...]:
 
 
 def check(name: str, play: dict, **override) -> Replay:
-    players, policies, options, _, _ = RUNS[name]
-    return replay(players, {**options, **override}, play["events"], play["turns"], play["games"][0], play["seats"],
-                  policies)
+    """The play replayed under its run's recorded options (the readings it played), `override` changed."""
+    players, policies, _, _, _ = RUNS[name]
+    return replay(players, {**play["options"], **override}, play["events"], play["turns"], play["games"][0],
+                  play["seats"], policies)
 
 
 @functools.lru_cache(maxsize=None)
@@ -98,6 +107,7 @@ def test_every_play_replays_legally_to_the_tables(name):
     games and seats rows as the replay sums them up."""
     plays = played(name)
     assert len(plays) == RUNS[name][3]
+    assert all(RUNS[name][2].items() <= play["options"].items() for play in plays)  # the lake recorded them
     seen_in(name)
 
 
@@ -112,11 +122,19 @@ def test_the_runs_meet_every_situation():
               "take_aid", "take_bonus", "reshuffle_aid", "double_step", "downhill_step", "collapse", "collapse_2",
               "collapse_after_first", "level7_after_collapse", "first_level_1", "first_level_2", "first_level_3",
               "first_level_5", "first_level_7", "chain_7", "thrown", "short_refill", "short_refill_last_seat",
-              "shared_win", "turn_limit"]
+              "shared_win", "turn_limit", "take_bonus_lifted", "no_take_bonus_lifted"]
     missing = [key for key in needed if not seen[key]]
     assert not missing, (missing, dict(seen))
-    # the first_disc=tile reading lets a turn start above the colour's lowest level (on the back)
-    assert seen_in("tile_random4_back")["first_level_4"] > seen_in("random4_front")["first_level_4"]
+    # both readings of each option were played: the recorded options name them
+    readings = Counter((p["options"]["first_disc"], p["options"]["threshold_counts"]) for name in RUNS
+                       for p in played(name)[:1])
+    assert {first for first, _ in readings} == {"tile", "colour"} and {c for _, c in readings} == {"discs", "total"}
+    # the first_disc=tile reading (the text's) lets a turn start above the colour's lowest level (on the back)
+    assert seen_in("random4_back")["first_level_4"] > seen_in("colour_random4_back")["first_level_4"]
+    # counting the discs' points (the text's "hierbei"), a turn the bonus lifted to 7 still takes a tile; the
+    # total reading never lets it
+    assert seen_in("random4_front")["take_bonus_lifted"] and not seen_in("total_random4")["take_bonus_lifted"]
+    assert seen_in("total_random4")["no_take_bonus_lifted"]
     # the threshold 8 hands out more tiles than 7 under the same policy
     assert seen_in("threshold8_random4")["take_aid"] + seen_in("threshold8_random4")["take_bonus"] > \
         seen_in("random4_front")["take_aid"] + seen_in("random4_front")["take_bonus"]
@@ -202,9 +220,9 @@ def test_reference_measures_as_documented():
 
 def walk(name: str):
     """Every turn of every play of a run, with the state before it: (index, play, row, events, snapshot)."""
-    players, policies, options, _, _ = RUNS[name]
+    players, policies, _, _, _ = RUNS[name]
     for index, play in enumerate(played(name)):
-        game = Replay(players, options, policies, index)
+        game = Replay(players, play["options"], policies, index)
         by_turn = defaultdict(list)
         for ev in play["events"]:
             by_turn[ev["turn"]].append(ev)
@@ -323,10 +341,11 @@ def test_tampered_first_disc_not_on_the_lowest_level():
 
 
 def test_first_disc_tile_reading_is_not_the_colour_reading():
-    """A play of the first_disc=tile run replayed under the colour reading starts a turn too high."""
-    for play in played("tile_random4_back"):
+    """A play of a first_disc=tile run (the default) replayed under the colour reading starts a turn too high."""
+    for play in played("random4_back"):
+        assert play["options"]["first_disc"] == "tile"
         try:
-            check("tile_random4_back", play, first_disc="colour")
+            check("random4_back", play, first_disc="colour")
         except Illegal as error:
             assert error.rule == "first disc", str(error)
             return
@@ -407,7 +426,8 @@ def test_tampered_bonus_points():
 
 
 def test_tampered_tile_taken_after_a_high_score():
-    index, play, turn, _ = find("greedy4_front", lambda row, evs, snap: row["taken"] is None and row["turn_score"] >= 7
+    index, play, turn, _ = find("greedy4_front", lambda row, evs, snap: row["taken"] is None
+                                and row["turn_score"] - row["bonus_points"] >= 7
                                 and (snap.aid[snap.seat] is None or row["aid"] is not None) or None)
     row, _ = rows_of(play, turn)
     row["taken"], row["taken_tile"] = AID, "B1"
@@ -440,6 +460,17 @@ def test_threshold_seven_refuses_the_threshold_eight_tiles():
             rejected("threshold8_random4", play, "take", "scoring 7 >= 7", tile_threshold=7)
             return
     pytest.fail("no tile taken after a turn of 7 under threshold 8")
+
+
+def test_threshold_counting_the_total_refuses_the_tiles_the_bonus_lifted():
+    """A play of a threshold_counts=discs run (the default) replayed counting the total takes a tile after a
+    turn whose bonus lifted it to the threshold."""
+    for play in played("random4_front"):
+        assert play["options"]["threshold_counts"] == "discs"
+        if any(r["taken"] is not None and r["turn_score"] >= 7 for r in play["turns"]):
+            rejected("random4_front", play, "take", "(total)", threshold_counts="total")
+            return
+    pytest.fail("no tile taken after a turn the bonus lifted to 7")
 
 
 def test_tampered_hand():
@@ -524,14 +555,14 @@ def test_tampered_turn_limit_ignored():
 
 
 def test_tampered_collapse_count():
-    index, play, turn, i = find("tile_greedy3_back", lambda row, evs, snap: next(
+    index, play, turn, i = find("greedy4_back", lambda row, evs, snap: next(
         (i for i, e in enumerate(evs) if e["collapses"]), None))
     rows_of(play, turn)[1][i]["collapses"] -= 1
-    rejected("tile_greedy3_back", play, "collapse")
-    index, play, turn, i = find("tile_greedy3_back", lambda row, evs, snap: next(
+    rejected("greedy4_back", play, "collapse")
+    index, play, turn, i = find("greedy4_back", lambda row, evs, snap: next(
         (i for i, e in enumerate(evs) if e["collapses"] == 2), None))
     rows_of(play, turn)[1][i]["collapses"] = 1
-    rejected("tile_greedy3_back", play, "collapse", "2 towers")
+    rejected("greedy4_back", play, "collapse", "2 towers")
 
 
 def test_tampered_no_disc_placed_with_a_hand():

@@ -40,6 +40,7 @@ from simlib.games.sevensteps.rules import (
     next_placements,
     place_disc,
     take_down_targets,
+    threshold_points,
 )
 from simlib.games.sevensteps.search import best_chain
 from simlib.games.sevensteps.specials import load_specials
@@ -58,7 +59,7 @@ def draws():
 class Turn:
     """A board drawn as towers {(q, r): height}, a hand {colour: discs}, and a turn placing discs on it."""
 
-    def __init__(self, towers=None, hand=None, board=FRONT, first_disc="colour", effect=NONE):
+    def __init__(self, towers=None, hand=None, board=FRONT, first_disc="tile", effect=NONE):
         self.board, self.effect = board, effect
         self.bd = board_arrays(board, first_disc)
         self.height = np.zeros(49, np.int64)
@@ -157,11 +158,29 @@ def test_the_first_disc_goes_at_its_colours_lowest_level():
     assert t.place((0, -1)) == [2]
 
 
-def test_the_first_disc_per_tile_reading_lets_a_turn_start_on_a_tile_whose_colour_fields_are_all_built():
-    # back side: blue lies on tile 0 (3 fields), tile 4 ((-3,0), (-3,2)) and tile 6 ((2,2), (0,2))
+def test_the_first_disc_goes_at_the_lowest_level_of_its_colour_on_a_tile_the_texts_reading_and_the_default():
+    # "Ferner muss auf einem Spielplanteil ein neuer Stein immer auf der niedrigsten Ebene gelegt werden": on the
+    # back, blue lies on tile 0 (3 fields), tile 4 ((-3,0), (-3,2)) and tile 6 ((2,2), (0,2)). Tile 4's two blue
+    # fields are both built (2 and 3): on that tile the lowest is (-3,0) at 2, so a first blue disc may go there
+    # (level 3) as well as on any empty blue field of tiles 0 and 6
+    assert GAME.parameters()["first_disc"].default == "tile"
     towers = {(-3, 0): 2, (-3, 2): 3}
-    assert Turn(towers, {"blue": 1}, BACK).legal() == {(0, 0), (1, 0), (-1, 0), (2, 2), (0, 2)}
-    assert Turn(towers, {"blue": 1}, BACK, "tile").legal() == {(0, 0), (1, 0), (-1, 0), (2, 2), (0, 2), (-3, 0)}
+    assert Turn(towers, {"blue": 1}, BACK).legal() == {(0, 0), (1, 0), (-1, 0), (2, 2), (0, 2), (-3, 0)}
+    t = Turn(towers, {"blue": 1}, BACK)
+    assert t.place((-3, 0)) == [3]
+    # the other reading (colour: the whole board): blue has empty fields elsewhere, so (-3,0) is closed
+    assert Turn(towers, {"blue": 1}, BACK, "colour").legal() == {(0, 0), (1, 0), (-1, 0), (2, 2), (0, 2)}
+    # on a tile whose blue fields are all at one height, both at that height; the per-tile lowest of tile 0 is
+    # its empty fields, tile 6's too
+    towers = {(-3, 0): 1, (-3, 2): 1, (0, 0): 1}
+    assert Turn(towers, {"blue": 1}, BACK).legal() == {(1, 0), (-1, 0), (2, 2), (0, 2), (-3, 0), (-3, 2)}
+    assert Turn(towers, {"blue": 1}, BACK, "colour").legal() == {(1, 0), (-1, 0), (2, 2), (0, 2)}
+
+
+def test_on_the_front_the_two_first_disc_readings_agree():
+    # one colour per tile: the colour's lowest on its tile is its lowest on the board
+    towers = {(0, 0): 2, (1, 0): 1, (1, -1): 3, (0, -1): 1, (-1, 0): 2, (-1, 1): 2, (0, 1): 2}
+    assert Turn(towers, {"blue": 1}, FRONT, "tile").legal() == Turn(towers, {"blue": 1}, FRONT, "colour").legal()
 
 
 def test_further_discs_go_adjacent_same_level_or_one_up_never_down_never_twice():
@@ -224,6 +243,27 @@ def test_after_a_collapse_the_chain_goes_on_only_at_level_seven():
 def test_a_low_turn_earns_a_tile_below_the_threshold(points, threshold, earns):
     assert may_take_tile(3, points, threshold) == earns
     assert not may_take_tile(0, 0, threshold)  # a pass earns nothing
+
+
+def test_the_threshold_counts_the_discs_points_hierbei_and_the_total_only_under_the_other_reading():
+    # "er streicht nun Punkte für die eingesetzten Steine: pro Stein und Ebende 1 Punkt ... Hat der Spieler
+    # hierbei weniger als 7 Punkte erreicht, darf er ... einen Bauhilfe- oder Siegpunkthilfe-Marker nehmen."
+    # Front, empty board: yellow (2,-1), blue (1,-1), black (1,-2), red (0,-2), all at level 1, with S3 (4 colours,
+    # +3): the discs score 4, below 7; the bonus lifts the turn to 7
+    assert GAME.parameters()["threshold_counts"].default == "discs"
+    t = Turn({}, {"yellow": 1, "blue": 1, "black": 1, "red": 1})
+    discs = sum(t.place((2, -1), (1, -1), (1, -2), (0, -2)))
+    bonus = _bonus(t, "S3")
+    assert (discs, bonus) == (4, 3)
+    assert may_take_tile(4, threshold_points(discs, bonus, False), 7)      # discs: 4 < 7, a tile
+    assert not may_take_tile(4, threshold_points(discs, bonus, True), 7)   # total: 7, none
+    # S1 on three blue discs: 3 + 3 = 6, below 7 either way
+    t = Turn({}, {"blue": 3})
+    discs = sum(t.place((0, 0), (1, 0), (1, -1)))
+    for bonus_counts in (False, True):
+        assert may_take_tile(3, threshold_points(discs, _bonus(t, "S1"), bonus_counts), 7)
+    # seven discs at level 1 score 7 without a bonus: no tile under either reading
+    assert not any(may_take_tile(7, threshold_points(7, 0, counts), 7) for counts in (False, True))
 
 
 def test_a_tile_is_drawn_from_its_pile_and_an_empty_pile_is_refilled_from_its_discards():
@@ -374,11 +414,11 @@ def test_S9_S10_steps_up():
 # --- the greedy search and its stated bound --------------------------------------------------------------
 
 
-def _search(t, threshold=0, squares=False, max_nodes=10**7, bonus_tile=-1, max_discs=7):
+def _search(t, threshold=0, squares=False, max_nodes=10**7, bonus_tile=-1, max_discs=7, bonus_counts=False):
     s = load_specials("assumed")
     return best_chain(t.height, t.bd.colour, t.bd.neighbours, t.bd.colour_fields, t.bd.group, t.hand, max_discs,
                       t.effect, bonus_tile, s.bonus_measure, s.bonus_at_least, s.bonus_points, squares, threshold,
-                      max_nodes, np.uint64(3), *draws())
+                      bonus_counts, max_nodes, np.uint64(3), *draws())
 
 
 @pytest.mark.parametrize("board, hand, chains", [
@@ -411,6 +451,16 @@ def test_the_search_below_the_threshold_finds_the_best_low_chain():
     t = Turn({}, {"blue": 7})
     *_, low, low_n, low_score, nodes, capped = _search(t, threshold=7)
     assert low_score == 6 and low_n == 6  # six blue at level 1; seven would score 7
+
+
+def test_the_search_below_the_threshold_counts_as_the_rule_does():
+    # seven blue discs, S1 held (3 of one colour: +3). Counting the discs' points (the text's reading), six discs
+    # at level 1 still earn a tile and score 6 + 3 = 9; counting the total, three discs (3 + 3 = 6) are the most
+    s1 = load_specials("assumed").bonus_ids.index("S1")
+    for bonus_counts, n, score in ((False, 6, 9), (True, 3, 6)):
+        *_, low_n, low_score, nodes, capped = _search(Turn({}, {"blue": 7}), threshold=7, bonus_tile=s1,
+                                                      bonus_counts=bonus_counts)
+        assert (low_n, low_score) == (n, score), bonus_counts
 
 
 def _random_position(t, rng, top=7):
@@ -462,8 +512,8 @@ def test_greedy_plays_its_build_aid_tile_on_the_best_target_when_it_gains_more_t
             apply_aid(TAKE_DOWN, a[j], -1, trial, np.zeros(7, np.int64), t.bd.colour)
             values.append((best_with(trial, t), a[j]))
         code, prm = _policy(GREEDY)
-        play, aid_a, _, plan, plan_n, *_ = plan_turn(code, prm, b4, -1, t.height, t.bd, ta, t.hand, 7, np.uint64(9),
-                                                     *draws())
+        play, aid_a, _, plan, plan_n, *_ = plan_turn(code, prm, b4, -1, t.height, t.bd, ta, t.hand, 7, False,
+                                                     np.uint64(9), *draws())
         best = max(v for v, _ in values)
         assert play == (best > without + 2)
         if play:
@@ -485,13 +535,14 @@ def test_the_climber_gives_up_a_point_for_a_tile_only_when_it_holds_none():
     # score 6, below the threshold, for a tile: worth it with sacrifice 3, not with sacrifice 0 or a tile held
     specials = load_specials("assumed")
     ta = tile_arrays(specials)
-    for sacrifice, bonus_held, placed in ((3, -1, 6), (0, -1, 7), (3, 0, 7)):
-        t = Turn({}, {"blue": 7})
-        code, prm = _policy(CLIMBER)
-        prm[SACRIFICE] = sacrifice
-        *_, plan, plan_n, _, _ = plan_turn(code, prm, -1, bonus_held, t.height, t.bd, ta, t.hand, 7, np.uint64(3),
-                                           *draws())
-        assert plan_n == placed, (sacrifice, bonus_held)
+    for bonus_counts in (False, True):  # holding no tile it has no bonus: both readings count its levels
+        for sacrifice, bonus_held, placed in ((3, -1, 6), (0, -1, 7), (3, 0, 7)):
+            t = Turn({}, {"blue": 7})
+            code, prm = _policy(CLIMBER)
+            prm[SACRIFICE] = sacrifice
+            *_, plan, plan_n, _, _ = plan_turn(code, prm, -1, bonus_held, t.height, t.bd, ta, t.hand, 7, bonus_counts,
+                                               np.uint64(3), *draws())
+            assert plan_n == placed, (sacrifice, bonus_held, bonus_counts)
 
 
 # --- whole plays -------------------------------------------------------------------------------------------
@@ -522,9 +573,26 @@ def test_the_threshold_option_changes_which_turns_earn_a_tile():
     for threshold in (7, 8):
         turns = GAME.simulate(_config(["greedy"], tile_threshold=threshold), 0, 40, events=True)["turns"].to_pandas()
         took = turns["taken"].notna()
-        assert (turns.loc[took, "turn_score"] < threshold).all()
+        discs = turns["turn_score"] - turns["bonus_points"]
+        assert (discs[took] < threshold).all()
         if threshold == 8:
-            assert (took & (turns["turn_score"] == 7)).any()
+            assert (took & (discs == 7)).any()
+
+
+def test_the_threshold_counts_option_in_whole_plays():
+    # discs (the default): a tile after a turn whose discs scored below 7, the bonus lifting it to 7 or more;
+    # total: never after a total of 7 or more
+    for counts in ("discs", "total"):
+        turns = GAME.simulate(_config(["greedy", "random", "random", "random"], threshold_counts=counts), 0, 60,
+                              events=True)["turns"].to_pandas()
+        took = turns["taken"].notna()
+        discs = turns["turn_score"] - turns["bonus_points"]
+        lifted = took & (discs < 7) & (turns["turn_score"] >= 7)
+        assert (discs[took] < 7).all()
+        if counts == "discs":
+            assert lifted.any()
+        else:
+            assert (turns.loc[took, "turn_score"] < 7).all()
 
 
 # --- bad data files ----------------------------------------------------------------------------------------

@@ -16,9 +16,9 @@ from simlib.games.sevensteps.state import (
     PL_AID,
     PLAN_WIDTH,
     S_TURN,
-    Rules,
     board_arrays,
     new_state,
+    rule_options,
     tile_arrays,
 )
 
@@ -32,7 +32,7 @@ class Play:
         o = config.options
         self.codes, self.prm = GAME.policy_arrays(config, MAX_PARAMS)
         self.bd, self.ta = board_arrays(GAME.board(config), o["first_disc"]), tile_arrays(GAME.specials(config))
-        self.rules = Rules(o["tile_threshold"], o["unused_tile_points"], o["max_turns"])
+        self.rules = rule_options(o)
         sizes = len(self.ta.aid_effect), len(self.ta.bonus_measure)
         self.st, self.scratch = new_state(config.players, *sizes), new_state(config.players, *sizes)
         self.key = np.uint64(play_key(config.seed, play))
@@ -44,10 +44,13 @@ class Play:
                 turns)
 
 
-@pytest.mark.parametrize("policies", [["random"], ["greedy", "climber", "random", "greedy:reach=2"]])
-def test_a_rollout_from_the_deal_is_the_kernels_play(policies):
+@pytest.mark.parametrize("policies, options", [
+    (["random"], {}), (["greedy", "climber", "random", "greedy:reach=2"], {}),
+    (["greedy", "climber", "random", "greedy"], {"side": "back", "first_disc": "colour", "threshold_counts": "total"}),
+])
+def test_a_rollout_from_the_deal_is_the_kernels_play(policies, options):
     players = len(policies) if len(policies) > 1 else 3
-    config = RunConfig.build(GAME, players=players, policies=policies, plays=30, seed=11)
+    config = RunConfig.build(GAME, players=players, policies=policies, plays=30, seed=11, options=options)
     out = GAME.run_kernel(config, 0, 30)
     for play in range(30):
         p = Play(config, play)

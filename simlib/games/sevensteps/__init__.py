@@ -17,6 +17,7 @@ Spec card
 Version history
 - 1: first implementation.
 - 2: draws keyed by turn and stream, not a running counter (issue 25).
+- 3: the rule text's readings are the defaults: first_disc = tile, and the new threshold_counts = discs (issue 25).
 """
 
 from __future__ import annotations
@@ -57,13 +58,16 @@ class SevenSteps(Game):
     title = "7 Steps"
     report_order = 50
     headline_metric = "skill_gap"
-    rules_version = 2  # 2: draws keyed by turn and stream, not a running counter (issue 25)
+    rules_version = 3  # 3: defaults follow the rule text: first_disc = tile, threshold_counts = discs (issue 25)
     min_players = 2
     max_players = 4
     setup_options = {
         "side": {"front": "one-colour sides", "back": "mixed sides"},
         "tile_threshold": "a tile for fewer than {} points",
-        "first_disc": {"colour": "first disc on its colour", "tile": "first disc on any field of its tile"},
+        "threshold_counts": {"discs": "the threshold counts the discs' points",
+                             "total": "the threshold counts the turn's total, bonus included"},
+        "first_disc": {"colour": "first disc at its colour's lowest level on the board",
+                       "tile": "first disc at its colour's lowest level on a tile"},
         "layout": "{} layout", "tiles": "{} tiles", "specials": "{} special tiles",
         "unused_tile_points": "unused tiles worth {}", "max_turns": "turn limit {}",
     }
@@ -102,11 +106,11 @@ class SevenSteps(Game):
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
         from .kernel import simulate_plays  # loads Numba: only when simulating
         from .outputs import SevenStepsOutputs
-        from .state import Rules, board_arrays, tile_arrays
+        from .state import board_arrays, rule_options, tile_arrays
 
         o = config.options
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        rules = Rules(o["tile_threshold"], o["unused_tile_points"], o["max_turns"])
+        rules = rule_options(o)
         tiles = tile_arrays(self.specials(config))
         args = (config.seed, start, stop - start, config.players, codes, prm, self.default_parameters(MAX_PARAMS),
                 board_arrays(self.board(config), o["first_disc"]), tiles, rules)
@@ -120,12 +124,12 @@ class SevenSteps(Game):
         """Turns a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
         from .kernel import simulate_plays
         from .rollouts import rollout_bench
-        from .state import Rules, board_arrays, tile_arrays
+        from .state import board_arrays, rule_options, tile_arrays
 
         o = config.options
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         bd, ta = board_arrays(self.board(config), o["first_disc"]), tile_arrays(self.specials(config))
-        rules = Rules(o["tile_threshold"], o["unused_tile_points"], o["max_turns"])
+        rules = rule_options(o)
         args = (config.seed, 0, plays, config.players, codes, prm, self.default_parameters(MAX_PARAMS), bd, ta, rules,
                 np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
         rates = []

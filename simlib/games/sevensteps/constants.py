@@ -12,6 +12,7 @@ TOP_LEVEL = 7          # a tower reaching this level collapses
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 SIDES = ("front", "back")
 FIRST_DISC = ("colour", "tile")
+THRESHOLD_COUNTS = ("discs", "total")  # what the tile threshold compares (option threshold_counts)
 
 # Build-aid effects and victory-point measures (specials/assumed.toml names them; codes are the kernel's).
 HIGH_START, STEP_UP_2, DOWNHILL, TAKE_DOWN, MOVE_TOWER = range(5)

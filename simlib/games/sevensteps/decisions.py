@@ -51,24 +51,27 @@ def apply_aid(effect, a, b, height, bag, colour):
 
 
 @block()
-def _search(code, prm, height, bd, hand, max_discs, effect, bonus_tile, ta, threshold, key, draw_turn, drawn):
+def _search(code, prm, height, bd, hand, max_discs, effect, bonus_tile, ta, threshold, bonus_counts, key, draw_turn,
+            drawn):
     return best_chain(height, bd.colour, bd.neighbours, bd.colour_fields, bd.group, hand, max_discs, effect,
                       bonus_tile, ta.bonus_measure, ta.bonus_at_least, ta.bonus_points, code == CLIMBER, threshold,
-                      np.int64(prm[MAX_NODES]), key, draw_turn, drawn)
+                      bonus_counts, np.int64(prm[MAX_NODES]), key, draw_turn, drawn)
 
 
 @block()
-def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, key, draw_turn, drawn):
+def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, bonus_counts, key, draw_turn, drawn):
     """A search policy's turn: whether to play its build-aid tile (and on what), and the chain to place.
 
     The aid is played on the best of the targets tried when that beats the best chain without it by more
-    than aid_margin. A climber holding no tile (`threshold` > 0) plays the best chain scoring below the
-    threshold instead of its best chain when that costs at most `sacrifice` points.
+    than aid_margin. A climber holding no tile (`threshold` > 0) plays the best chain that earns a tile (its
+    points below the threshold as the rule counts them: `bonus_counts`, option threshold_counts) instead of its
+    best chain when that costs at most `sacrifice` points. Holding no tile, it has no bonus: its best chain's
+    score is then its levels, which both readings compare.
     Returns (play the aid?, target a, target b, chain fields, chain length, the most nodes one search
     visited, capped searches)."""
     climber_low = code == CLIMBER and aid_tile < 0 and bonus_tile < 0 and threshold > 0
-    found = _search(code, prm, height, bd, hand, HAND, -1, bonus_tile, ta, threshold if climber_low else 0, key,
-                    draw_turn, drawn)
+    found = _search(code, prm, height, bd, hand, HAND, -1, bonus_tile, ta, threshold if climber_low else 0,
+                    bonus_counts, key, draw_turn, drawn)
     plan, plan_n = found.fields, found.length
     nodes, capped = found.nodes, np.int64(found.capped)
     if climber_low and found.score >= threshold and found.low_length > 0 \
@@ -89,7 +92,7 @@ def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, 
             trial = height.copy()
             apply_aid(effect, a, b, trial, np.zeros(N_COLOURS, np.int64), bd.colour)
             with_aid = _search(code, prm, trial, bd, hand, ta.aid_max_discs[aid_tile], effect, bonus_tile, ta, 0,
-                               key, draw_turn, drawn)
+                               bonus_counts, key, draw_turn, drawn)
             nodes = max(nodes, with_aid.nodes)
             capped += with_aid.capped
             if with_aid.value > best and with_aid.length > 0:

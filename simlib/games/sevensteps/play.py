@@ -30,7 +30,16 @@ from .outputs import (
     TILE_POINTS,
 )
 from .policies import RANDOM, SEARCH
-from .rules import bonus_earned, draw_disc, draw_tile, first_placements, may_take_tile, next_placements, place_disc
+from .rules import (
+    bonus_earned,
+    draw_disc,
+    draw_tile,
+    first_placements,
+    may_take_tile,
+    next_placements,
+    place_disc,
+    threshold_points,
+)
 from .state import (
     BAG_DRAWS,
     PL_A,
@@ -123,7 +132,8 @@ def place_chain(code, plan, plan_n, max_discs, effect, height, hand, bd, key, dr
 
 
 @nb.njit(cache=True, inline="always")
-def choose_aid(code, prm, held, height, bd, ta, hand, threshold, key, draw_turn, drawn, seat_out, s, sc, no_plan):
+def choose_aid(code, prm, held, height, bd, ta, hand, threshold, bonus_counts, key, draw_turn, drawn, seat_out, s, sc,
+               no_plan):
     """Whether to play the held build-aid tile, on what, and (search policies) the chain to place.
     Returns (the tile played or -1, its targets, the planned chain and its length; `no_plan` and 0 for the
     random policy)."""
@@ -136,7 +146,8 @@ def choose_aid(code, prm, held, height, bd, ta, hand, threshold, key, draw_turn,
                 aid_tile = held[s, C.AID]
     else:
         play_it, aid_a, aid_b, plan, plan_n, nodes, capped = plan_turn(
-            code, prm, held[s, C.AID], held[s, C.BONUS], height, bd, ta, hand, threshold, key, draw_turn, drawn)
+            code, prm, held[s, C.AID], held[s, C.BONUS], height, bd, ta, hand, threshold, bonus_counts, key, draw_turn,
+            drawn)
         sc[S_MAX_NODES] = max(sc[S_MAX_NODES], nodes)
         seat_out[CAPPED, s] += capped
         if play_it:
@@ -273,8 +284,8 @@ def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, draw_tu
                 aid_a, aid_b, chain, chain_n = plan[PL_A], plan[PL_B], plan[PL_CHAIN:], plan[PL_N]
             else:
                 aid, aid_a, aid_b, chain, chain_n = choose_aid(code, tprm, held, height, bd, ta, hand,
-                                                               rules.tile_threshold, key, draw_turn, drawn, seat_out,
-                                                               s, sc, fields)
+                                                               rules.tile_threshold, rules.bonus_counts, key,
+                                                               draw_turn, drawn, seat_out, s, sc, fields)
             effect, max_discs = -1, C.HAND
             if aid >= 0:
                 effect, max_discs = ta.aid_effect[aid], ta.aid_max_discs[aid]
@@ -293,7 +304,7 @@ def _run(height, bag, hands, held, piles, n_piles, discards, n_discards, draw_tu
         seat_out[DISCS, s] += n
         sc[S_COLLAPSES] += _sum(colls[:n])
         taken, taken_tile = -1, -1
-        if may_take_tile(n, points, rules.tile_threshold):
+        if may_take_tile(n, threshold_points(points - bonus, bonus, rules.bonus_counts), rules.tile_threshold):
             taken, taken_tile = take_tile(code, tprm, held, s, piles, n_piles, discards, n_discards, key, draw_turn,
                                           drawn, seat_out)
         # a refill short of 7 ends the game once the round is completed

@@ -3,9 +3,10 @@
 A candidate is a turn plan: whether to play the held build-aid tile (and on what), and the chain to place. The
 candidates are the base policy's own plan (the incumbent), the `chains` best chains by points (greedy's value:
 levels plus the held victory-point tile's bonus where met) without the build-aid tile and with it on greedy's
-best target, and, when a tile may be taken, the best chain scoring below the tile threshold (a low turn earns
-a tile). The rest of the turn is greedy's: a met victory-point tile is played, the pile taken from is the one
-it holds nothing of (holding neither: build-aid), nothing is thrown back.
+best target, and, when a tile may be taken, the best chain scoring below the tile threshold as the rule counts
+(threshold_counts: the discs' points, or the total with the bonus), a low turn earning a tile. The rest of the
+turn is greedy's: a met victory-point tile is played, the pile taken from is the one it holds nothing of
+(holding neither: build-aid), nothing is thrown back.
 
 What the deciding seat has not seen (the rules' open question 14: hands behind screens, tiles face down, the
 bag's count public): the other seats' hands and which tiles they hold. Before each rollout their hands are
@@ -123,7 +124,8 @@ def _may_take(st, s, kind, playing_aid):
 @block()
 def _add_chains(st, s, bd, ta, rules, greedy_prm, aid, a, b, n_chains, key, draw_turn, drawn, cand, k):
     """The n_chains best chains by points (after the build-aid tile on (a, b), when `aid`), and the best one
-    below the tile threshold when a tile may then be taken, as candidates from k. Returns how many there are."""
+    below the tile threshold (as rules.bonus_counts counts) when a tile may then be taken, as candidates from k.
+    Returns how many there are."""
     height, hand, effect, max_discs = st.height.copy(), st.hands[s].copy(), -1, HAND
     if aid:
         tile = st.held[s, AID]
@@ -133,8 +135,8 @@ def _add_chains(st, s, bd, ta, rules, greedy_prm, aid, a, b, n_chains, key, draw
     top = np.empty((n_chains, TOP_FIELDS + HAND), np.int64)
     found = top_chains(height, bd.colour, bd.neighbours, bd.colour_fields, bd.group, hand, max_discs, effect,
                        st.held[s, BONUS], ta.bonus_measure, ta.bonus_at_least, ta.bonus_points,
-                       rules.tile_threshold if low else 0, np.int64(greedy_prm[MAX_NODES]), key, draw_turn, drawn,
-                       top)
+                       rules.tile_threshold if low else 0, rules.bonus_counts, np.int64(greedy_prm[MAX_NODES]), key,
+                       draw_turn, drawn, top)
     for r in range(n_chains):
         if top[r, TOP_N] > 0:
             k = _add(cand, k, int(aid), a, b, top[r, TOP_N], top[r, TOP_FIELDS:])
@@ -155,14 +157,14 @@ def candidates(st, s, base, base_prm, greedy_prm, bd, ta, rules, n_chains, key, 
     k, incumbent = 0, -1
     if base != RANDOM:
         play, a, b, chain, n, _, _ = plan_turn(base, base_prm, aid_tile, bonus_tile, st.height, bd, ta, hand,
-                                              rules.tile_threshold, key, draw_turn, drawn)
+                                              rules.tile_threshold, rules.bonus_counts, key, draw_turn, drawn)
         k, incumbent = _add(cand, 0, int(play), a, b, n, chain), 0
     k = _add_chains(st, s, bd, ta, rules, greedy_prm, False, -1, -1, n_chains, key, draw_turn, drawn, cand, k)
     if aid_tile >= 0:  # greedy's best target, whatever the gain
         eager = greedy_prm.copy()
         eager[AID_MARGIN] = -1e9
-        play, a, b, _, _, _, _ = plan_turn(GREEDY, eager, aid_tile, bonus_tile, st.height, bd, ta, hand, 0, key,
-                                           draw_turn, drawn)
+        play, a, b, _, _, _, _ = plan_turn(GREEDY, eager, aid_tile, bonus_tile, st.height, bd, ta, hand, 0,
+                                           rules.bonus_counts, key, draw_turn, drawn)
         if play:
             k = _add_chains(st, s, bd, ta, rules, greedy_prm, True, a, b, n_chains, key, draw_turn, drawn, cand, k)
     return k, incumbent

@@ -44,8 +44,16 @@ def first_placements(height, colour, group, hand, effect, out):
 
 
 @block()
+def threshold_points(disc_points, bonus, bonus_counts):
+    """The points the tile threshold compares: the discs placed ("hierbei", option threshold_counts = discs),
+    or with the victory-point tile's bonus (total)."""
+    return disc_points + bonus if bonus_counts else disc_points
+
+
+@block()
 def may_take_tile(placed, points, threshold):
-    """A turn that placed a disc and scored fewer than `threshold` points (bonus included) earns a tile."""
+    """A turn that placed a disc and scored fewer than `threshold` points (as `threshold_points` counts them)
+    earns a tile."""
     return placed > 0 and points < threshold
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from ...core.blocks import block
 from ...core.rng import below
 from .constants import HAND, N_COLOURS, N_FIELDS, STEP_UP_2, TOP_LEVEL
-from .rules import bonus_earned, first_placements, next_placements, place_disc
+from .rules import bonus_earned, first_placements, next_placements, place_disc, threshold_points
 from .state import TIE_DRAWS, take
 
 TOP_VALUE, TOP_N, TOP_FIELDS = range(3)  # top_chains' columns
@@ -29,7 +29,8 @@ class Chain(NamedTuple):
     length: int
     value: int              # its value: levels (or squared levels) plus the bonus it earns
     score: int              # its points: levels plus the bonus
-    low_fields: np.ndarray  # with a threshold: the highest-scoring chain scoring below it
+    low_fields: np.ndarray  # with a threshold: the highest-scoring chain whose threshold points (levels, plus
+                            # the bonus when bonus_counts) are below it
     low_length: int         # (0: none)
     low_score: int
     nodes: int              # chains visited
@@ -74,24 +75,27 @@ def _keep(best, ties, value, key, draw_turn, drawn):
 
 @block()
 def best_chain(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
-               bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, draw_turn, drawn):
+               bonus_measure, bonus_at_least, bonus_points, squares, threshold, bonus_counts, max_nodes, key, draw_turn,
+               drawn):
     """The chain of highest value (sum of levels, or of squared levels with `squares`, plus the held
     victory-point tile's points where the chain meets it), ties drawn uniformly; with `threshold` > 0 also
-    the highest-scoring chain that scores below it (then nothing is cut). `height` and `hand` are restored."""
+    the highest-scoring chain that earns a tile: whose levels (plus its bonus, with `bonus_counts`: the rule's
+    threshold_counts) are below it (then nothing is cut). `height` and `hand` are restored."""
     return _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
-                   bonus_measure, bonus_at_least, bonus_points, squares, threshold, max_nodes, key, draw_turn, drawn,
-                   None)
+                   bonus_measure, bonus_at_least, bonus_points, squares, threshold, bonus_counts, max_nodes, key,
+                   draw_turn, drawn, None)
 
 
 @block()
 def top_chains(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
-               bonus_measure, bonus_at_least, bonus_points, threshold, max_nodes, key, draw_turn, drawn, top):
+               bonus_measure, bonus_at_least, bonus_points, threshold, bonus_counts, max_nodes, key, draw_turn, drawn,
+               top):
     """best_chain by the sum of levels, which also keeps the top.shape[0] chains of highest value in `top`
     (rows: value, length, fields; the first of equal values kept; unfilled rows have length 0), the cut
     against the lowest of them. A search policy's candidates."""
     return _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile,
-                   bonus_measure, bonus_at_least, bonus_points, False, threshold, max_nodes, key, draw_turn, drawn,
-                   top)
+                   bonus_measure, bonus_at_least, bonus_points, False, threshold, bonus_counts, max_nodes, key,
+                   draw_turn, drawn, top)
 
 
 @block()
@@ -120,7 +124,7 @@ def _offer(top, count, value, n, fields):
 
 @block()
 def _search(height, colour, neighbours, colour_fields, group, hand, max_discs, effect, bonus_tile, bonus_measure,
-            bonus_at_least, bonus_points, squares, threshold, max_nodes, key, draw_turn, drawn, top):
+            bonus_at_least, bonus_points, squares, threshold, bonus_counts, max_nodes, key, draw_turn, drawn, top):
     """best_chain, and with `top` (not None) top_chains. best_chain passes None, so that Numba compiles its
     version without the `top` code: an empty array there made greedy plays about 15% slower (measured
     2026-12-03)."""
@@ -183,7 +187,7 @@ def _search(height, colour, neighbours, colour_fields, group, hand, max_discs, e
             best[:n] = fields[:n]
         if top is not None:
             top_count, floor = _offer(top, top_count, gained + bonus, n, fields)
-        if threshold > 0 and total + bonus < threshold:
+        if threshold > 0 and threshold_points(total, bonus, bonus_counts) < threshold:
             kept, low_ties = _keep(low_score, low_ties, total + bonus, key, draw_turn, drawn)
             if kept:
                 low_score, low_n = total + bonus, n

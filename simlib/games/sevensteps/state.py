@@ -9,7 +9,7 @@ import numpy as np
 from ...core.blocks import block
 from ...core.rng import draw, turn_draw_index
 from .board import Board
-from .constants import FIRST_DISC, HAND, N_COLOURS, N_FIELDS
+from .constants import FIRST_DISC, HAND, N_COLOURS, N_FIELDS, THRESHOLD_COUNTS
 from .outputs import SEAT_COLUMNS
 from .specials import Specials
 
@@ -32,8 +32,15 @@ class TileArrays(NamedTuple):
 
 class Rules(NamedTuple):
     tile_threshold: int      # a turn scoring fewer points lets the player take a tile
+    bonus_counts: bool       # the threshold compares the turn's total, bonus included (threshold_counts = total)
     unused_tile_points: int  # per tile held at the end
     max_turns: int           # a safety limit (end reason turn_limit)
+
+
+def rule_options(options: dict) -> Rules:
+    """The kernel's rule options from a run's options."""
+    return Rules(options["tile_threshold"], options["threshold_counts"] == THRESHOLD_COUNTS[1],
+                 options["unused_tile_points"], options["max_turns"])
 
 
 def board_arrays(board: Board, first_disc: str) -> BoardArrays:
