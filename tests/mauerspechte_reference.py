@@ -31,22 +31,29 @@ What is checked at every event (on top of tests/catan_reference.py's checks, whi
   road joins its owner's roads only at a free intersection that no standing section covers: a road to a
   wall intersection "leads nowhere until the wall opens" (open question 12; `roads_through_wall=True`
   lets roads pass such an intersection as Catan's rule alone would); ships only on ship edges not under a
-  standing section, with no connection needed; moved ships likewise;
+  standing section, with no connection needed; moved ships likewise; a settlement touches its owner's road or
+  ship, and in the reading `ship_sites = connected` (the text frees where a ship is built, not where a
+  settlement is) a ship counts only in a line of his ships that reaches his settlement or city (joined at free
+  intersections or his buildings);
 - production per roll, card for card (`produce` rows per seat and resource, a `hotel_produce` row whenever
   the rolled hotel produces, 0 cards included): the settlements and cities beside hexes with the number (the hotel
   fields with their new tokens), not under the robber, and the hotel whose chip was rolled (2 cards of its
   field's resource to its owner, nothing while the robber stands on its field); for the hotel's resource the
   hotel is paid first: if the bank cannot pay the hotel's 2 and every building's claim, the owner gets
   min(2, bank) and no building any of that resource; every other resource by Catan's shortage rule;
-- a 7 and a knight: while the wall is closed (no lower piece bought yet) the robber must go to a land hex
-  on the other side of the wall; afterwards to any other land hex;
+- a 7: while the wall is closed (no lower piece bought yet) the robber must go to a land hex on the other side
+  of the wall; afterwards to any other land hex; a knight likewise only in the reading `knight_robber =
+  across`, else (`free`: the text names the 7 only) to any other land hex;
 - thresholds 4, 5, 6, 8, 9, 10: before every step of the player on turn (the roll, a knight, each action,
   the end of the turn), every threshold the leading player (most points; on a tie the first in turn order
   from the player on turn) has reached and nobody reached before has had its `wall_chip`, lowest first,
   placed by that leader under a land section that never had a chip; a chip when none is due is illegal;
-- wall pieces: by the player on turn after the roll, at most one per turn, only of a released section, the
-  upper before the lower, paying the resources printed on it (components.toml); a lower piece is followed,
-  in this order, by a `tiergarten` chip (while the supply of 8 lasts), a `hotel_release` of an unreleased
+- wall pieces: by the player on turn after the roll, at most one per turn and player, only of a released
+  section, the upper before the lower, paying the resources printed on it (components.toml); in the reading
+  `release_buy = at_once` ("darf direkt ... erwerben") also by a player right after he put a threshold chip
+  under that section on another's turn; a lower piece is followed, in this order, by a `tiergarten` chip
+  (always with `vp_chip_supply = unlimited`, "8 (oder mehr)"; while the vp_chips last with `limited`), a
+  `hotel_release` of an unreleased
   hotel with the section's chip now on offer, the section's `wall_open`, the water section's `wall_open` once
   both its neighbours are gone, and a `card` event when Bester Mauerspecht changes;
 - hotels: by the player on turn after the roll, at most one per turn, a released hotel not yet bought with a
@@ -55,14 +62,19 @@ What is checked at every event (on top of tests/catan_reference.py's checks, whi
 - doubles: when the sum is on no hex any more (the 2 or 12 after its hotel), nothing is produced and a chip
   goes from the supply to the Tiergarten (none when the supply is empty); then, with a chip waiting, one Love
   Parade: bidding from the player on turn clockwise, skipping those who passed (a pass is final); the opener
-  must bid at least 0 (if he holds that many cards), every other bid raises by at least one and at most to
+  must bid at least love_parade_min_bid (if he holds that many cards), every other bid raises by at least one and
+  at most to
   the bidder's hand; it ends when the highest bidder's turn to speak comes again or nobody is left; the
   winner pays exactly his bid as `pay` rows (cards he holds, to the bank), then `parade` (price, bidders);
 - Bester Mauerspecht (after every wall piece) and Bester Raver (after every parade): the single player with
   the most wall pieces / chips (at least one) holds it, nobody when several share the most; a `card` event
   exactly when the holder changes (a null seat: neutralised);
 - conservation after every event: bank + hands = 19 of each resource (95), chips supply + Tiergarten + held
-  = 8; nobody plays a step of his turn with the points to win; nothing is left due when the events end.
+  = the chips (8 with a limited supply); nobody plays a step of his turn with the points to win; nothing is left
+  due when the events end.
+The readings of the rule text come from the run's options (its `config` in the lake's runs table), each
+written out here from the text: ship_sites (connected / any), release_buy (at_once / own_turn),
+vp_chip_supply (unlimited / limited) with vp_chips, knight_robber (free / across), love_parade_min_bid.
 `check_tables` then compares the replay's final state with the `games`, `seats`, `wall_pieces`, `hotels`,
 `love_parades` and `production` rows of the play (points by source, the winner, counts, holders, received
 cards, each purchase with its cost, each hotel's yield, robbed rolls and shortage, each parade, the cards
@@ -88,13 +100,16 @@ COMPONENTS_FILE = PACKAGE / "components.toml"
 # --- the scenario's rules, written out (docs/games/mauerspechte.md, parameters with their defaults) ----------
 WIN_POINTS = {3: 17, 4: 15}        # seed: "bei drei Spielern 17 Siegpunkte bzw. bei vier Spielern 15"
 THRESHOLDS = (4, 5, 6, 8, 9, 10)   # seed: "4, 5, 6, 8, 9 oder 10 Siegpunkte"
-VP_CHIPS = 8                       # seed: "8 (oder mehr)", decided: 8 and no more
+VP_CHIPS = 8                       # seed: "8 (oder mehr)": the supply when it is limited
 WALL_PIECES_PER_TURN = HOTELS_PER_TURN = 1
 WALL_PIECE_POINTS = CHIP_POINTS = MAUERSPECHT_POINTS = RAVER_POINTS = 1
 HOTEL_POINTS = 0                   # assumed (issue 11)
 HOTEL_YIELD = 2                    # seed: "Ein Hotel produziert wie eine Stadt"
 CARD_MIN = 1                       # Bester Mauerspecht / Raver: at least one piece / chip
 LOVE_PARADE_MIN_BID = 0
+# The readings of the rule text where it can be read two ways (the run's options name them); the text's own first.
+TEXT_READINGS = {"ship_sites": "connected", "release_buy": "at_once", "vp_chip_supply": "unlimited",
+                 "knight_robber": "free", "vp_chips": VP_CHIPS, "love_parade_min_bid": LOVE_PARADE_MIN_BID}
 CHIP_CLASS = {4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5}   # hotel price in cards by the chip bought with it
 TOTAL_CARDS = 5 * BANK_PER_RESOURCE                   # 95
 MAX_TURNS = 1000
@@ -246,9 +261,21 @@ class Auction:
 
 
 class MauerspechteReplay(Replay):
-    def __init__(self, players: int, layout: str = "fixed", roads_through_wall: bool = False, berlin: Berlin = BERLIN):
+    def __init__(self, players: int, layout: str = "fixed", roads_through_wall: bool = False, berlin: Berlin = BERLIN,
+                 options: dict | None = None):
         super().__init__(players, berlin.board)
         check(layout in ("fixed", "shuffled"), f"layout {layout}")
+        reading = {k: (options or {}).get(k, v) for k, v in TEXT_READINGS.items()}
+        check(reading["ship_sites"] in ("connected", "any") and reading["release_buy"] in ("at_once", "own_turn")
+              and reading["vp_chip_supply"] in ("unlimited", "limited")
+              and reading["knight_robber"] in ("free", "across"), f"readings {reading}")
+        self.connected_ships = reading["ship_sites"] == "connected"
+        self.release_at_once = reading["release_buy"] == "at_once"
+        self.knight_across = reading["knight_robber"] == "across"
+        self.min_bid = reading["love_parade_min_bid"]
+        self.chip_total = reading["vp_chips"] if reading["vp_chip_supply"] == "limited" else float("inf")
+        self.robber_by_knight = False        # the robber's move due comes from a knight (not a 7)
+        self.chip_placed = None              # (seat, section) of the last event, a wall_chip
         self.berlin, self.layout, self.roads_through_wall = berlin, layout, roads_through_wall
         self.win_points = WIN_POINTS[players]
         self.hotel_due = {}                  # (seat, resource, hotel) -> cards the last roll owes a hotel
@@ -262,13 +289,14 @@ class MauerspechteReplay(Replay):
         self.wall_closed = True
         self.wall_opened_turn = None
         self.wall_pieces = [0] * players
-        self.wall_this_turn = self.hotel_this_turn = 0
+        self.wall_this_turn = Counter()     # seat -> wall pieces bought this turn
+        self.hotel_this_turn = 0
         # hotels and chips
         self.released: list = []             # hotel cards released, in order
         self.offer: list = []                # chips on offer
         self.hotel_owner = {}                # hotel -> seat
         self.hotel_chip = {}                 # hotel -> chip
-        self.supply, self.tiergarten = VP_CHIPS, 0
+        self.supply, self.tiergarten = self.chip_total, 0
         self.chips = [0] * players
         self.mauerspecht = self.raver = None
         # what the tables report
@@ -307,7 +335,31 @@ class MauerspechteReplay(Replay):
         return any(self.standing[s] and e in self.berlin.section_edges[s] for s in self.berlin.sections)
 
     def settle_ok(self, n, p, setup):
-        return not self.node_blocked(n) and super().settle_ok(n, p, setup)
+        if self.node_blocked(n) or not super().settle_ok(n, p, setup):
+            return False
+        if setup or not self.connected_ships:
+            return True
+        linked = self.linked_ships(p)
+        return any(f >= 0 and self.edge_owner[f] == p and (self.edge_kind[f] == "road" or f in linked)
+                   for f in self.board.node_edges[n])
+
+    def linked_ships(self, p):
+        """p's ships in a shipping line that reaches his settlement or city: from a ship at his building, on over
+        intersections no other player's building stands on, to his next ship (Seafarers' line of ships)."""
+        B = self.board
+        ships = {e for e in range(len(self.edge_owner)) if self.edge_owner[e] == p and self.edge_kind[e] == "ship"}
+        linked = {e for e in ships if any(self.node_owner[n] == p for n in B.edge_nodes[e])}
+        todo = list(linked)
+        while todo:
+            e = todo.pop()
+            for n in B.edge_nodes[e]:
+                if self.node_owner[n] >= 0:
+                    continue  # his own building starts lines itself; another's cuts the line
+                for f in B.node_edges[n]:
+                    if f in ships and f not in linked:
+                        linked.add(f)
+                        todo.append(f)
+        return linked
 
     def route_ok(self, e, p, kind):
         """Free and not under a standing section; a ship on a ship edge with no connection needed; a road on a
@@ -389,7 +441,8 @@ class MauerspechteReplay(Replay):
                   "the first turn began before the set-up was over")
             self.turn = e["turn"]
             self.card_played = self.ship_moved = False
-            self.wall_this_turn = self.hotel_this_turn = 0
+            self.wall_this_turn = Counter()
+            self.hotel_this_turn = 0
             self.new_cards = {q: Counter() for q in range(self.players)}
         mover = self.turn % self.players if self.turn >= 0 else None
         if action in ("produce", "hotel_produce"):
@@ -402,13 +455,21 @@ class MauerspechteReplay(Replay):
             check(action in ("bid", "pass"), f"{action} while the Love Parade's bidding runs")
         else:
             check(action not in SCRIPTED | {"bid", "pass"}, f"{action} out of place")
-        step = action in STEPS and not e["free"]
+        # reading release_buy = at_once: the upper piece of the section a player has just put a threshold chip
+        # under, bought at once on another's turn (not a step of the player on turn)
+        chip_placed, self.chip_placed = self.chip_placed, None
+        direct = action == "wall_piece" and mover is not None and p != mover
+        if direct:
+            check(self.release_at_once, f"seat {p} bought a wall piece on seat {mover}'s turn (release_buy own_turn)")
+            check(chip_placed == (p, e["section"]), f"seat {p} bought a wall piece of {e['section']} on seat "
+                                                    f"{mover}'s turn, not right after putting its chip there")
+        step = action in STEPS and not e["free"] and not direct
         if mover is not None and step:
             check(self.points(mover) < self.win_points,
                   f"seat {mover} had {self.points(mover)} points on his turn: he had won")
             pending = self.pending_thresholds()
             check(not pending, f"threshold {pending} reached, its chip not placed before the next step")
-        if action not in OTHERS_ACT and mover is not None:
+        if action not in OTHERS_ACT and mover is not None and not direct:
             check(p == mover, f"seat {p} acted ({action}) on seat {mover}'s turn")
         if action not in ("road", "ship", "wall_chip") or not e["free"]:
             self.free_pieces = 0  # road building's pieces are placed at once (thresholds may be settled between)
@@ -427,8 +488,8 @@ class MauerspechteReplay(Replay):
         check((self.hands >= 0).all() and (self.bank >= 0).all(), "a negative hand or bank")
         check((self.hands.sum(axis=0) + self.bank == BANK_PER_RESOURCE).all()
               and self.hands.sum() + self.bank.sum() == TOTAL_CARDS, "resources not conserved")
-        check(self.supply + self.tiergarten + sum(self.chips) == VP_CHIPS and min(self.supply, self.tiergarten) >= 0,
-              "victory-point chips not conserved")
+        check(self.supply + self.tiergarten + sum(self.chips) == self.chip_total
+              and min(self.supply, self.tiergarten) >= 0, "victory-point chips not conserved")
 
     def on_harbour(self, e, p):
         """The kind at each harbour place, before the set-up: as the map lays it (layout `fixed`), else an
@@ -478,6 +539,7 @@ class MauerspechteReplay(Replay):
         check(all(d is not None and 1 <= d <= 6 for d in dice), f"a die showing {dice}")
         check(sum(dice) == e["dice"], f"dice {dice} do not make {e['dice']}")
         self.rolled = True
+        self.robber_by_knight = False
         total = e["dice"]
         self.missing_roll = dice[0] == dice[1] and total not in self.token.values()
         if total == 7:
@@ -560,7 +622,7 @@ class MauerspechteReplay(Replay):
         a = self.auction
         check(p == a.speaker(), f"seat {p} bid out of turn (seat {a.speaker()} speaks)")
         bid, hand = e["bid"], int(self.hands[p].sum())
-        least = LOVE_PARADE_MIN_BID if a.high is None else a.high + 1
+        least = self.min_bid if a.high is None else a.high + 1
         check(bid is not None and least <= bid <= hand, f"seat {p} bid {bid} (at least {least}, holds {hand})")
         a.high, a.bidder = bid, p
         a.bid_once.add(p)
@@ -571,7 +633,7 @@ class MauerspechteReplay(Replay):
         check(p == a.speaker(), f"seat {p} passed out of turn (seat {a.speaker()} speaks)")
         hand = int(self.hands[p].sum())
         if a.high is None and p == a.order[0]:
-            check(hand < LOVE_PARADE_MIN_BID, f"the opener, seat {p}, passed holding {hand} cards: he must bid")
+            check(hand < self.min_bid, f"the opener, seat {p}, passed holding {hand} cards: he must bid")
         a.passed.add(p)
         self.next_speaker()
 
@@ -604,9 +666,13 @@ class MauerspechteReplay(Replay):
             self.raver = p
 
     # the robber
+    def on_knight(self, e, p):
+        super().on_knight(e, p)
+        self.robber_by_knight = True
+
     def on_robber(self, e, p):
         h = e["hex"]
-        if self.wall_closed:
+        if self.wall_closed and (self.knight_across or not self.robber_by_knight):
             check(h in self.terrain and self.berlin.hex_side[h] != self.berlin.hex_side[self.robber],
                   f"the robber stayed on the {self.berlin.hex_side[self.robber]} side (hex {self.robber} -> {h}) "
                   "while the wall is closed")
@@ -657,16 +723,17 @@ class MauerspechteReplay(Replay):
                                                                "without a chip")
         self.section_chip[s] = e["chip"]
         self.passed_thresholds.append(e["chip"])
+        self.chip_placed = (p, s)
 
     def on_wall_piece(self, e, p):
         s, piece = e["section"], e["piece"]
         check(self.rolled, "a wall piece before the roll")
-        check(self.wall_this_turn < WALL_PIECES_PER_TURN, f"seat {p}: a second wall piece in one turn")
+        check(self.wall_this_turn[p] < WALL_PIECES_PER_TURN, f"seat {p}: a second wall piece in one turn")
         check(s in self.section_chip, f"wall piece of {s}, not released")
         check(self.bought[s] + [piece] in (["upper"], ["upper", "lower"]), f"{piece} piece of {s}, after "
                                                                            f"{self.bought[s]}")
         self.pay_cards(p, self.berlin.wall_cost[(s, piece)], f"the {piece} piece of {s}")
-        self.wall_this_turn += 1
+        self.wall_this_turn[p] += 1
         self.bought[s].append(piece)
         self.wall_pieces[p] += 1
         self.wall_log.append({"section": s, "piece": piece, "seat": p, "turn": self.turn,
@@ -728,10 +795,11 @@ class MauerspechteReplay(Replay):
                                                                              "differ in number")
 
 
-def replay_game(events: list[dict], players: int, layout: str = "fixed",
-                roads_through_wall: bool = False) -> MauerspechteReplay:
-    """Replays one play's events in `seq` order, then checks nothing is left due."""
-    game = MauerspechteReplay(players, layout, roads_through_wall)
+def replay_game(events: list[dict], players: int, layout: str = "fixed", roads_through_wall: bool = False,
+                options: dict | None = None) -> MauerspechteReplay:
+    """Replays one play's events in `seq` order, then checks nothing is left due; `options`: the run's (its
+    readings of the rule text; the text's own where one is missing)."""
+    game = MauerspechteReplay(players, layout, roads_through_wall, options=options)
     for e in events:
         game.apply(e)
     game.finish()

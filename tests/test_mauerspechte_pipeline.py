@@ -410,7 +410,7 @@ def cli(*args: str) -> tuple[int, str]:
 def real(tmp_path_factory):
     root = tmp_path_factory.mktemp("mauerspechte_real")
     lake, marts, reports = root / "lake", root / "marts", root / "reports"
-    for players, policy, plays in ((4, "random", 160), (3, "builder", 120)):
+    for players, policy, plays in ((4, "random", 160), (3, "builder", 100)):
         status, out = cli("simulate", "mauerspechte", "--plays", str(plays), "--players", str(players),
                           "--policies", policy, "--seed", "7", "--workers", "1", "--lake", str(lake), "--quiet")
         assert status == 0, out
@@ -493,7 +493,7 @@ def test_seat_marts_agree_with_the_lake(real):
         assert r["n_parades"] == mine.height and r["mean_price"] == pytest.approx(mine["price"].mean())
     length = marts["mart_mauerspechte_length_vs_catan"].sort("players")
     assert length["setup_label"].to_list() == ["3 builder players", "4 random players"]
-    assert length["n_plays"].to_list() == [120, 160] and length["catan_n_plays"].to_list() == [None, 100]
+    assert length["n_plays"].to_list() == [100, 160] and length["catan_n_plays"].to_list() == [None, 100]
     catan = pl.read_parquet(str(lake / "games" / "game=catan" / "**" / "*.parquet"), hive_partitioning=True)["turns"]
     mine = lake_table(lake, "games").filter(pl.col("players") == 4)["turns"]
     r = row(length, players=4)

@@ -1,9 +1,11 @@
 """Die Mauerspechte's games, replayed event by event by the independent reference (tests/mauerspechte_reference.py,
 which derives the rules from docs/games/mauerspechte.md, the seed text and the data files alone and imports
 nothing from simlib; nor does this driver: the runs come from the command line, tests/cli_runs.py): every play
-of every policy alone and of mixed tables, at 3 and 4 players, and once with the shuffled layout, must be legal
-at every event and end on the rows of the games, seats, wall_pieces, hotels, love_parades and production
-tables. Each check of the reference is shown to catch a stream changed in one place."""
+of every policy alone and of mixed tables, at 3 and 4 players, once with the shuffled layout, and with the other
+reading of the rule text wherever it can be read two ways (the reference takes the readings from the options the
+lake records with the run), must be legal at every event and end on the rows of the games, seats, wall_pieces,
+hotels, love_parades and production tables. Each check of the reference is shown to catch a stream changed in
+one place."""
 
 from __future__ import annotations
 
@@ -29,7 +31,13 @@ POLICIES = ("random", "weighted", "builder", "specht", "hotelier")
 MIXED = {3: ["hotelier", "random", "specht"], 4: ["specht", "hotelier", "builder", "weighted"]}
 TABLES = (*POLICIES, "mixed")
 PLAYS, SEED = 10, 5
-CASES = [(players, table, "fixed") for players in (3, 4) for table in TABLES] + [(4, "random", "shuffled")]
+# The readings of the rule text (parameters.toml `reading`): the text's own (the defaults) and the other one each.
+OTHER_READINGS = {"ship_sites": "any", "release_buy": "own_turn", "vp_chip_supply": "limited",
+                  "knight_robber": "across", "love_parade_min_bid": 1}
+READINGS = {"text": {}, "other": OTHER_READINGS}
+CASES = ([(players, table, "fixed", "text") for players in (3, 4) for table in TABLES]
+         + [(4, "random", "shuffled", "text"), (3, "random", "fixed", "other"), (4, "mixed", "fixed", "other"),
+            (4, "random", "fixed", "other")])
 # The rules as documented: a road does not join its owner's roads through an intersection of a standing wall
 # section (the reference can also replay the other reading, roads_through_wall=True).
 KERNEL_READING = {"roads_through_wall": False}
@@ -40,36 +48,39 @@ ACTIONS = {"hex", "harbour", "setup_settlement", "setup_road", "roll", "produce"
 
 
 @functools.cache
-def every_case() -> dict[tuple[int, str, str], tuple[dict, ...]]:
-    """PLAYS plays of every case of CASES, simulated through the command line (one batch), play by play."""
-    runs = {(players, table, layout): (players, MIXED[players] if table == "mixed" else [table], PLAYS, SEED,
-                                       {"layout": layout})
-            for players, table, layout in CASES}
-    cases = simulated_plays("mauerspechte", runs)
+def every_case() -> dict[tuple[int, str, str, str], tuple[dict, ...]]:
+    """PLAYS plays of every case of CASES, simulated through the command line (one batch), play by play, each
+    with its run's options."""
+    runs = {(players, table, layout, reading): (players, MIXED[players] if table == "mixed" else [table], PLAYS,
+                                                SEED, {"layout": layout, **READINGS[reading]})
+            for players, table, layout, reading in CASES}
+    cases = simulated_plays("mauerspechte", runs, options=True)
     for plays in cases.values():
         for play in plays:
             play["events"].sort(key=lambda e: e["seq"])
     return cases
 
 
-def played(players: int, table: str, layout: str = "fixed") -> tuple[dict, ...]:
-    """The case's plays, each as its rows of every table."""
-    return every_case()[(players, table, layout)]
+def played(players: int, table: str, layout: str = "fixed", reading: str = "text") -> tuple[dict, ...]:
+    """The case's plays, each as its rows of every table and its run's options."""
+    return every_case()[(players, table, layout, reading)]
 
 
 def check_play(play: dict, players: int, layout: str, received: bool = True, **reading):
-    game = replay_game(play["events"], players, layout, **(reading or KERNEL_READING))
+    game = replay_game(play["events"], players, layout, options=play["options"], **(reading or KERNEL_READING))
     (games_row,) = play["games"]
     check_tables(game, games_row, play["seats"], play.get("wall_pieces", []), play.get("hotels", []),
                  play.get("love_parades", []), play.get("production", []), received=received)
     return game
 
 
-@pytest.mark.parametrize("players,table,layout", CASES)
-def test_events_replay_legally_to_the_tables(players, table, layout):
+@pytest.mark.parametrize("players,table,layout,reading", CASES)
+def test_events_replay_legally_to_the_tables(players, table, layout, reading):
     """Every event legal and affordable when it happens, production card for card, the wall, hotels, parades
-    and special cards as the rules give them, and the end on the points (by source) and rows of the tables."""
-    for play in played(players, table, layout):
+    and special cards as the rules give them (in the run's readings of the text), and the end on the points (by
+    source) and rows of the tables."""
+    for play in played(players, table, layout, reading):
+        assert play["options"]["layout"] == layout and READINGS[reading].items() <= play["options"].items()
         assert [e["seq"] for e in play["events"]] == list(range(len(play["events"])))
         check_play(play, players, layout)
 
@@ -86,16 +97,29 @@ def test_the_replayed_games_exercise_every_rule():
 
         def on_robber(self, e, p):
             seen["robber across the closed wall" if self.wall_closed else "robber, wall open"] += 1
+            if self.wall_closed and self.robber_by_knight:
+                side = self.berlin.hex_side
+                seen["a knight's robber staying on its side of the closed wall" if side[e["hex"]] == side[self.robber]
+                     else "a knight's robber across the closed wall"] += 1
             super().on_robber(e, p)
+
+        def on_wall_piece(self, e, p):
+            seen["a lower piece with the supply empty"] += e["piece"] == "lower" and self.supply == 0
+            seen["a wall piece bought at once on another's turn"] += p != self.turn % self.players
+            super().on_wall_piece(e, p)
+
+        def on_settlement(self, e, p):
+            n, linked = e["node"], self.linked_ships(p)
+            by = {self.edge_kind[f] if self.edge_kind[f] == "road" or f in linked else "unlinked ship"
+                  for f in self.board.node_edges[n] if f >= 0 and self.edge_owner[f] == p}
+            seen["a settlement reached only by an unlinked ship"] += by == {"unlinked ship"}
+            seen["a settlement reached only by a linked ship"] += by == {"ship"}
+            super().on_settlement(e, p)
 
         def on_wall_chip(self, e, p):
             seen["several thresholds at once"] += len(self.pending_thresholds()) > 1
             seen["a threshold placed on another's turn"] += p != self.turn % self.players
             super().on_wall_chip(e, p)
-
-        def on_wall_piece(self, e, p):
-            seen["a lower piece with the supply empty"] += e["piece"] == "lower" and self.supply == 0
-            super().on_wall_piece(e, p)
 
         def produce(self, dice):
             hotel = next((h for h, chip in self.hotel_chip.items() if chip == dice), None)
@@ -121,9 +145,9 @@ def test_the_replayed_games_exercise_every_rule():
             seen["the water wall removed"] += e["section"] in self.berlin.water
             super().on_wall_open(e, p)
 
-    for players, table, layout in CASES:
-        for play in played(players, table, layout):
-            game = Watched(players, layout, **KERNEL_READING)
+    for players, table, layout, reading in CASES:
+        for play in played(players, table, layout, reading):
+            game = Watched(players, layout, options=play["options"], **KERNEL_READING)
             for e in play["events"]:
                 game.apply(e)
             game.finish()
@@ -132,7 +156,11 @@ def test_the_replayed_games_exercise_every_rule():
     situations = ["robber across the closed wall", "robber, wall open", "several thresholds at once",
                   "a threshold placed on another's turn", "a lower piece with the supply empty",
                   "a hotel under the robber", "a hotel shortage denying buildings", "a parade for a missing number",
-                  "a special card neutralised", "the water wall removed", "won"]
+                  "a special card neutralised", "the water wall removed", "won",
+                  # the readings of the rule text, each met in its own runs
+                  "a wall piece bought at once on another's turn", "a knight's robber across the closed wall",
+                  "a knight's robber staying on its side of the closed wall",
+                  "a settlement reached only by an unlinked ship"]
     assert all(seen[s] > 0 for s in situations), {s: seen[s] for s in situations}
 
 
@@ -180,16 +208,23 @@ def test_the_reference_reads_the_map_as_the_text_counts_it():
 # --- tampered streams -------------------------------------------------------------------------------------------
 def find(where, cases=sorted(CASES, key=lambda case: case[1] in ("random", "weighted"))):  # short games first
     """The first (players, layout, events, index, game before that event) over the plays of `cases` where
-    where(game, index, event, events) holds, the game being the reference's replay up to that event."""
-    for players, table, layout in cases:
-        for play in played(players, table, layout):
+    where(game, index, event, events) holds, the game being the reference's replay up to that event (in the
+    run's readings: game.options)."""
+    for players, table, layout, reading in cases:
+        for play in played(players, table, layout, reading):
             events = play["events"]
-            game = MauerspechteReplay(players, layout, **KERNEL_READING)
+            game = MauerspechteReplay(players, layout, options=play["options"], **KERNEL_READING)
+            game.options = play["options"]
             for i, e in enumerate(events):
                 if where(game, i, e, events):
                     return players, layout, events, i, game
                 game.apply(e)
     raise LookupError("no play has the situation")
+
+
+def other(cases=CASES):
+    """The cases in the other readings of the text, short games first."""
+    return sorted((c for c in cases if c[3] == "other"), key=lambda case: case[1] in ("random", "weighted"))
 
 
 def next_step(events, i):
@@ -215,7 +250,7 @@ def blank(e, **columns):
 
 
 def tampers():
-    """What: (players, layout, events, the message the reference must fail with)."""
+    """What: (players, layout, the run's options, events, the message the reference must fail with)."""
     B = BERLIN
     walled_nodes = sorted(set().union(*B.section_nodes.values()))
     walled_edges = sorted(set().union(*B.section_edges.values()))
@@ -224,7 +259,7 @@ def tampers():
 
     def case(what, found, change, message):
         players, layout, events, i, game = found
-        cases[what] = (players, layout, change(events, i, game), message)
+        cases[what] = (players, layout, game.options, change(events, i, game), message)
 
     # set-up
     case("a set-up settlement under the wall", find(lambda g, i, e, ev: e["action"] == "setup_settlement"),
@@ -260,9 +295,9 @@ def tampers():
          find(lambda g, i, e, ev: e["action"] == "robber" and g.wall_closed
               and ev[i - 1]["action"] in ("roll", "discard")),
          stays, "while the wall is closed")
-    case("the robber on its side of the closed wall after a knight",
-         find(lambda g, i, e, ev: e["action"] == "robber" and g.wall_closed and ev[i - 1]["action"] == "knight"),
-         stays, "while the wall is closed")
+    case("the robber on its side of the closed wall after a knight (knight_robber across)",
+         find(lambda g, i, e, ev: e["action"] == "robber" and g.wall_closed and ev[i - 1]["action"] == "knight",
+              other()), stays, "while the wall is closed")
 
     # thresholds
     first_chip = find(lambda g, i, e, ev: e["action"] == "wall_chip")
@@ -308,8 +343,8 @@ def tampers():
          "expected hotel_release")
     case("a lower piece releasing no hotel", lower, lambda ev, i, g: removed(ev, i + 2), "expected hotel_release")
     case("a lower piece leaving its section standing", lower, lambda ev, i, g: removed(ev, i + 3), "expected wall_open")
-    case("a chip to the Tiergarten from an empty supply",
-         find(lambda g, i, e, ev: e["action"] == "wall_piece" and e["piece"] == "lower" and g.supply == 0),
+    case("a chip to the Tiergarten from an empty supply (vp_chip_supply limited)",
+         find(lambda g, i, e, ev: e["action"] == "wall_piece" and e["piece"] == "lower" and g.supply == 0, other()),
          lambda ev, i, g: inserted(ev, i + 1, blank(ev[i], action="tiergarten", seat=ev[i]["seat"],
                                                    reason="lower_piece", waiting=g.tiergarten + 1)), "not tiergarten")
     case("the water wall left standing", find(lambda g, i, e, ev: e["action"] == "wall_open" and e["section"] == water),
@@ -422,14 +457,49 @@ def tampers():
          else changed(ev, i, rate=2, resource="ore"), "the map says")
     case("a harbour row left out", harbour, lambda ev, i, g: removed(ev, i), "harbour rows missing")
     case("a trade at a better rate than the shuffled harbours give",
-         find(lambda g, i, e, ev: e["action"] == "trade" and e["amount"] > 2, cases=[(4, "random", "shuffled")]),
+         find(lambda g, i, e, ev: e["action"] == "trade" and e["amount"] > 2,
+              cases=[(4, "random", "shuffled", "text")]),
          lambda ev, i, g: changed(ev, i, amount=ev[i]["amount"] - 1), "trade at")
-    players, table, layout = CASES[0]
-    won = next(play for play in played(players, table, layout) if play["games"][0]["completed"])
+    players, table, layout, reading = CASES[0]
+    won = next(play for play in played(players, table, layout, reading) if play["games"][0]["completed"])
     last = won["events"][-1]
     turn = won["games"][0]["turns"] - 1
-    cases["a step by a player who had won"] = (players, layout, won["events"] + [blank(
+    cases["a step by a player who had won"] = (players, layout, won["options"], won["events"] + [blank(
         last, action="roll", turn=turn, seat=turn % players, dice=4, die_1=2, die_2=2)], "he had won")
+
+    # the readings of the rule text, each against the reading its run was played in
+    def unlinked_site(g, i, e, ev):
+        if e["action"] != "settlement" or not g.connected_ships:
+            return False
+        p, sites = e["seat"], []
+        for n in range(len(B.node_side)):
+            g.connected_ships = False
+            if g.settle_ok(n, p, False):
+                g.connected_ships = True
+                if not g.settle_ok(n, p, False):
+                    sites.append(n)
+            g.connected_ships = True
+        g.unlinked = sites[0] if sites else None
+        return bool(sites)
+
+    case("a settlement at the end of an unlinked ship (ship_sites connected)", find(unlinked_site),
+         lambda ev, i, g: changed(ev, i, node=g.unlinked), "is not legal")
+    released = find(lambda g, i, e, ev: e["action"] == "wall_chip" and e["seat"] != g.turn % g.players, other())
+
+    def direct_piece(ev, i, g):
+        return inserted(ev, i + 1, blank(ev[i], action="wall_piece", seat=ev[i]["seat"], section=ev[i]["section"],
+                                         piece="upper", cards=2))
+
+    case("a released piece bought at once on another's turn (release_buy own_turn)", released, direct_piece,
+         "(release_buy own_turn)")
+    case("a piece bought on another's turn but not the one just released (release_buy at_once)",
+         find(lambda g, i, e, ev: e["action"] == "wall_piece" and e["seat"] != g.turn % g.players
+              and any(x != e["section"] and not g.bought[x] for x in g.section_chip)),
+         lambda ev, i, g: changed(ev, i, section=next(x for x in g.section_chip if x != ev[i]["section"]
+                                                      and not g.bought[x])), "not right after putting its chip")
+    case("a Love Parade opened at 0 (love_parade_min_bid 1)",
+         find(lambda g, i, e, ev: e["action"] == "bid" and ev[i - 1]["action"] not in ("bid", "pass"), other()),
+         lambda ev, i, g: changed(ev, i, bid=0), "at least 1")
     return cases
 
 
@@ -437,9 +507,9 @@ def test_the_reference_catches_tampered_events():
     """Each check of the reference fails on a stream changed in one place, with its own message (no other
     check catches the change first)."""
     missed = {}
-    for what, (players, layout, events, message) in tampers().items():
+    for what, (players, layout, options, events, message) in tampers().items():
         try:
-            replay_game(events, players, layout, **KERNEL_READING)
+            replay_game(events, players, layout, options=options, **KERNEL_READING)
             missed[what] = "not caught"
         except Illegal as caught:
             if message not in str(caught):

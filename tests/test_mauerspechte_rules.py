@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simlib.core.config import RunConfig
-from simlib.games.catan.constants import BANK_PER_RESOURCE, GRAIN, KNIGHT, LUMBER, WOOL
+from simlib.games.catan.constants import BANK_PER_RESOURCE, GRAIN, KNIGHT, LUMBER, SHIP, SHIPS, WOOL
 from simlib.games.catan.state import EventLog, board_arrays, new_scratch, new_state, new_tally, published_rules
 from simlib.games.mauerspechte import GAME, _berlin
 from simlib.games.mauerspechte import constants as C
@@ -23,7 +23,7 @@ SECTION = {name: s for s, name in enumerate(BERLIN.section_names)}
 class Table:
     """One game of four on Berlin, after the board block and with the wall laid, nobody placed yet."""
 
-    def __init__(self, players=4, key=7):
+    def __init__(self, players=4, key=7, br=None):
         from simlib.games.catan.setup import new_game, start_play
         from simlib.games.mauerspechte.setup import deal_berlin
         from simlib.games.mauerspechte.wall import lay_walls
@@ -31,7 +31,7 @@ class Table:
         self.ba = berlin_arrays(BERLIN)
         self.bd = play_board(board_arrays(BERLIN.board), self.ba)
         self.rules = published_rules(15, BANK_PER_RESOURCE)
-        self.br = BerlinRules(15 if players == 4 else 17, 8, 0, 0, False)
+        self.br = br or BerlinRules(15 if players == 4 else 17, 8, 0, 0, False)  # a limited supply of 8 chips
         self.st = new_state(self.bd, self.rules, players)
         self.tally = new_tally(players)
         self.scratch = new_scratch(self.bd, players, C.N_FAMILIES)
@@ -40,7 +40,7 @@ class Table:
         self.codes = np.full(players, BUILDER, np.int64)
         self.prm = np.zeros((players, MAX_PARAMS))
         start_play(self.st, self.tally, np.uint64(key))
-        reset_wall(self.wl, 8)
+        reset_wall(self.wl, self.br.vp_chips)
         deal_berlin(self.st, self.bd, self.ba, self.br, self.scratch, self.lg)
         lay_walls(self.bd, self.ba, self.wl)
         new_game(self.st, self.rules)
@@ -329,13 +329,21 @@ def test_cards_are_conserved_bank_and_hands_hold_95(batch):
 
 def test_chips_are_conserved_and_games_end_at_the_threshold(batch):
     w = batch.berlin
-    assert (w.chips.sum(axis=1) + w.tiergarten <= 8).all()
+    lower = (w.pieces[:, :, 1] == 1).sum(axis=1)  # level 1: a lower piece (unused rows are 0)
+    assert (w.chips.sum(axis=1) + w.tiergarten >= lower).all()  # the supply never runs out: a chip per lower piece
     assert (w.chips.sum(axis=1) == w.n_parades).all()
     won = batch.base.winner >= 0
     assert won.mean() > 0.9
     assert (w.points[won, batch.base.winner[won]] >= 15).all()
     owners = w.hotels[:, :, 0]
     assert ((owners >= -1) & (owners < 4)).all() and (owners >= 0).any()
+
+
+def test_a_limited_supply_of_chips_runs_out():
+    config = RunConfig.build(GAME, players=4, policies=["random", "builder", "specht", "hotelier"], plays=100, seed=3,
+                             options={"vp_chip_supply": "limited"})
+    w = GAME.run_kernel(config, 0, 100).berlin
+    assert (w.chips.sum(axis=1) + w.tiergarten <= 8).all() and (w.chips.sum(axis=1) + w.tiergarten == 8).any()
 
 
 def test_a_play_gives_the_same_arrays_alone_and_in_a_batch():
@@ -346,3 +354,169 @@ def test_a_play_gives_the_same_arrays_alone_and_in_a_batch():
     for part in ("base", "berlin"):
         for name, values in getattr(batch, part)._asdict().items():
             assert np.array_equal(values[7:8], getattr(alone, part)._asdict()[name]), (part, name)
+
+
+# --- the readings of the rule text (parameters.toml `reading`): each drawn as the text describes it, with both
+# values of its option; the text's own reading is the default.
+def rules_of(**options):
+    """The scenario's BerlinRules of a four-player run with these options, as the options reach the kernel."""
+    config = RunConfig.build(GAME, players=4, policies=["builder"], plays=1, seed=1, options=options)
+    return GAME._tables(config)[3]
+
+
+def _ship_line(t):
+    """Two ship edges in a line on a lake, (near, a, middle, b, far): a from coastal intersection near to middle
+    (water), b from middle to coastal intersection far, near and far not neighbours."""
+    bd, ba = t.bd, t.ba
+    ships = [int(e) for e in np.nonzero(ba.ship_sea)[0]]
+    for a in ships:
+        for side in range(2):
+            near, middle = int(bd.edge_nodes[a, side]), int(bd.edge_nodes[a, 1 - side])
+            for b in ships:
+                if b != a and middle in bd.edge_nodes[b] and ba.node_land[near] and not ba.node_land[middle]:
+                    far = int(bd.edge_nodes[b, 0] if bd.edge_nodes[b, 1] == middle else bd.edge_nodes[b, 1])
+                    if ba.node_land[far] and far not in bd.node_nodes[near]:
+                        return near, a, middle, b, far
+    raise LookupError("no line of two ship edges between two coasts")
+
+
+@pytest.mark.parametrize("reading, opened", [("connected", False), ("any", True)])
+def test_a_ship_with_no_connection_opens_a_settlement_site_only_in_the_reading_any(reading, opened):
+    """"Schiffe dürfen ausschließlich auf Kanten gebaut werden, die auf beiden Seiten Wasser haben. Ein Übergang,
+    Siedlung oder Stadt, ist nicht notwendig." Seat 0's ship on a West Berlin lake, no building of his at either
+    end: in the reading `connected` (the text frees where a ship is built) its coastal end is no settlement site,
+    in `any` it is one. A line of his ships from his settlement opens its far end in both readings."""
+    from simlib.games.mauerspechte.kernel import count_berlin
+
+    t = Table(br=rules_of(ship_sites=reading))
+    near, a, middle, b, far = _ship_line(t)
+    t.st.edge_owner[b], t.st.edge_kind[b] = 0, SHIP
+    t.st.left[0, SHIPS] -= 1
+    t.legal()
+    count_berlin(t.st, t.rules, t.bd, t.ba, t.br, t.wl, t.scratch, 0, 5)
+    assert t.st.legal_node[0, far] == opened
+    assert t.st.n_legal_node[0] == t.st.legal_node[0].sum()
+    t.settle(0, near)
+    t.st.edge_owner[a], t.st.edge_kind[a] = 0, SHIP  # his settlement, then his ships from it out to `far`
+    t.st.left[0, SHIPS] -= 1
+    t.legal()
+    count_berlin(t.st, t.rules, t.bd, t.ba, t.br, t.wl, t.scratch, 0, 5)
+    assert t.st.legal_node[0, far]
+
+
+@pytest.mark.parametrize("reading, at_once", [("at_once", True), ("own_turn", False)])
+def test_who_releases_a_section_on_anothers_turn_buys_its_upper_piece_at_once_only_in_the_reading_at_once(
+        reading, at_once):
+    """"Ein Spieler, der einen Abschnitt der Mauer zum Spechten freigibt, darf direkt das oberste Mauerstück
+    erwerben." Seat 1 reaches 4 points on seat 0's turn and puts the chip under a section: in the reading at_once
+    he buys its upper piece at once, paying as usual; in own_turn he waits for his turn like anyone."""
+    from simlib.games.mauerspechte.wall import release_thresholds
+
+    t = Table(br=rules_of(release_buy=reading))
+    t.st.hands[1, :] = 3
+    t.st.bank[:] -= 3
+    t.st.building_points[:] = [2, 4, 2, 2]
+    release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 10, 0, t.codes)
+    chips = t.events("wall_chip")
+    s = chips[0, 3]
+    assert t.wl.level[s] == (1 if at_once else 2) and t.wl.pieces.tolist() == [0, int(at_once), 0, 0]
+    assert t.events("wall_piece")[:, 1].tolist() == ([1] if at_once else [])
+    assert (t.st.hands[1] == 3 - at_once * BERLIN.wall_costs[2 * s + 1]).all()
+    # the piece and Bester Mauerspecht bring him to 6: thresholds 5 and 6 are his too, at once, and no second
+    # piece this turn ("pro Zug nur ein Mauerstück")
+    assert chips[:, 1].tolist() == ([1, 1, 1] if at_once else [1]) and chips[:, 4].tolist()[:1] == [4]
+    # having bought a piece this turn, a player who releases another section waits for his turn
+    t.st.building_points[:] = [2, 4, 8, 2]
+    t.wl.bought_piece[2] = 1
+    t.st.hands[2, :] = 3
+    t.st.bank[:] -= 3
+    release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 10, 0, t.codes)
+    assert t.wl.pieces[2] == 0 and t.events("wall_chip")[-1, 1] == 2
+
+
+def test_who_releases_a_section_on_his_own_turn_buys_as_one_of_his_actions_in_either_reading():
+    from simlib.games.mauerspechte.wall import count_pieces, release_thresholds
+
+    for reading in ("at_once", "own_turn"):
+        t = Table(br=rules_of(release_buy=reading))
+        t.st.hands[1, :] = 3
+        t.st.bank[:] -= 3
+        t.st.building_points[:] = [2, 4, 2, 2]
+        release_thresholds(t.st, t.bd, t.ba, t.wl, t.br, t.lg, 11, 1, t.codes)  # seat 1 on turn
+        assert t.wl.pieces[1] == 0 and count_pieces(t.st, t.ba, t.wl, 1) == 1
+
+
+@pytest.mark.parametrize("reading, ninth", [("unlimited", 1), ("limited", 0)])
+def test_a_ninth_chip_goes_to_the_tiergarten_only_with_the_unlimited_supply(reading, ninth):
+    """"Zusätzlich benötigen Sie noch 8 (oder mehr) Siegpunktchips": with an unlimited supply (as many as needed)
+    a missing 2 or 12 rolled after eight chips still puts a chip in the Tiergarten; with a limited one (vp_chips,
+    8) it gives nothing at all."""
+    from simlib.games.mauerspechte.parade import missing_number
+
+    t = Table(br=rules_of(vp_chip_supply=reading))
+    for turn in range(8):
+        missing_number(t.wl, t.lg, turn, 0)
+    assert t.wl.tiergarten[0] == 8
+    missing_number(t.wl, t.lg, 9, 0)
+    assert t.wl.tiergarten[0] == 8 + ninth and len(t.events("tiergarten")) == 8 + ninth
+
+
+def _knight_moves(reading, start_hex, tries=40):
+    from simlib.games.catan.kernel import knight_step
+    from simlib.games.mauerspechte.kernel import knight_goes, robber_goes
+
+    sides, seven_sides = set(), set()
+    for key in range(tries):
+        t = Table(key=key, br=rules_of(knight_robber=reading))
+        t.st.robber[0] = start_hex
+        t.st.dev_hand[0, KNIGHT] = 1
+        west, east = side_board(t.bd, t.ba.west_land), side_board(t.bd, t.ba.east_land)
+        seven_sides |= {int(BERLIN.hex_side[h]) for h in robber_goes(t.st, t.bd, west, east, t.ba, t.wl).land_hexes}
+        knight_step(t.st, t.tally, knight_goes(t.st, t.bd, west, east, t.ba, t.br, t.wl), t.scratch, t.lg, 4, 0,
+                    RANDOM, False)
+        sides.add(int(BERLIN.hex_side[t.st.robber[0]]))
+    return sides, seven_sides
+
+
+@pytest.mark.parametrize("reading, sides", [("free", {C.WEST, C.EAST}), ("across", {C.EAST})])
+def test_a_knight_sends_the_robber_across_the_closed_wall_only_in_the_reading_across(reading, sides):
+    """"Wird eine '7' gewürfelt, so ist der Räuber zu versetzen. Solange die Mauer noch geschlossen ist ..., muss
+    der Räuber von West nach Ost bzw. von Ost nach West wechseln." The robber on the Tiergarten (West), the wall
+    closed: a 7 sends it East in both readings; a knight anywhere in `free` (the text names the 7 only), East in
+    `across`."""
+    knight, seven = _knight_moves(reading, int(BERLIN.board.named["Tiergarten"]))
+    assert knight == sides and seven == {C.EAST}
+
+
+@pytest.mark.parametrize("min_bid", [0, 1])
+def test_the_love_parades_opener_bids_at_least_love_parade_min_bid(min_bid):
+    """"Der Spieler, der am Zug ist, gibt ein Gebot in Form von Rohstoffen ab": he opens at love_parade_min_bid
+    (0: a bid of no cards; 1: at least one resource); nobody raises, so he pays his opening bid for the chip. An
+    opener holding fewer cards than the minimum passes."""
+    from simlib.games.mauerspechte.parade import love_parade
+
+    t = Table(br=rules_of(love_parade_min_bid=min_bid))
+    t.wl.tiergarten[0] = 1
+    t.st.hands[:, :] = [[2, 0, 0, 0, 0], [1, 0, 0, 0, 0], [1, 0, 0, 0, 0], [1, 0, 0, 0, 0]]
+    t.st.bank[:] = 95 // 5 - t.st.hands.sum(axis=0)
+    t.prm[:, MAX_BID] = 0  # the others do not raise
+    love_parade(t.st, t.wl, t.br, t.lg, 50, 0, t.codes, t.prm, False)
+    (bid,) = t.events("bid")
+    assert bid[1] == 0 and bid[3] == min_bid
+    assert t.wl.chips.tolist() == [1, 0, 0, 0] and t.st.hands[0].sum() == 2 - min_bid
+    t.wl.tiergarten[0] = 1
+    t.st.hands[0, :] = 0
+    love_parade(t.st, t.wl, t.br, t.lg, 52, 0, t.codes, t.prm, False)
+    assert (len(t.events("bid")) == 2) == (min_bid == 0)
+
+
+def test_a_supply_size_without_a_limited_supply_is_refused():
+    from simlib.core.config import RunConfig
+    from simlib.core.errors import SimlibError
+    from simlib.games.mauerspechte import GAME
+
+    with pytest.raises(SimlibError, match="set vp_chip_supply=limited too"):
+        RunConfig.build(GAME, players=4, policies=["random"], plays=1, seed=1, options={"vp_chips": 5})
+    limited = RunConfig.build(GAME, players=4, policies=["random"], plays=1, seed=1,
+                              options={"vp_chips": 5, "vp_chip_supply": "limited"})
+    assert limited.options["vp_chips"] == 5

@@ -14,6 +14,10 @@ Spec card
 
 Version history
 - 1: first implementation.
+- 2: draws keyed by turn and stream (issue 25).
+- 3: the rule text's own readings by default (issue 25): an unconnected ship opens no settlement site
+  (`ship_sites`), the releasing player may buy the upper piece at once (`release_buy`), the chip supply never
+  runs out (`vp_chip_supply`), only a 7 sends the robber across the closed wall (`knight_robber`).
 """
 
 from __future__ import annotations
@@ -51,7 +55,8 @@ class Mauerspechte(Game):
     title = "Die Mauerspechte (Catan + Seafarers scenario, Berlin)"
     report_order = 40
     headline_metric = "hotel_net_yield"
-    rules_version = 2  # 2: draws keyed by turn and stream (issue 25)
+    # 3: the text's readings by default: ship_sites, release_buy, vp_chip_supply, knight_robber (issue 25)
+    rules_version = 3
     engines = (CATAN,)  # Catan's turn, dice, robber and building rules run every play
     min_players = 3
     max_players = 4
@@ -60,6 +65,10 @@ class Mauerspechte(Game):
         "layout": {"fixed": "fixed layout", "shuffled": "shuffled layout"},
         "victory_points_3": "{} victory points at 3", "victory_points_4": "{} victory points at 4",
         "vp_chips": "{} victory-point chips", "love_parade_min_bid": "Love Parade bids from {}",
+        "vp_chip_supply": {"unlimited": "chips never run out", "limited": "a limited chip supply"},
+        "ship_sites": {"connected": "connected ships open sites", "any": "any ship opens sites"},
+        "release_buy": {"at_once": "released piece bought at once", "own_turn": "released piece in own turn"},
+        "knight_robber": {"free": "knight moves robber freely", "across": "knight crosses the wall"},
         "hotel_points": "hotels worth {} points", "max_turns": "turn limit {}",
     }
     package = Path(__file__).parent
@@ -74,6 +83,10 @@ class Mauerspechte(Game):
         _berlin(config.options["map"], config.options["components"])
         if config.options["vp_chips"] > C.MAX_CHIPS:  # the per-play rows of the love_parades table
             raise SimlibError(f"option vp_chips: at most {C.MAX_CHIPS}, not {config.options['vp_chips']}")
+        chips = self.parameters()["vp_chips"].default
+        if config.options["vp_chip_supply"] == "unlimited" and config.options["vp_chips"] != chips:
+            raise SimlibError("option vp_chips sizes a limited supply: with vp_chip_supply = unlimited (the default) "
+                              "it changes nothing; set vp_chip_supply=limited too")
 
     @staticmethod
     def win_points(config: RunConfig) -> int:
@@ -95,8 +108,11 @@ class Mauerspechte(Game):
             hexes = berlin.shuffled_hexes
             bd = bd._replace(random_hexes=hexes, terrain_bag=berlin.board.hex_terrain[hexes].astype(np.int64))
         rules = published_rules(self.win_points(config), base.BANK_PER_RESOURCE)
-        br = BerlinRules(self.win_points(config), config.options["vp_chips"], config.options["love_parade_min_bid"],
-                         config.options["hotel_points"], shuffled)
+        o = config.options
+        chips = o["vp_chips"] if o["vp_chip_supply"] == "limited" else C.UNLIMITED_CHIPS
+        br = BerlinRules(self.win_points(config), chips, o["love_parade_min_bid"], o["hotel_points"], shuffled,
+                         connected_ships=o["ship_sites"] == "connected", release_at_once=o["release_buy"] == "at_once",
+                         knight_across=o["knight_robber"] == "across")
         return bd, rules, berlin_arrays(berlin), br
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:

@@ -44,9 +44,10 @@ WON, TURN_LIMIT = base.WON, base.TURN_LIMIT
 END_REASONS = base.END_REASONS
 
 # Bound on the rows of the per-play tables (a kernel output has fixed width): every wall piece, every hotel,
-# and a row per Love Parade that sold a chip (at most the chips in the supply).
+# and a row per Love Parade that sold a chip (a limited supply bounds them; an unlimited one has never come near).
 MAX_PIECES = 2 * N_SECTIONS
-MAX_CHIPS = 30  # the most chips a play can sell: vp_chips may not be set higher (Game.validate)
+MAX_CHIPS = 64  # rows of the love_parades table a play keeps (vp_chips may not be set higher, Game.validate)
+UNLIMITED_CHIPS = 1 << 30  # the supply with vp_chip_supply unlimited ("8 (oder mehr)"): it never runs out
 # Columns of a kernel's per-hotel output rows.
 HOTEL_COLUMNS = ("owner", "chip", "old_token", "turn", "paid", "yield", "payback_turn", "rolls", "robbed",
                  "short", "field_owner", "field_others", "old_owner", "old_others")

@@ -104,6 +104,14 @@ def choose_section(st, ba, wl, p, code):
 
 
 @block(_nrt=False)
+def choose_direct_piece(st, p, code):
+    """Whether p buys at once the upper piece of the section he has just released on another's turn (reading
+    release_buy = at_once): random with even odds, the others always (a point for two cards). One draw."""
+    u = take(st, CHOICE_DRAWS)
+    return below(u, 2) == 1 if code == RANDOM else True
+
+
+@block(_nrt=False)
 def choose_release(st, bd, ba, wl, p, code):
     """The hotel p releases after a lower piece: an unreleased one; the hotelier the one whose field holds
     most of his buildings, the others uniform (one draw either way)."""
@@ -187,7 +195,7 @@ def _scenario_target(st, bd, ba, wl, p, code):
     """The cost row (in wall_costs for specht, hotel_costs for the hotelier) the policy saves for, or -1."""
     best, best_short = -1, 1 << 30
     if code == SPECHT:
-        if wl.bought_piece[0]:
+        if wl.bought_piece[p]:
             return -1
         for s in range(N_SECTIONS):
             if wl.chip[s] > 0 and wl.level[s] > 0:

@@ -7,7 +7,11 @@ the win threshold (15 at four players, 17 at three) on his own turn, or the turn
 engine's (start_turn, knight_step, roll_dice, seven_step, base_action_step), with the scenario's
 production (hotels first), Love Parades on doubles, the robber sent across the closed wall, ships that
 need no connection, the scenario's actions (wall pieces, hotels), and the wall's thresholds checked after
-every step. Every draw is keyed by (seed, play, turn, stream, rank in the turn), so a play replays alone.
+every step. The readings of the rule text (BerlinRules, parameters.toml `reading`) reach the blocks through
+br: which ships open settlement sites (count_berlin), who may buy a released piece at once
+(wall.release_thresholds), the chip supply (reset_wall), whether a knight crosses the closed wall
+(knight_goes), the opening bid (parade.love_parade). Every draw is keyed by (seed, play, turn, stream, rank in
+the turn), so a play replays alone.
 """
 
 from typing import NamedTuple
@@ -54,7 +58,16 @@ from .hotels import buy_hotel, count_hotels, field_books, nth_hotel, produce_ber
 from .parade import love_parade, missing_number
 from .setup import deal_berlin, place_opening_berlin
 from .state import new_wall, play_board, reset_wall, side_board
-from .wall import berlin_points, buy_piece, count_pieces, lay_walls, nth_piece, release_thresholds, route_flags
+from .wall import (
+    berlin_points,
+    buy_piece,
+    count_pieces,
+    lay_walls,
+    nth_piece,
+    release_thresholds,
+    route_flags,
+    ship_sites,
+)
 
 
 class BerlinOutputs(NamedTuple):
@@ -134,7 +147,7 @@ def play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, t
     """Player turn % P's turn; returns him if he has the win threshold before one of his steps, else -1."""
     p = turn % st.hands.shape[0]
     start_turn(st, p, turn)
-    wl.bought_piece[0] = 0
+    wl.bought_piece[:] = 0
     wl.bought_hotel[0] = 0
     return turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes, prm,
                       family_weight, codes, -1)
@@ -152,9 +165,10 @@ def turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, 
         if berlin_points(st, wl, br, p) >= br.win_points:
             return p
         robber_board = robber_goes(st, bd, to_west, to_east, ba, wl)
+        knight_board = knight_goes(st, bd, to_west, to_east, ba, br, wl)
         if not rolled:
             if choose_knight_before_roll(st, playable(st, p, KNIGHT)):
-                knight_step(st, tally, robber_board, scratch, lg, turn, p, base_code(code), False)
+                knight_step(st, tally, knight_board, scratch, lg, turn, p, base_code(code), False)
                 continue
             die_1, die_2 = roll_dice(st, tally, lg, turn, p)
             rolled = True
@@ -172,20 +186,21 @@ def turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, 
             continue
         if seat_codes[p] == stop_code:
             return STOPPED
-        total = count_berlin(st, rules, bd, ba, wl, scratch, p, turn)
+        total = count_berlin(st, rules, bd, ba, br, wl, scratch, p, turn)
         family, index = choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_weight, total)
-        if apply_choice(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index):
+        if apply_choice(st, tally, rules, bd, knight_board, ba, wl, scratch, lg, turn, p, code, family, index):
             return -1
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def apply_choice(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index):
-    """The chosen action after the roll (scratch lists the actions counted for it); True if it ends the turn."""
+def apply_choice(st, tally, rules, bd, knight_board, ba, wl, scratch, lg, turn, p, code, family, index):
+    """The chosen action after the roll (scratch lists the actions counted for it; knight_board: where a knight
+    may move the robber, knight_goes); True if it ends the turn."""
     tally.actions[0] += 1
     if family == F_END_TURN:
         log(lg, turn, p, EV_END_TURN, 0, 0, 0)
         return True
-    action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index)
+    action_step(st, tally, rules, bd, knight_board, ba, wl, scratch, lg, turn, p, code, family, index)
     return False
 
 
@@ -199,9 +214,19 @@ def robber_goes(st, bd, to_west, to_east, ba, wl):
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def count_berlin(st, rules, bd, ba, wl, scratch, p, turn):
+def knight_goes(st, bd, to_west, to_east, ba, br, wl):
+    """The board a knight moves the robber on: reading `knight_robber = across`, robber_goes's; `free` (the text
+    names the 7 only), every land hex as in the base game."""
+    return robber_goes(st, bd, to_west, to_east, ba, wl) if br.knight_across else bd
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def count_berlin(st, rules, bd, ba, br, wl, scratch, p, turn):
     """The engine's count of the base families (its ship moves left out: here they are listed by
-    open_end_ships), then the scenario's: moving a ship, wall pieces, hotels. Returns the total."""
+    open_end_ships), then the scenario's: moving a ship, wall pieces, hotels. Returns the total. Reading
+    `ship_sites = connected`: p's settlement sites at his ships are decided first (wall.ship_sites)."""
+    if br.connected_ships and st.left[p, SHIPS] < rules.piece_limits[SHIPS]:  # he has ships
+        ship_sites(st, bd, ba, scratch, p)
     st.n_movable[0] = 0  # tells the engine's count its list of ship moves is made (empty): ours differ
     total = count_actions(st, rules, bd, scratch, p, turn)
     counts = scratch.counts
@@ -237,7 +262,7 @@ def open_end_ships(st, bd, scratch, p, turn):
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p, code, family, index):
+def action_step(st, tally, rules, bd, knight_board, ba, wl, scratch, lg, turn, p, code, family, index):
     """The index-th action of a family: the scenario's (wall piece, hotel), the ones it plays its own way (a
     knight across the closed wall, road building and ship moves with unconnected ships), or the engine's
     (legal.arguments, apply.apply_action, scoring.update_routes, as its base_action_step does); the legal
@@ -249,7 +274,7 @@ def action_step(st, tally, rules, bd, robber_board, ba, wl, scratch, lg, turn, p
         h, k = nth_hotel(st, ba, wl, p, index)
         buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k)
     elif family == F_KNIGHT:
-        knight_step(st, tally, robber_board, scratch, lg, turn, p, base_code(code), True)
+        knight_step(st, tally, knight_board, scratch, lg, turn, p, base_code(code), True)
     elif family == F_ROAD_BUILDING:
         play_road_building(st, tally, lg, p, turn)
         for _ in range(2):

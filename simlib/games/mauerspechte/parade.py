@@ -61,9 +61,9 @@ def love_parade(st, wl, br, lg, turn, p, codes, prm, missing):
     wl.tiergarten[0] -= 1
     wl.chips[leader] += 1
     row = wl.n_parades[0]
-    if row < wl.parade_row.shape[0]:
+    if row < wl.parade_row.shape[0]:  # a row while the table has room (MAX_CHIPS); the count goes on
         wl.parade_row[row, 0], wl.parade_row[row, 1], wl.parade_row[row, 2] = turn, leader, bid
         wl.parade_row[row, 3], wl.parade_row[row, 4] = bidders, int(missing)
-        wl.n_parades[0] = row + 1
+    wl.n_parades[0] = row + 1
     log(lg, turn, leader, EV_PARADE, bid, bidders, int(missing))
     decide_card(wl, wl.chips, RAVER, lg, turn)

@@ -30,7 +30,7 @@ from ..catan.setup import new_game, start_play
 from ..catan.state import CHOICE_DRAWS, EventLog, copy_state, draw_index, new_scratch, new_state, new_tally
 from .constants import N_FAMILIES  # the scenario's: the engine's families and its own two
 from .decisions import choose_berlin_action
-from .kernel import apply_choice, berlin_rows, count_berlin, new_berlin_outputs, robber_goes, turn_steps
+from .kernel import apply_choice, berlin_rows, count_berlin, knight_goes, new_berlin_outputs, turn_steps
 from .policies import SEARCH
 from .setup import deal_berlin, place_opening_berlin
 from .state import copy_wall, new_wall, play_board, reset_wall, side_board
@@ -38,10 +38,10 @@ from .wall import berlin_points, lay_walls
 
 
 @block(_nrt=False)
-def choice(st, tally, rules, bd, to_west, to_east, ba, wl, scratch, lg, turn, p, code, family, index):
+def choice(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, code, family, index):
     """kernel.apply_choice, compiled once for the search."""
-    return apply_choice(st, tally, rules, bd, robber_goes(st, bd, to_west, to_east, ba, wl), ba, wl, scratch, lg,
-                        turn, p, code, family, index)
+    return apply_choice(st, tally, rules, bd, knight_goes(st, bd, to_west, to_east, ba, br, wl), ba, wl, scratch,
+                        lg, turn, p, code, family, index)
 
 
 @block(_nrt=False)
@@ -52,7 +52,7 @@ def turns_from(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, 
     while turn < stop and winner < 0:
         p = turn % n
         start_turn(st, p, turn)
-        wl.bought_piece[0] = 0
+        wl.bought_piece[:] = 0
         wl.bought_hotel[0] = 0
         winner = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
                             prm, family_weight, codes, -1)
@@ -78,7 +78,7 @@ def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, ma
     """The action (family, index) search seat `me` takes after its roll, scratch left listing the real play's
     actions for it; codes and prm: every seat's base policy."""
     sim, sim_wall, sim_tally, sim_scratch, no_lg, cand, pool, scores = work
-    total = count_berlin(st, rules, bd, ba, wl, scratch, me, turn)
+    total = count_berlin(st, rules, bd, ba, br, wl, scratch, me, turn)
     k = 0
     for f in range(scratch.counts.shape[0]):
         for i in range(min(scratch.counts[f], MAX_CANDIDATES - k)):
@@ -103,9 +103,9 @@ def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, ma
         copy_wall(wl, sim_wall)
         sim.key[0] = rkey
         determinize(sim, me, rkey, pool)
-        count_berlin(sim, rules, bd, ba, sim_wall, sim_scratch, me, turn)
+        count_berlin(sim, rules, bd, ba, br, sim_wall, sim_scratch, me, turn)
         winner = -1
-        if not choice(sim, sim_tally, rules, bd, to_west, to_east, ba, sim_wall, sim_scratch, no_lg, turn, me,
+        if not choice(sim, sim_tally, rules, bd, to_west, to_east, ba, br, sim_wall, sim_scratch, no_lg, turn, me,
                       codes[me], cand[c, 0], cand[c, 1]):
             winner = turn_steps(sim, sim_tally, rules, bd, to_west, to_east, ba, br, sim_wall, sim_scratch, no_lg,
                                 turn, me, True, codes, prm, family_weight, codes, -1)
@@ -151,14 +151,14 @@ def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_
         while turn < max_turns and winner < 0:
             p = turn % n_players
             start_turn(st, p, turn)
-            wl.bought_piece[0] = 0
+            wl.bought_piece[:] = 0
             wl.bought_hotel[0] = 0
             r = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
                            prm, family_weight, seat_codes, SEARCH)
             while r == STOPPED:
                 f, j = search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, max_turns, p, codes,
                                      prm, family_weight, int(search_prm[p, 2]), int(search_prm[p, 0]), work)
-                if choice(st, tally, rules, bd, to_west, to_east, ba, wl, scratch, lg, turn, p, codes[p], f, j):
+                if choice(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, codes[p], f, j):
                     r = -1
                 else:
                     r = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, True,

@@ -42,14 +42,19 @@ class BerlinArrays(NamedTuple):
     west_land: np.ndarray        # land hexes of West Berlin (where the robber goes from the East while closed)
     east_land: np.ndarray        # land hexes of East Berlin
     robber_start: int            # the first desert in West Berlin
+    ship_edges: np.ndarray       # the edges a ship may ever take (ship_sea), listed
 
 
 class BerlinRules(NamedTuple):
     win_points: int
-    vp_chips: int          # victory-point chips in the supply
+    vp_chips: int          # victory-point chips in the supply (UNLIMITED_CHIPS: vp_chip_supply unlimited)
     min_bid: int           # a Love Parade's lowest opening bid
     hotel_points: int      # points a hotel is worth to its owner
     shuffled: bool         # layout shuffled: non-hotel terrain and harbour kinds drawn per play
+    # The readings of the rule text (parameters.toml, `reading`), the text's own first:
+    connected_ships: bool = True   # ship_sites connected: only a ship linked to its owner's building opens a site
+    release_at_once: bool = True   # release_buy at_once: the releasing player may buy the upper piece at once
+    knight_across: bool = False    # knight_robber across: a knight too sends the robber across the closed wall
 
 
 class Wall(NamedTuple):
@@ -74,7 +79,7 @@ class Wall(NamedTuple):
     hotel_short: np.ndarray    # [6] cards the bank could not pay it
     field_got: np.ndarray      # [6, 2] cards the field's buildings got after the swap: owner's, others'
     field_old: np.ndarray      # [6, 2] what they would have got on the same rolls under the old token
-    bought_piece: np.ndarray   # [1] a wall piece was bought this turn
+    bought_piece: np.ndarray   # [P] the player bought a wall piece this turn (at once on another's turn too)
     bought_hotel: np.ndarray   # [1] a hotel was bought this turn
     tiergarten: np.ndarray     # [1] chips waiting for a Love Parade
     supply: np.ndarray         # [1] chips left in the supply
@@ -96,7 +101,8 @@ def berlin_arrays(b: Berlin) -> BerlinArrays:
         b.hex_side, b.node_side, b.section_edges, b.section_nodes, b.water_neighbours, b.wall_costs,
         b.hotel_hexes, b.hotel_costs, chip_class, np.array(THRESHOLDS, i64), b.shuffled_hexes, b.harbour_nodes,
         b.harbour_rate, b.harbour_resource, b.board.node_land.copy(), b.board.edge_land.copy(), b.ship_sea,
-        land[WEST].astype(i64), land[1 - WEST].astype(i64), int(deserts[0]) if deserts else int(b.board.land_hexes[0]))
+        land[WEST].astype(i64), land[1 - WEST].astype(i64), int(deserts[0]) if deserts else int(b.board.land_hexes[0]),
+        np.nonzero(b.ship_sea)[0].astype(i64))
 
 
 def check_berlin(b: Berlin) -> None:
@@ -176,7 +182,7 @@ def new_wall(n_players):
         hotel_yield=np.zeros(N_HOTELS, i64), hotel_payback=np.zeros(N_HOTELS, i64),
         hotel_rolls=np.zeros(N_HOTELS, i64), hotel_robbed=np.zeros(N_HOTELS, i64),
         hotel_short=np.zeros(N_HOTELS, i64), field_got=np.zeros((N_HOTELS, 2), i64),
-        field_old=np.zeros((N_HOTELS, 2), i64), bought_piece=np.zeros(1, i64), bought_hotel=np.zeros(1, i64),
+        field_old=np.zeros((N_HOTELS, 2), i64), bought_piece=np.zeros(P, i64), bought_hotel=np.zeros(1, i64),
         tiergarten=np.zeros(1, i64), supply=np.zeros(1, i64), active=np.zeros(P, np.bool_),
         n_pieces=np.zeros(1, i64), piece_row=np.zeros((MAX_PIECES, 5), i64), n_parades=np.zeros(1, i64),
         parade_row=np.zeros((MAX_CHIPS, 5), i64))

@@ -5,9 +5,9 @@ the scenario's points."""
 import numba as nb
 
 from ...core.blocks import block
-from ..catan.constants import ROAD
+from ..catan.constants import ROAD, SHIP
 from ..catan.legal import init_legal
-from ..catan.rules import affordable, pay
+from ..catan.rules import affordable, can_settle, pay
 from ..catan.scoring import points
 from ..catan.state import log
 from .constants import (
@@ -24,7 +24,7 @@ from .constants import (
     RAVER,
     TIERGARTEN_LOWER,
 )
-from .decisions import choose_release, choose_section
+from .decisions import choose_direct_piece, choose_release, choose_section
 from .state import piece_cost_row
 
 
@@ -62,6 +62,55 @@ def route_flags(st, bd, ba):
                 ok = st.edge_owner[f] < 0 and _joins_at(st, bd, m, f, q)
                 st.n_legal_edge[q, 0] += int(ok) - int(st.legal_edge[q, 0, f])
                 st.legal_edge[q, 0, f] = ok
+
+
+@block(_nrt=False)
+def ship_sites(st, bd, ba, scratch, p):
+    """Reading `ship_sites = connected`: p's settlement sites at his ships decided again before he chooses. A ship
+    opens the intersections at its ends only in a shipping line that reaches his settlement or city (his ships
+    joined at free intersections or at his buildings, as a ship is built in Seafarers); his roads open their ends
+    as in Catan. The engine's flags let any ship of his open its ends, and it keeps them only where a piece lands
+    or leaves, so the sites at every ship of his are decided here, whichever way they last were. Work space:
+    scratch.destinations, per edge (the scenario lists ship moves itself, open_end_ships; the engine's list is
+    unused), read only at his ships."""
+    linked = scratch.destinations  # 1: his ship on this edge is in a line from his building
+    mine = False
+    for e in ba.ship_edges:
+        linked[e] = 0
+        mine = mine or (st.edge_owner[e] == p and st.edge_kind[e] == SHIP)
+    if not mine:
+        return
+    grown = True
+    while grown:
+        grown = False
+        for e in ba.ship_edges:
+            if linked[e] or st.edge_owner[e] != p or st.edge_kind[e] != SHIP:
+                continue
+            for side in range(2):
+                n = bd.edge_nodes[e, side]
+                ok = st.node_owner[n] == p
+                if st.node_owner[n] < 0:
+                    for x in range(3):
+                        f = bd.node_edges[n, x]
+                        ok = ok or (f >= 0 and st.edge_owner[f] == p and st.edge_kind[f] == SHIP and linked[f] == 1)
+                if ok:
+                    linked[e] = 1
+                    grown = True
+                    break
+    for e in ba.ship_edges:
+        if st.edge_owner[e] != p or st.edge_kind[e] != SHIP:
+            continue
+        for side in range(2):
+            n = bd.edge_nodes[e, side]
+            opened = False
+            for x in range(3):
+                f = bd.node_edges[n, x]
+                opened = opened or (f >= 0 and st.edge_owner[f] == p
+                                    and (st.edge_kind[f] == ROAD or linked[f] == 1))
+            now = opened and can_settle(n, p, False, bd.node_land, st.node_owner, bd.node_nodes, bd.node_edges,
+                                        st.edge_owner)
+            st.n_legal_node[p] += int(now) - int(st.legal_node[p, n])
+            st.legal_node[p, n] = now
 
 
 @nb.njit(cache=True, inline="always")
@@ -128,7 +177,7 @@ def can_buy_piece(st, ba, wl, p, s):
 @block(_nrt=False)
 def count_pieces(st, ba, wl, p):
     """Wall pieces p may buy now: the top piece of each released section he can pay, none after one this turn."""
-    if wl.bought_piece[0]:
+    if wl.bought_piece[p]:
         return 0
     m = 0
     for s in range(N_SECTIONS):
@@ -156,7 +205,7 @@ def buy_piece(st, bd, ba, wl, lg, turn, p, s, code):
     pay(st.hands, p, st.bank, ba.wall_costs, piece_cost_row(wl, s))
     wl.level[s] = level - 1
     wl.pieces[p] += 1
-    wl.bought_piece[0] = 1
+    wl.bought_piece[p] = 1
     row = wl.n_pieces[0]
     wl.piece_row[row, 0], wl.piece_row[row, 1], wl.piece_row[row, 2] = s, level, p
     wl.piece_row[row, 3], wl.piece_row[row, 4] = turn, PIECE_CARDS[level - 1]
@@ -199,18 +248,27 @@ def decide_card(wl, counts, card, lg, turn):
 def release_thresholds(st, bd, ba, wl, br, lg, turn, p_turn, codes):
     """The first time the leading player reaches a threshold (4, 5, 6, 8, 9, 10) he puts its chip under a
     wall section of his choice, each threshold passed at once in turn. The leader: most points, on a tie
-    the first from the player on turn."""
+    the first from the player on turn. Reading `release_buy = at_once` ("darf direkt das oberste Mauerstück
+    erwerben"): a leader who places a chip on another player's turn may buy that section's upper piece at once,
+    paying as usual, if he bought no wall piece this turn (on his own turn it is one of his actions)."""
     P = st.hands.shape[0]
-    leader, best = -1, -1
-    for i in range(P):
-        q = (p_turn + i) % P
-        v = berlin_points(st, wl, br, q)
-        if v > best:
-            leader, best = q, v
-    for k in range(ba.thresholds.shape[0]):
-        if wl.passed[k] or best < ba.thresholds[k]:
-            continue
-        wl.passed[k] = 1
-        s = choose_section(st, ba, wl, leader, codes[leader])
-        wl.chip[s] = ba.thresholds[k]
-        log(lg, turn, leader, EV_WALL_CHIP, s, ba.thresholds[k], 0)
+    again = True
+    while again:  # a piece bought at once is a point: the thresholds are looked at again after it
+        again = False
+        leader, best = -1, -1
+        for i in range(P):
+            q = (p_turn + i) % P
+            v = berlin_points(st, wl, br, q)
+            if v > best:
+                leader, best = q, v
+        for k in range(ba.thresholds.shape[0]):
+            if wl.passed[k] or best < ba.thresholds[k]:
+                continue
+            wl.passed[k] = 1
+            s = choose_section(st, ba, wl, leader, codes[leader])
+            wl.chip[s] = ba.thresholds[k]
+            log(lg, turn, leader, EV_WALL_CHIP, s, ba.thresholds[k], 0)
+            if br.release_at_once and leader != p_turn and not wl.bought_piece[leader] \
+                    and can_buy_piece(st, ba, wl, leader, s) and choose_direct_piece(st, leader, codes[leader]):
+                buy_piece(st, bd, ba, wl, lg, turn, leader, s, codes[leader])
+                again = True
