@@ -16,6 +16,9 @@ payments must be a permutation of the data file's values, then the cycle repeats
 no table: the marker's castle is never known to the replay (a well built on it moves it at once), so a well is
 checked to go on a castle without one; that the first well stands uniformly on the castles free of a pre-placed
 well is left to a test over many plays (`first_well`).
+
+The rule text reads two ways where it says a well goes "immer nur in der Burg, die aktuell über den roten
+Anzeigemarker verfügt" (MARKER_TILE_READING); the replay takes the reading from the options the run recorded.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 # --- Published and documented facts, written out here (not read from the game's code) ------------------------
-RULES_VERSION = 2  # 2: draws keyed by turn and stream (issue 25); no rule changed
+RULES_VERSION = 3  # 3: the text's "immer nur" reading of the well marker by default (free_well_tile false)
 PIECES = ("wall", "house", "palas", "well")
 SQUARE = ("wall", "house", "palas")
 TOTAL_PIECES = {"wall": 16, "house": 12, "palas": 12, "well": 8}        # 48 wooden pieces (the red marker apart)
@@ -55,7 +58,13 @@ BUILD_EFFECTS = ("extra_spot", "ignore_house_rule", "second_palas", "free_master
 EXCHANGING_POLICIES = ("builder",)                                      # As built 9
 DEFAULTS = {"start_hands": "staggered", "map": "standard", "data": "assumed", "central_wall": 5,
             "central_house": 6, "central_palas": 7, "central_jokers": True, "central_master_builder": False,
-            "joker_exchange": 6, "swap_return": "supply", "max_turns": 2000}
+            "joker_exchange": 6, "swap_return": "supply", "free_well_tile": False, "max_turns": 2000}
+# The rule text's reading of the well marker, which a run's recorded options name (free_well_tile): "Brunnen werden
+# auf das einzig runde Feld pro Burg gebaut und immer nur in der Burg, die aktuell über den roten Anzeigemarker
+# verfügt". False (the text's default): "immer nur" without exception, so no tile places a well elsewhere and the
+# designed any_well tile (X5) lifts the house rule instead (docs: "Readings of the rule text"); true: X5 puts one
+# well on any castle without a well.
+MARKER_TILE_READING = {False: "ignore_house_rule", True: "any_well"}
 MAIN_ACTIONS = ("draw", "build")
 FREE_ACTIONS = ("swap", "exchange")
 
@@ -257,6 +266,8 @@ class Replay:
         self.play = play
         self.map = load_map(self.options["map"])
         self.data = load_data(self.options["data"])
+        if self.options["free_well_tile"] not in MARKER_TILE_READING:
+            raise ValueError(f"free_well_tile {self.options['free_well_tile']!r}")
         self.where = "set-up"
         self.seen: Counter = Counter()
         cols = self.map.colours
@@ -347,13 +358,20 @@ class Replay:
                 return float(value)
         return default
 
+    def effect(self, tile) -> str | None:
+        """What a bonus tile does under the run's reading of the well marker (MARKER_TILE_READING)."""
+        effect = self.data.effect(tile)
+        if effect == "any_well":
+            return MARKER_TILE_READING[self.options["free_well_tile"]]
+        return effect
+
     def reachable_piece(self, seat: int) -> str | None:
         """A piece of the seat's supply whose 4-card price its hand reaches (cards of the castle's colours and
         jokers) on a castle where it can go, its held bonus tiles counted (an extra spot, a second palas, a house
         against the rule); a well on any castle without one (the marker's castle is not known here)."""
         hand = self.hands[seat].reshape(N_COLOURS, -1).sum(axis=1)
         supply = {k for k, v in self.supply[seat].items() if v > 0}
-        effects = {self.data.effect(t) for t, n in self.bonus_held[seat].items() if n > 0}
+        effects = {self.effect(t) for t, n in self.bonus_held[seat].items() if n > 0}
         for castle, state in self.castles.items():
             a, b = self.castle_colours(castle)
             if hand[a] + hand[b] + self.jokers[seat] < PRICE:
@@ -542,7 +560,7 @@ class Replay:
                 self.fail("order", f"expected turn {t} of seat {t % self.players}")
             if not self.turn_events:           # the turn's first event: could the seat swap?
                 self.could_swap = self.swap_held[seat] > 0 or any(
-                    n > 0 and self.data.effect(t) == "swap" for t, n in self.bonus_held[seat].items())
+                    n > 0 and self.effect(t) == "swap" for t, n in self.bonus_held[seat].items())
             if action in FREE_ACTIONS:
                 if action in self.turn_events:
                     self.fail("free actions", f"a second {action} in one turn (As built 2: at most one each)")
@@ -646,8 +664,8 @@ class Replay:
                 self.swap_out += 1
             self.seen["swap_tile"] += 1
         else:
-            if self.data.effect(tile) != "swap":
-                self.fail("tile", f"tile {tile} ({self.data.effect(tile)}) played for a swap")
+            if self.effect(tile) != "swap":
+                self.fail("tile", f"tile {tile} ({self.effect(tile)}) played for a swap")
             if self.bonus_held[seat][tile] <= 0:
                 self.fail("tile", f"seat {seat} plays {tile} but holds {dict(+self.bonus_held[seat])}")
             if self.swap_held[seat] > 0:
@@ -713,7 +731,8 @@ class Replay:
             self.fail("supply", f"seat {seat} builds a {piece} but has none left ({self.supply[seat]})")
         effect = None
         if tile is not None:
-            effect = self.data.effect(tile)
+            effect = self.effect(tile)
+            self.seen["well_tile_as_house_rule"] += effect != self.data.effect(tile)
             if effect not in BUILD_EFFECTS:
                 self.fail("tile", f"tile {tile} ({effect}) played with a build")
             if self.bonus_held[seat][tile] <= 0:
@@ -853,7 +872,7 @@ class Replay:
         if tile_gained is not None:
             self.bonus_pile[tile_gained] -= 1
             self.tally[seat]["tiles_taken"] += 1
-            if self.data.effect(tile_gained) == "jokers":
+            if self.effect(tile_gained) == "jokers":
                 n = min(self.data.tiles[tile_gained]["value"], self.joker_pile - jokers_gained)
                 jokers_gained += n
                 self.tally[seat]["jokers_tiles"] += n

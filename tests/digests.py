@@ -55,10 +55,11 @@ SEVENSTEPS_CASES = [(2, ["random"], 20, 61, {}),
                     (4, ["random", "greedy", "climber", "greedy:reach=2"], 10, 63, {"first_disc": "colour",
                                                                                   "side": "back"}),
                     (4, ["random"], 20, 64, {"side": "back", "tile_threshold": 8})]
-# Burgenland: every table, each policy, 2 to 4 players, both starting hands, the central castle's options.
+# Burgenland: every table, each policy, 2 to 4 players, both starting hands, the central castle's options, both
+# readings of the well marker (free_well_tile).
 BURGENLAND_CASES = [(2, ["random"], 20, 71, {}), (3, ["builder", "saver", "random"], 20, 72, {"start_hands": "equal"}),
                     (4, ["random", "builder", "saver", "builder"], 20, 73,
-                     {"central_master_builder": True, "swap_return": "out"}),
+                     {"central_master_builder": True, "swap_return": "out", "free_well_tile": True}),
                     (4, ["random"], 20, 74, {"central_jokers": False, "joker_exchange": 0})]
 EVERY_TABLE_CASES = {"sevensteps": SEVENSTEPS_CASES, "burgenland": BURGENLAND_CASES}
 # Columns added to a table after its digest was recorded (they are left out of the digest, so that a new

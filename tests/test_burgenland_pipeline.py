@@ -31,7 +31,8 @@ from lake_fixture import _table
 MAP = map_text("standard")
 OPTIONS = {"central_house": 6, "central_jokers": True, "central_master_builder": False, "central_palas": 7,
            "central_wall": 5, "data": "assumed", "data_id": "d1", "data_text": "jokers = 17", "joker_exchange": 6,
-           "map": "standard", "map_text": MAP, "max_turns": 2000, "start_hands": "staggered", "swap_return": "supply"}
+           "map": "standard", "map_text": MAP, "max_turns": 2000, "start_hands": "staggered", "swap_return": "supply",
+           "free_well_tile": False}
 KINDS = {"wall": "walls_left", "house": "houses_left", "palas": "palases_left", "well": "wells_left",
          "any": "pieces_left"}
 
@@ -493,6 +494,9 @@ def test_the_report_page_leads_with_the_starting_hands(real):
 
     index = (reports / "index.html").read_text().split("<div class='card'>")[1:]
     verdicts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", next(c for c in index if "burgenland.html" in c)))
+    # the reading of the rule text (free_well_tile): these runs do not sweep it, so not measured
+    readings = verdicts.pop("Does reading the rule text another way change the game?")
+    assert "not measured" in readings and "free_well_tile" in readings, readings
     (start, _), (own, answer), (length, said) = list(verdicts.items())[:3]  # the index's questions, answered
     assert own == "Do staggered hands make up for the start?" and "at 4 random players" in answer, verdicts
     assert (start, length) == ("Is the start player favoured?", "How long does a play last?") and "rounds" in said

@@ -3,8 +3,9 @@ derives the rules from docs/games/burgenland.md, docs/lake.md and the map and da
 this driver imports simlib: the runs come from the command line, tests/cli_runs.py). Every play of small runs
 of every policy, of mixed tables, at 2, 3 and 4 players, with both starting hands, without central jokers, with
 the central master builder, with swap tiles leaving the game, without and with another joker exchange, other
-central prices and a small turn limit must be legal at every event and end on the rows of the games and seats
-tables. Each check of the reference is then shown to catch a stream changed in one place, by its own rule.
+central prices, a small turn limit and both readings of the well marker (free_well_tile, taken from the options
+the lake recorded) must be legal at every event and end on the rows of the games and seats tables. Each check
+of the reference is then shown to catch a stream changed in one place, by its own rule.
 
 The reference found one discrepancy, since fixed in the kernel: seats.tiles_played left out the Zwei Joker tiles
 (docs/lake.md: "Bonus tiles used (a Zwei Joker tile is used when taken)")."""
@@ -59,6 +60,9 @@ RUNS = {
                                                               "central_palas": 8}, 150, 116),
     "limit4": (4, ["saver"], {"max_turns": 40}, 100, 117),
     "stall4": (4, ["saver:central_patience=1000"], {}, 40, 118),
+    # the other reading of "immer nur in der Burg, die aktuell über den roten Anzeigemarker verfügt": X5 places a well
+    "free_well4": (4, ["random"], {"free_well_tile": True}, 200, 119),
+    "free_well_mixed3": (3, ["builder", "saver", "random"], {"free_well_tile": True}, 150, 120),
 }
 
 # Documented facts the kernel does not meet, waived in the replays (counted, not raised); none at present.
@@ -67,9 +71,11 @@ KNOWN_DISCREPANCIES = ()
 
 @functools.cache
 def every_run() -> dict[str, tuple[dict, ...]]:
-    """Every run of RUNS simulated through the command line (one batch), play by play."""
+    """Every run of RUNS simulated through the command line (one batch), play by play, each with its run's options
+    as the lake records them (the reading of the well marker it played)."""
     return simulated_plays("burgenland", {name: (players, policies, plays, seed, options)
-                                          for name, (players, policies, options, plays, seed) in RUNS.items()})
+                                          for name, (players, policies, options, plays, seed) in RUNS.items()},
+                           options=True)
 
 
 def played(name: str) -> tuple[dict, ...]:
@@ -78,8 +84,9 @@ def played(name: str) -> tuple[dict, ...]:
 
 
 def check(name: str, play: dict, waive=KNOWN_DISCREPANCIES, **override) -> Replay:
-    players, policies, options, _, _ = RUNS[name]
-    return replay(players, {**options, **override}, play["games"][0], play["seats"], play["events"], policies,
+    """The play replayed under its run's recorded options, `override` changed."""
+    players, policies, _, _, _ = RUNS[name]
+    return replay(players, {**play["options"], **override}, play["games"][0], play["seats"], play["events"], policies,
                   waive=waive)
 
 
@@ -109,7 +116,8 @@ def test_the_runs_meet_every_situation():
     seen = Counter()
     for name in RUNS:
         seen += seen_in(name)
-    needed = ["reshuffle", "draw_short", "coins_spot", "well_at_marker", "any_well", "extra_spot",
+    needed = ["reshuffle", "draw_short", "coins_spot", "well_at_marker", "any_well", "well_tile_as_house_rule",
+              "extra_spot",
               "house_rule_ignored", "second_palas", "free_master_builder", "tile_jokers", "swap_tile",
               "swap_bonus_tile", "exchange", "jokers_paid", "four_jokers", "wall_jokers_capped", "joker_spot_empty",
               "central_wall", "central_house", "central_palas", "central_one_colour", "central_different",
@@ -122,6 +130,36 @@ def test_the_runs_meet_every_situation():
     assert seen_in("no_central_jokers4")["central_jokers"] == 0 and seen_in("random4")["central_jokers"] > 0
     assert all(g.seen["turn_limit"] for g in replayed("limit4"))
     assert sum(g.seen["stalled"] for g in replayed("stall4")) > 0
+
+
+def test_the_reading_of_the_well_marker_comes_from_the_recorded_options():
+    """free_well_tile: the lake records each run's reading and the replay plays by it. The text's "immer nur" (the
+    default): no well is built with a tile and the X5 tile lifts the house rule; the other reading: X5 places
+    wells off the marker and never lifts the house rule."""
+    for name, (_, _, options, _, _) in RUNS.items():
+        assert all(options.items() <= play["options"].items() for play in played(name))  # the lake recorded them
+        assert all(play["options"]["free_well_tile"] == options.get("free_well_tile", False) for play in played(name))
+    text = [name for name, run in RUNS.items() if not run[2].get("free_well_tile", False)]
+    other = [name for name, run in RUNS.items() if run[2].get("free_well_tile", False)]
+    assert sum((seen_in(name) for name in text), Counter())["any_well"] == 0
+    assert sum((seen_in(name) for name in text), Counter())["well_tile_as_house_rule"] > 0
+    assert sum((seen_in(name) for name in other), Counter())["any_well"] > 0
+    assert sum((seen_in(name) for name in other), Counter())["well_tile_as_house_rule"] == 0
+
+
+def test_a_well_off_the_marker_is_illegal_under_the_texts_reading():
+    """A play of the other reading whose X5 placed a well, replayed under the text's reading, is refused: the tile
+    does not act on wells there."""
+    refused = Counter()
+    for name in ("free_well4", "free_well_mixed3"):
+        for play in played(name):
+            if any(e["action"] == "build" and e["piece"] == "well" and e["bonus_tile"] is not None
+                   for e in play["events"]):
+                with pytest.raises(Illegal) as info:
+                    check(name, copy.deepcopy(play), free_well_tile=False)
+                refused[info.value.rule] += 1
+                assert info.value.rule != "tile" or "played with a well" in str(info.value), str(info.value)
+    assert refused["tile"] > 0, refused
 
 
 # --- the discrepancy the replays waive, pinned down -------------------------------------------------------------
@@ -271,9 +309,9 @@ def test_reference_payments_as_documented():
 
 def walk(name: str):
     """Every event of every play of a run with the replay's state just before it: (index, i, event, game)."""
-    players, policies, options, _, _ = RUNS[name]
+    players, policies, _, _, _ = RUNS[name]
     for index, play in enumerate(played(name)):
-        game = Replay(players, options, policies, index, list(play["games"][0]["stones"]), KNOWN_DISCREPANCIES)
+        game = Replay(players, play["options"], policies, index, list(play["games"][0]["stones"]), KNOWN_DISCREPANCIES)
         for i, ev in enumerate(order_events(play["events"])):
             yield index, i, ev, game
             game.event(i, ev)

@@ -55,7 +55,8 @@ class Position:
     def __init__(self, players=4, stones=None, **options):
         config = RunConfig.build(GAME, players=players, policies=["random"], plays=1, seed=1, options=options)
         self.bd = board_arrays(GAME.board(config), players)
-        self.cards = card_arrays(GAME.components(config))
+        self.cards = card_arrays(GAME.components(config), config.options)
+        self.tile_ids = GAME.components(config).bonus_ids  # the data file's id of each physical tile
         self.rules = rules(config.options)
         n_tiles = len(self.cards.bonus_effect)
         self.stones = np.zeros(C.N_POSITIONS, np.int64)
@@ -237,6 +238,56 @@ def test_a_well_card_naming_a_castle_with_a_well_is_set_aside():
     assert pos.pool[WELLS_BUILT] == 1  # the pre-placed wells used no reward
 
 
+# --- 5b. the reading of the well marker (free_well_tile) -----------------------------------------------------------
+# "Brunnen werden auf das einzig runde Feld pro Burg gebaut und immer nur in der Burg, die aktuell über den roten
+# Anzeigemarker verfügt." Drawn: the marker on castle k; seat 0 holds the designed tile X5 ("Brunnen frei
+# wählbar") and cards for a well at k and at another castle m without a well, and for a house in castle 2 (no wall).
+
+def marker_position(free_well_tile):
+    pos = Position(free_well_tile=free_well_tile)
+    marker = int(pos.well_order[pos.pool[WELL_TOP]]) + 1
+    other = next(c for c in (2, 3, 5, 6) if c != marker and pos.colours(c) != pos.colours(marker))
+    x5 = pos.tile_ids.index("X5")
+    pos.tiles_held[0, x5] = True
+    for coins, castle in zip((1, 2, 3), (marker, other, 2)):  # 2 cards of each colour: the pile holds 3, 4, 3
+        pos.give(0, *[(c, coins, 2) for c in pos.colours(castle)])
+    return pos, marker, other, x5
+
+
+def test_immer_nur_a_well_only_on_the_marker_castle_even_holding_x5():
+    """The text's reading (the default): 'immer nur' admits no tile; X5 lifts the house rule instead (as X2)."""
+    pos, marker, other, x5 = marker_position(False)
+    assert GAME.parameters()["free_well_tile"].default is False
+    legal = pos.legal(0, central=False)
+    assert {b[1] for b in legal if b[0] == WELL} == {marker}
+    assert (WELL, marker, -1, -1) in legal and not any(b[0] == WELL and b[3] >= 0 for b in legal)
+    assert pos.cards.bonus_effect[x5] == C.IGNORE_HOUSE_RULE
+    assert (HOUSE, 2, 0, x5) in legal  # castle 2 holds no wall: only the tile lets a house in
+    rec, _ = pos.build(0, HOUSE, 2, 0, x5)
+    assert rec[C.EV_TILE] == x5 and not pos.tiles_held[0, x5] and pos.counts[1, HOUSE] == 1
+    rec, _ = pos.build(0, WELL, marker)
+    assert rec[C.EV_WELL_REWARD] == 5 and pos.conserved()
+
+
+def test_the_other_reading_x5_places_one_well_anywhere_and_the_marker_stays():
+    """free_well_tile = true: X5 puts one well on any castle without a well; the reward is the next one, and the
+    marker stays where it is."""
+    pos, marker, other, x5 = marker_position(True)
+    legal = pos.legal(0, central=False)
+    wells = {b[1]: b[3] for b in legal if b[0] == WELL}
+    assert wells[marker] == -1 and wells[other] == x5
+    pos.give(0, jokers=4)  # now every castle is paid for: a well with X5 on each one without a well
+    assert {b[1] for b in pos.legal(0, central=False) if b[0] == WELL} == {c for c in range(1, 12)
+                                                                           if pos.counts[c - 1, WELL] == 0}
+    assert not any(b[0] == HOUSE and b[1] == 2 for b in legal)  # X5 does not lift the house rule
+    rec, _ = pos.build(0, WELL, other, -1, x5)
+    assert rec[C.EV_WELL_REWARD] == 5 and rec[C.EV_TILE] == x5 and not pos.tiles_held[0, x5]
+    assert marker_castle(pos.well_order, pos.pool) == marker - 1 and pos.pool[WELLS_BUILT] == 1
+    assert {b[1] for b in pos.legal(0, central=False) if b[0] == WELL} == {marker}  # X5 used up
+    rec, _ = pos.build(0, WELL, marker)
+    assert rec[C.EV_WELL_REWARD] == 4 and pos.conserved()
+
+
 # --- 6. the spots' bonuses -------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("castle, spot, kind", [(5, 0, C.SPOT_JOKER), (6, 1, C.SPOT_COINS), (6, 2, C.SPOT_SWAP),
@@ -262,7 +313,7 @@ def test_each_spot_gives_its_bonus(castle, spot, kind):
 
 
 def test_the_bonus_tiles_extra_spot_and_ignored_rules():
-    pos = Position()
+    pos = Position(free_well_tile=True)  # the reading under which a tile (X5) lifts the well marker
     effect = list(pos.cards.bonus_effect)
     for e in (C.EXTRA_SPOT, C.IGNORE_HOUSE_RULE, C.SECOND_PALAS, C.ANY_WELL):
         pos.tiles_held[0, effect.index(e)] = True

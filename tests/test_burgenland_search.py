@@ -32,10 +32,10 @@ AT_THE_END = [O.PLACED, O.WALLS_LEFT, O.HOUSES_LEFT, O.PALASES_LEFT, O.WELLS_LEF
 class Table:
     """A configuration's kernel inputs, a play's arrays and a search's work space, as the kernel makes them."""
 
-    def __init__(self, policies, players=4, seed=11):
-        self.config = RunConfig.build(GAME, players=players, policies=policies, plays=1, seed=seed)
+    def __init__(self, policies, players=4, seed=11, **options):
+        self.config = RunConfig.build(GAME, players=players, policies=policies, plays=1, seed=seed, options=options)
         self.bd = board_arrays(GAME.board(self.config), players)
-        self.cards = card_arrays(GAME.components(self.config))
+        self.cards = card_arrays(GAME.components(self.config), self.config.options)
         self.rules = rules(self.config.options)
         self.codes, self.prm = GAME.policy_arrays(self.config, MAX_PARAMS)
         self.defaults = GAME.default_parameters(MAX_PARAMS)
@@ -55,10 +55,13 @@ def _copy(st):
     return type(st)(*(a.copy() for a in st))
 
 
+@pytest.mark.parametrize("free_well_tile", [False, True])  # both readings of the well marker
 @pytest.mark.parametrize("policies", [["random"], ["builder", "saver", "random", "builder"]])
-def test_a_rollout_from_the_deal_is_the_kernels_play(policies):
-    t = Table(policies)
-    out = GAME.run_kernel(RunConfig.build(GAME, players=4, policies=policies, plays=40, seed=11), 0, 40)
+def test_a_rollout_from_the_deal_is_the_kernels_play(policies, free_well_tile):
+    options = {"free_well_tile": free_well_tile}
+    t = Table(policies, **options)
+    out = GAME.run_kernel(RunConfig.build(GAME, players=4, policies=policies, plays=40, seed=11, options=options), 0,
+                          40)
     rest = [k for k in range(len(O.SEAT_COLUMNS)) if k not in AT_THE_END]
     for play in range(40):
         key = t.deal(play)
@@ -68,9 +71,10 @@ def test_a_rollout_from_the_deal_is_the_kernels_play(policies):
         assert (t.sw.seat_out[rest] == out.seats[play][rest]).all()  # every action accounted alike
 
 
-def test_a_search_play_replays_alone():
+@pytest.mark.parametrize("free_well_tile", [False, True])
+def test_a_search_play_replays_alone(free_well_tile):
     config = RunConfig.build(GAME, players=4, policies=["builder", "search:budget=8", "builder", "random"], plays=7,
-                             seed=3)
+                             seed=3, options={"free_well_tile": free_well_tile})
     whole = GAME.simulate(config, 0, 7, False)["seats"].to_pandas()
     alone = GAME.simulate(config, 4, 5, False)["seats"].to_pandas()
     columns = [c for c in whole.columns if c != "play_index"]

@@ -17,6 +17,8 @@ Spec card
 Version history
 - 1: first implementation.
 - 2: draws keyed by turn and stream, not a running counter (issue 25).
+- 3: the text's "immer nur" reading of the well marker by default (`free_well_tile = false`: the X5 tile lifts the
+  house rule, not the marker; issue 25).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ class Burgenland(Game):
     title = "Burgenland"
     report_order = 60
     headline_metric = "pieces_left"
-    rules_version = 2  # 2: draws keyed by turn and stream, not a running counter (issue 25)
+    rules_version = 3  # 3: free_well_tile = false by default, the text's "immer nur" (X5 lifts the house rule)
     min_players = 2
     max_players = 4
     setup_options = {
@@ -65,6 +67,7 @@ class Burgenland(Game):
                                    "false": "no master builder in the central castle"},
         "joker_exchange": "a joker for {} coins",
         "swap_return": {"supply": "swap tiles return to the supply", "out": "swap tiles leave the game"},
+        "free_well_tile": {"true": "the X5 tile places a well anywhere", "false": "wells only at the marker"},
         "max_turns": "turn limit {}",
     }
     package = Path(__file__).parent
@@ -105,7 +108,7 @@ class Burgenland(Game):
 
         codes, prm = self.policy_arrays(config, MAX_PARAMS)
         return (config.seed, start, stop - start, config.players, codes, prm, self.default_parameters(MAX_PARAMS),
-                board_arrays(self.board(config), config.players), card_arrays(self.components(config)),
+                board_arrays(self.board(config), config.players), card_arrays(self.components(config), config.options),
                 rules(config.options))
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):

@@ -46,9 +46,14 @@ def board_arrays(board: Board, players: int) -> BoardArrays:
                        board.preplaced[players])
 
 
-def card_arrays(components: Components) -> CardArrays:
+def card_arrays(components: Components, options: dict) -> CardArrays:
+    """The cards and tiles as the kernel plays them under the run's options: with `free_well_tile` false (the
+    text's "immer nur": no tile lifts the well marker) a tile of effect any_well acts as ignore_house_rule."""
     c = components
-    return CardArrays(c.cards, c.jokers, c.master_builders, c.swap_tiles, c.bonus_effect, c.bonus_value)
+    effect = c.bonus_effect
+    if not options["free_well_tile"]:
+        effect = np.where(effect == C.ANY_WELL, C.IGNORE_HOUSE_RULE, effect)
+    return CardArrays(c.cards, c.jokers, c.master_builders, c.swap_tiles, effect, c.bonus_value)
 
 
 def rules(options: dict) -> Rules:
