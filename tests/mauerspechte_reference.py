@@ -109,7 +109,7 @@ CARD_MIN = 1                       # Bester Mauerspecht / Raver: at least one pi
 LOVE_PARADE_MIN_BID = 0
 # The readings of the rule text where it can be read two ways (the run's options name them); the text's own first.
 TEXT_READINGS = {"ship_sites": "connected", "release_buy": "at_once", "vp_chip_supply": "unlimited",
-                 "knight_robber": "free", "vp_chips": VP_CHIPS, "love_parade_min_bid": LOVE_PARADE_MIN_BID}
+                 "knight_robber": "across", "vp_chips": VP_CHIPS, "love_parade_min_bid": LOVE_PARADE_MIN_BID}
 CHIP_CLASS = {4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5}   # hotel price in cards by the chip bought with it
 TOTAL_CARDS = 5 * BANK_PER_RESOURCE                   # 95
 MAX_TURNS = 1000

@@ -92,7 +92,9 @@ def rule_readings(page: Page) -> None:
     quotes = " ".join(f"{name}: {readings[name].reading}" for name in dict.fromkeys(e["name"] for e in found))
     page.figure("readings", fig, "Readings of the rule text",
                 " ".join(e["sentence"] for e in found) + f" The text's words: {quotes}")
-    table = rows.filter(~pl.col("is_baseline") & (pl.col("metric") != "balance")).with_columns(
+    mixed = pl.col("policies").str.split(",").list.unique().list.len() > 1  # seat 0's advantage measures policies
+    table = rows.filter(~pl.col("is_baseline") & (pl.col("metric") != "balance")
+                        & ~((pl.col("metric") == "seat0_advantage") & mixed)).with_columns(
         reading=pl.col("parameters").replace_strict({n: p.reading for n, p in readings.items()}, default=""))
     page.table("Readings of the rule text: each other reading against the default, paired play by play",
                table.sort("parameters", "players", "policies", "metric", "variant_order"),

@@ -13,8 +13,9 @@ import numpy as np
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
-# A stream's draws in one turn: far more than any turn of any game takes (see turn_draw_index).
-STREAM_DRAWS = 1 << 20
+# A stream's draws in one turn: 2**32, more than any turn could take (a search's tie-breaks included) in hours of
+# play, so that no stream runs into the next (see turn_draw_index); the index stays far inside 64 bits.
+STREAM_DRAWS = 1 << 32
 
 
 @nb.njit(cache=True, inline="always")

@@ -15,9 +15,10 @@ Spec card
 Version history
 - 1: first implementation.
 - 2: draws keyed by turn and stream (issue 25).
-- 3: the rule text's own readings by default (issue 25): an unconnected ship opens no settlement site
-  (`ship_sites`), the releasing player may buy the upper piece at once (`release_buy`), the chip supply never
-  runs out (`vp_chip_supply`), only a 7 sends the robber across the closed wall (`knight_robber`).
+- 3: the rule text's own readings by default where it is explicit (issue 25): the releasing player may buy the
+  upper piece at once (`release_buy`), the chip supply never runs out (`vp_chip_supply`); and an unconnected ship
+  opens no settlement site (`ship_sites`, assumed: the text only frees where a ship is built). A knight still
+  sends the robber across the closed wall (`knight_robber`: the text is not explicit).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class Mauerspechte(Game):
     title = "Die Mauerspechte (Catan + Seafarers scenario, Berlin)"
     report_order = 40
     headline_metric = "hotel_net_yield"
-    # 3: the text's readings by default: ship_sites, release_buy, vp_chip_supply, knight_robber (issue 25)
+    # 3: readings of the rule text by default: ship_sites, release_buy, vp_chip_supply (issue 25)
     rules_version = 3
     engines = (CATAN,)  # Catan's turn, dice, robber and building rules run every play
     min_players = 3
