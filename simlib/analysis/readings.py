@@ -56,7 +56,7 @@ def _setup_words(page: Page, group: pl.DataFrame, policies: str) -> str:
 def _forest(page: Page, found: list[dict]):
     """A panel per metric: each reading's paired difference from the default reading with its 95% interval."""
     metrics = list(dict.fromkeys(m for entry in found for m in entry["rows"]))
-    fig, axes = page.subplots(len(metrics), width=4.2, height=0.9 + 0.55 * len(found))
+    fig, axes = page.subplots(len(metrics), width=4.2, height=1.5 + 0.55 * len(found))
     for ax, metric in zip(axes, metrics):
         shown = [(f"{e['variant']}\n(against {e['baseline']}, {e['table']})", e["rows"][metric])
                  for e in found if metric in e["rows"]]

@@ -24,7 +24,16 @@ def _setups(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
     value = pl.col("option_values").str.json_path_match
     frame = page.with_setups(frame, "focal_spec", side=value("$.side"),
                              tile_threshold=value("$.tile_threshold").cast(pl.Int32))
-    return _labelled(frame, "focal_spec")
+    return _labelled(_at_text_readings(page, frame), "focal_spec")
+
+
+def _at_text_readings(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
+    """The frame with `text_readings`: its set-up plays every reading option at its default, the text's reading (a
+    sweep over a reading belongs to the Readings section, not beside its baseline in a figure)."""
+    value = pl.col("option_values").str.json_path_match
+    defaults = [(name, str(p.default)) for name, p in page.game.parameters().items() if p.reading]
+    return page.with_setups(frame, text_readings=pl.all_horizontal(
+        [pl.lit(True)] + [value(f"$.{name}").fill_null(default) == default for name, default in defaults]))
 
 
 def _labelled(frame: pl.DataFrame, spec: str) -> pl.DataFrame:
@@ -42,8 +51,10 @@ def _colour(page: Page, policy: str) -> str:
 
 
 def _drawn(frame: pl.DataFrame, most_players: bool = True) -> pl.DataFrame:
-    """What a figure draws: tables of one policy at the rule text's threshold (at the most players played)."""
-    rows = frame.filter((pl.col("lineup_kind") == "one_policy") & (pl.col("tile_threshold") == BASE))
+    """What a figure draws: tables of one policy at the rule text's threshold and readings (at the most players
+    played)."""
+    rows = frame.filter((pl.col("lineup_kind") == "one_policy") & (pl.col("tile_threshold") == BASE)
+                        & pl.col("text_readings"))
     return rows.filter(pl.col("players") == rows["players"].max()) if most_players else rows
 
 
@@ -177,7 +188,7 @@ def length(page: Page) -> None:
 
 
 def tiles(page: Page) -> None:
-    tiles, wins = (_labelled(page.mart(m), "policy_spec")
+    tiles, wins = (_labelled(_at_text_readings(page, page.mart(m)), "policy_spec")
                    for m in ("mart_sevensteps_tiles", "mart_sevensteps_win_by_tiles"))
     if tiles.is_empty() or (drawn := _drawn(tiles)).is_empty():
         return
@@ -219,7 +230,7 @@ def tiles(page: Page) -> None:
 
 
 def tile_value(page: Page) -> None:
-    value = page.mart("mart_sevensteps_tile_value")
+    value = _at_text_readings(page, page.mart("mart_sevensteps_tile_value"))
     if value.is_empty():
         return
     value = value.with_columns(x=pl.col("tile").str.slice(1).cast(pl.Int32))
