@@ -47,6 +47,7 @@ def test_each_swept_reading_gets_its_paired_effect_and_an_unswept_one_is_named_u
     verdict = page.verdicts["readings"]
     assert verdict.question == QUESTION
     assert "not measured in this report (no sweep over it): penalty_gate" in verdict.answer
+    assert "tower 12 penalty points (4 random players, gate 10): " in verdict.answer  # the set-up it was measured at
     assert "-1.50 (-1.60 to -1.40)" in verdict.answer  # the significant change, with its paired interval
     assert "advantage" not in verdict.answer  # p = 0.43: not a change
     [figure] = page.figures

@@ -40,7 +40,7 @@ def _readings(page: Page, rows: pl.DataFrame) -> list[dict]:
             words, setup = variant_words(page.game, values), _setup_words(page, group, policies)
             found.append({"name": name, "baseline": baseline, "variant": words, "table": setup, "rows": metric_rows,
                           "sentence": f"At {setup}, " + variant_sentence(words, baseline, metric_rows, page.game),
-                          "line": variant_line(words, metric_rows, page.game)})
+                          "line": variant_line(f"{words} ({setup})", metric_rows, page.game)})
     return found
 
 
@@ -56,20 +56,24 @@ def _setup_words(page: Page, group: pl.DataFrame, policies: str) -> str:
 def _forest(page: Page, found: list[dict]):
     """A panel per metric: each reading's paired difference from the default reading with its 95% interval."""
     metrics = list(dict.fromkeys(m for entry in found for m in entry["rows"]))
-    fig, axes = page.subplots(len(metrics), width=4.2, height=1.5 + 0.55 * len(found))
+    # one row, the readings' labels once at the left (a second row of panels would have none)
+    fig, axes = page.subplots(len(metrics), width=3.2, height=1.5 + 0.55 * len(found), most=len(metrics),
+                              sharey=True)
+    rows_at = [len(found) - 1 - i for i in range(len(found))]  # the first reading on top, one row each
+    labels = [f"{e['variant']}\n(against {e['baseline']}, {e['table']})" for e in found]
     for ax, metric in zip(axes, metrics):
-        shown = [(f"{e['variant']}\n(against {e['baseline']}, {e['table']})", e["rows"][metric])
-                 for e in found if metric in e["rows"]]
+        shown = [(y, e["rows"][metric]) for y, e in zip(rows_at, found) if metric in e["rows"]]
         scale = 100 if is_share(metric) else 1
-        y = list(range(len(shown)))[::-1]
         value = [scale * r["difference"] for _, r in shown]
         err = error_bar_lengths(value, [scale * r["difference_lo"] for _, r in shown],
                                 [scale * r["difference_hi"] for _, r in shown])
-        ax.errorbar(value, y, xerr=err, fmt="o", color="C0", capsize=3, label="paired difference, 95% interval")
+        ax.errorbar(value, [y for y, _ in shown], xerr=err, fmt="o", color="C0", capsize=3,
+                    label="paired difference, 95% interval")
         ax.axvline(0, color="black", linewidth=1, linestyle="--", label="no change")
-        ax.set_yticks(y, [label for label, _ in shown] if ax is axes[0] else [""] * len(shown))
+        ax.set_yticks(rows_at, labels)
+        ax.set_ylim(-0.5, len(found) - 0.5)
         ax.set_title(metric_name(metric, page.game) + (" (pp)" if is_share(metric) else ""))
-        ax.set_xlabel("the other reading minus the default")
+        ax.set_xlabel("other reading − default")
     axes[0].legend()
     return fig
 
