@@ -332,6 +332,11 @@ def test_chips_are_conserved_and_games_end_at_the_threshold(batch):
     lower = (w.pieces[:, :, 1] == 1).sum(axis=1)  # level 1: a lower piece (unused rows are 0)
     assert (w.chips.sum(axis=1) + w.tiergarten >= lower).all()  # the supply never runs out: a chip per lower piece
     assert (w.chips.sum(axis=1) == w.n_parades).all()
+    limited = RunConfig.build(GAME, players=4, policies=["random", "builder", "specht", "hotelier"], plays=300, seed=3,
+                              options={"vp_chip_supply": "limited"})
+    chips = GAME.run_kernel(limited, 0, 300).berlin
+    assert (chips.chips.sum(axis=1) + chips.tiergarten <= 8).all()  # a supply of 8: won and waiting never more
+    assert (chips.chips.sum(axis=1) + chips.tiergarten == 8).any()  # and it runs out
     won = batch.base.winner >= 0
     assert won.mean() > 0.9
     assert (w.points[won, batch.base.winner[won]] >= 15).all()
