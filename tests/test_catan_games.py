@@ -84,10 +84,11 @@ def test_weighted_builds_cities_and_beats_random():
 
 
 def test_builder_beats_weighted_and_random():
-    config = RunConfig.build(GAME, players=4, policies=["builder", "weighted", "random", "random"], plays=200,
+    # 2,000 plays: the builder wins 96%, so weighted and random share the rest (at 200 plays they tied, 2% each)
+    config = RunConfig.build(GAME, players=4, policies=["builder", "weighted", "random", "random"], plays=2000,
                              seed=13)
-    out = GAME.run_kernel(config, 0, 200)
-    wins = np.bincount(out.winner[out.winner >= 0], minlength=4) / 200
+    out = GAME.run_kernel(config, 0, 2000)
+    wins = np.bincount(out.winner[out.winner >= 0], minlength=4) / 2000
     assert wins[0] > wins[1] > max(wins[2], wins[3])
     assert (out.end_reason == 0).mean() > 0.95  # games end in a win
 
@@ -172,13 +173,32 @@ def _first(events, action, where=lambda i: True):
     return next(i for i, e in enumerate(events) if e["action"] == action and where(i))
 
 
+def _play_holding_every_case(first_seed=5):
+    """The events of play 0 of the first seed from `first_seed` whose play holds every event the tampering below
+    changes (a first roll of 7, a steal, a robber without one, a discard, a 2:1 trade, a 7 followed by the robber,
+    an 8, a city):
+    which seed holds them depends on the draws, not on what is checked."""
+    for seed in range(first_seed, first_seed + 50):
+        config = RunConfig.build(GAME, players=4, policies=["random"], plays=1, seed=seed)
+        events = GAME.simulate(config, 0, 1, events=True)["events"].to_pylist()
+        after = [e["action"] for e in events[1:]] + [None]
+        kinds = {(e["action"], e.get("amount") if e["action"] == "trade" else None) for e in events}
+        if (("steal", None) in kinds and ("discard", None) in kinds and ("trade", 2) in kinds
+                and ("city", None) in kinds
+                and any(e["action"] == "robber" and a != "steal" for e, a in zip(events, after))
+                and any(e["action"] == "roll" and e["dice"] == 7 and a == "robber" for e, a in zip(events, after))
+                and any(e["action"] == "roll" and e["dice"] == 8 for e in events)
+                and next(e["dice"] for e in events if e["action"] == "roll") == 7):  # "another dice sum" below
+            return events
+    raise AssertionError(f"no play of seeds {first_seed} to {first_seed + 49} holds every case")
+
+
 def test_the_event_replay_catches_tampered_events():
     """Each check of the reference fails on a stream changed in one place, with its own message (so that
     no other check catches the change first); the untampered stream replays cleanly."""
     from catan_reference import BOARD, RESOURCES, Illegal, Replay, replay_game
 
-    config = RunConfig.build(GAME, players=4, policies=["random"], plays=1, seed=5)
-    events = GAME.simulate(config, 0, 1, events=True)["events"].to_pylist()
+    events = _play_holding_every_case()
 
     def thrown(dice):
         """A roll's columns for this sum, the two dice agreeing with it."""

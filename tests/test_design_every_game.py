@@ -27,7 +27,7 @@ METRICS = ["mean_length", "seat0_advantage"]
 
 # (game, players, line-up, plays per point, a turn limit's range above every play's length)
 LIMITS = [("mauer", 4, "random", 2_000, "max_baurunden=200..500"),
-          ("catan", 4, "weighted", 100, "max_turns=600..1000"),
+          ("catan", 4, "weighted", 100, "max_turns=800..1000"),  # the longest of these plays: 723 turns
           ("mauerspechte", 4, "hotelier", 100, "max_turns=500..1000"),
           ("sevensteps", 4, "random", 200, "max_turns=500..1000"),
           ("burgenland", 4, "random", 500, "max_turns=1000..2000")]

@@ -60,14 +60,14 @@ def test_a_rollout_from_the_deal_is_the_kernels_play(policies, options):
 
 
 def test_the_search_plays_its_build_aid_tile_where_greedy_keeps_it_and_the_rollouts_say_so():
-    # Play 0 of seed 5 at turn 4: greedy (the base) keeps its tile; 400 rollouts to the end give playing it a
-    # win share of 0.12-0.14 against 0.03 (at the default horizon of 8 turns, 0.08 against 0.05).
+    # Play 0 of seed 5 at turn 8 (rules version 3's draws; at version 1 it was turn 4): greedy (the base) keeps its
+    # build-aid tile, a candidate plays it, and 1,024 rollouts to the end choose that candidate.
     config = RunConfig.build(GAME, players=4, policies=["greedy"], plays=1, seed=5)
     p = Play(config, 0)
-    p.play_on(4)
+    p.play_on(8)
     cand = np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64)
     k, incumbent = candidates(p.st, 0, GREEDY, DEFAULTS[GREEDY], DEFAULTS[GREEDY], p.bd, p.ta, p.rules,
-                              int(DEFAULTS[SEARCH, CHAINS]), np.uint64(rollout_key(p.key, 4, BASE_ROLLOUT)), cand)
+                              int(DEFAULTS[SEARCH, CHAINS]), np.uint64(rollout_key(p.key, 8, BASE_ROLLOUT)), cand)
     assert incumbent == 0 and cand[0, PL_AID] == 0 and cand[:k, PL_AID].any()
     prm, plan = np.tile(DEFAULTS[SEARCH], (4, 1)), np.zeros(PLAN_WIDTH, np.int64)
     prm[:, HORIZON], prm[:, BUDGET] = 0, 1024
