@@ -58,3 +58,20 @@ def turn_draw_index(turn, n_streams, stream, rank):
     part at one choice still draw the same numbers for the same purpose in every later turn (a running counter
     would shift every later draw), so their difference stays paired (common random numbers, issue 25)."""
     return ((turn + 1) * n_streams + stream) * STREAM_DRAWS + rank
+
+
+@nb.njit(cache=True, inline="always")
+def begin_turn_draws(draw_turn, drawn, turn):
+    """The keyed draws of turn `turn` begin (-1: the set-up): `draw_turn` [1] holds the turn, `drawn` [streams]
+    each stream's draws taken in it, counted again from 0."""
+    draw_turn[0] = turn
+    drawn[:] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def next_turn_draw_index(draw_turn, drawn, stream):
+    """The index of the stream's next draw in this turn (a game has one stream per entry of `drawn`), counted as
+    taken."""
+    index = turn_draw_index(draw_turn[0], drawn.shape[0], stream, drawn[stream])
+    drawn[stream] += 1
+    return index

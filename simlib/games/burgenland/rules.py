@@ -10,7 +10,8 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
-from ...core.rng import below, draw, turn_draw_index
+from ...core.rng import begin_turn_draws as begin_draws  # noqa: F401 (the game's blocks import it from here)
+from ...core.rng import below, draw, next_turn_draw_index
 from . import constants as C
 
 # pool: the play's scalar state
@@ -20,18 +21,9 @@ POOL_SIZE = 10
 
 
 @nb.njit(cache=True, inline="always")
-def begin_draws(draw_turn, drawn, turn):
-    """The draws of turn `turn` begin (-1: the set-up)."""
-    draw_turn[0] = turn
-    drawn[:] = 0
-
-
-@nb.njit(cache=True, inline="always")
 def take(key, draw_turn, drawn, stream):
     """The stream's next draw in this turn."""
-    u = draw(key, turn_draw_index(draw_turn[0], C.N_STREAMS, stream, drawn[stream]))
-    drawn[stream] += 1
-    return u
+    return draw(key, next_turn_draw_index(draw_turn, drawn, stream))
 
 
 @nb.njit(cache=True, inline="always")

@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
-from ...core.rng import draw, turn_draw_index
+from ...core.rng import begin_turn_draws, draw, next_turn_draw_index, turn_draw_index
 from .board import RANDOM, SPIRAL, Board, spiral
 from .constants import (
     COST_ROWS,
@@ -276,9 +276,7 @@ def draw_index(st, stream, k):
 @nb.njit(cache=True, inline="always")
 def take(st, stream):
     """The stream's next draw in this turn."""
-    u = draw(st.key[0], draw_index(st, stream, 0))
-    st.drawn[stream] += 1
-    return u
+    return draw(st.key[0], next_turn_draw_index(st.draw_turn, st.drawn, stream))
 
 
 @nb.njit(cache=True, inline="always")
@@ -290,8 +288,7 @@ def peek(st, stream, k):
 @nb.njit(cache=True, inline="always")
 def begin_draws(st, turn):
     """The draws of turn `turn` begin (-1: the set-up and the opening)."""
-    st.draw_turn[0] = turn
-    st.drawn[:] = 0
+    begin_turn_draws(st.draw_turn, st.drawn, turn)
 
 
 @nb.njit(cache=True, inline="always")

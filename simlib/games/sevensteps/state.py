@@ -7,7 +7,9 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.rng import begin_turn_draws as begin_draws  # noqa: F401 (the game's blocks import it from here)
 from ...core.rng import draw, turn_draw_index
+from ...core.rng import next_turn_draw_index as take_index
 from .board import Board
 from .constants import FIRST_DISC, HAND, N_COLOURS, N_FIELDS, THRESHOLD_COUNTS
 from .outputs import SEAT_COLUMNS
@@ -125,21 +127,6 @@ def draw_index(draw_turn, stream, rank):
 
 
 @nb.njit(cache=True, inline="always")
-def take_index(draw_turn, drawn, stream):
-    """The index of the stream's next draw in this turn, counted as taken."""
-    index = draw_index(draw_turn, stream, drawn[stream])
-    drawn[stream] += 1
-    return index
-
-
-@nb.njit(cache=True, inline="always")
 def take(key, draw_turn, drawn, stream):
     """The stream's next draw in this turn."""
     return draw(key, take_index(draw_turn, drawn, stream))
-
-
-@nb.njit(cache=True, inline="always")
-def begin_draws(draw_turn, drawn, turn):
-    """The draws of turn `turn` begin (-1: the set-up)."""
-    draw_turn[0] = turn
-    drawn[:] = 0
