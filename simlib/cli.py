@@ -262,47 +262,43 @@ def _cmd_tune(args) -> None:
 
 
 def _cmd_fixes(args) -> None:
-    from .core.runner import compile_kernels, run
-    from .design.fixes import FIX_TRIALS, candidate_ranges, fair_value, find_fixes
-    from .design.metrics import canonical, estimate, play_values
+    from .core.runner import compile_kernels
+    from .design.fixes import candidate_ranges, find_fixes, fix_searches, lake_evaluator, unsearchable_words
     from .design.record import write_evaluation
-    from .design.tune import Tune
 
     game = get_game(args.game)
     lake, options = Lake.at(args.lake), _options(args, game)
     check_settable(game.name, game.parameters(), args.skip)
+    # Bad input refused before a kernel compiles or the lake is touched.
+    searches = fix_searches(game, args.metric, args.players, args.policies, args.budget, args.seed, options,
+                            args.only, set(args.skip), args.margin)
+    if not searches and not candidate_ranges(game, set()):  # an answer, not bad input: Mauerbruch has only choices
+        print(unsearchable_words(game) + "; nothing was run.")
+        return
+    if not searches:
+        raise SimlibError(f"every number parameter of {game.name} is skipped or fixed: nothing to search")
+    for search in searches:
+        trial, _, left = search.stage_plays()
+        print(f"{search.dim}: {search.trials} values of {trial:,} plays on seed {search.seed}, the nearest fair "
+              f"confirmed on seed {search.seed + 1} with up to {left:,} (tune {search.tune_id})", flush=True)
+    if args.executor == "local":
+        compile_kernels([searches[0].config({})], args.workers)
     with _open_executor(args) as executor:
-        def evaluate(config):
-            result = run(config, lake, progress=False, executor=executor)
-            values = play_values(lake, game, result.run_id)
-            return {args.metric: estimate(values, canonical(game, args.metric))}
-
-        def said(tune, e):
-            write_evaluation(lake, tune, e)
+        def said(search, e):
+            write_evaluation(lake, search, e)
             if not args.quiet:
                 x = e.estimates[args.metric]
                 print(f"  {e.stage} {', '.join(f'{k}={v}' for k, v in e.values.items())}: {args.metric} "
-                      f"{x.value:+.4f} ({x.lo:+.4f} to {x.hi:+.4f})", flush=True)
+                      f"{x.value:+.4f} ({x.lo:+.4f} to {x.hi:+.4f}), {e.plays:,} plays", flush=True)
 
         def skipped(dim, why):
             print(f"{dim.name}: skipped ({why})", flush=True)
 
-        fair = fair_value(game, args.players, args.metric)  # bad input refused before a kernel compiles
-        ranges = candidate_ranges(game, set(args.skip) | set(options))
-        if not ranges:  # an answer, not bad input: e.g. Mauerbruch's parameters are all assumed choices
-            others = ", ".join(n for n, p in game.parameters().items() if not p.derived)
-            print(f"{game.name}: no number parameter of the rule text left to search (its parameters: {others}); "
-                  f"nothing was run. A choice's effect: simlib sweep {game.name} --vary NAME=VALUE")
-            return
-        first = Tune(game, ranges[:1], {args.metric: fair}, args.players, args.policies, args.budget, args.seed,
-                     FIX_TRIALS, options)
-        if args.executor == "local":
-            compile_kernels([first.config({})], args.workers)
-        fixes = find_fixes(game, args.metric, args.players, args.policies, args.budget, args.seed, options,
-                           evaluate, said, skipped, set(args.skip))
-    print(f"fixes for {args.metric} at {args.players} players ({args.policies}), smallest change first:")
+        fixes = find_fixes(searches, lake_evaluator(lake, game, args.metric, executor), said, skipped)
+    print(f"fixes for {args.metric} at {args.players} players ({args.policies}), fair within "
+          f"±{100 * args.margin:g} pp; fixes first, smallest change first:")
     for fix in fixes:
-        print("  " + fix.words(args.metric))
+        print("\n".join("  " + line for line in fix.lines()))
 
 
 def _cmd_sensitivity(args) -> None:
@@ -518,14 +514,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
     p.set_defaults(func=_cmd_tune)
 
-    p = sub.add_parser("fixes", help="each rule parameter alone: the value that makes a metric fair, confirmed, "
-                                     "smallest change first")
+    p = sub.add_parser("fixes", help="each rule parameter alone: the values where seat 0's advantage changes sign, "
+                                     "and the nearest fair confirmed within a margin on fresh plays")
     p.add_argument("game", help="a game (simlib games lists them)")
     p.add_argument("--metric", default="seat0_advantage", help="the metric to make fair: seat0_advantage (fair: 0)")
     p.add_argument("--players", type=_integer, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
-    p.add_argument("--budget", type=_integer, required=True, help="plays per parameter (as simlib tune's --budget)")
+    p.add_argument("--budget", type=_integer, required=True,
+                   help="plays per parameter: half for the search (every value of a range of at most 64), the "
+                        "confirmation what it needs of the rest")
+    p.add_argument("--margin", type=float, default=0.01,
+                   help="fair means within this of the fair value, shown by TOST on fresh plays (default 0.01: "
+                        "seat 0's advantage within ±1 percentage point)")
     p.add_argument("--seed", type=_integer, default=1, help="the search's seed; the confirmation plays seed + 1")
+    p.add_argument("--only", action="append", default=[], metavar="NAME[=LO..HI]",
+                   help="search this parameter (over this range of its allowed values); repeat for several")
     p.add_argument("--skip", action="append", default=[], metavar="NAME", help="a parameter left out")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule parameter fixed for every run (and so not searched)")

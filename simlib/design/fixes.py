@@ -1,25 +1,48 @@
-"""`simlib fixes`: for each number parameter of a game alone, the value (if any in its range) that brings a metric
-to its fair value, confirmed on fresh plays, ranked by how small a change from the rule text's value it is.
+"""`simlib fixes`: for each number parameter of a game alone, whether some value of it makes the start player fair,
+which values bracket the fair point, and whether the best of them is fair within a stated margin on fresh plays.
 
-Each parameter is one tune (simlib/design/tune.py) over its range with the metric's fair value as the target, so
-every evaluation is a run in the lake and the `tunes` table holds each parameter's path. A parameter's range is
-its allowed range where the game gives one; otherwise from its minimum (or 0) to twice its value (at least 4
-more), said in the answer.
+1. Search. A parameter whose range holds at most 64 values is played at every value; a longer range (or a real
+   parameter) on a coarse grid, then by halving where the metric crosses its fair value. Every value plays the
+   search seed (common random numbers: two values differ by their rules, not by their luck). Wherever neighbouring
+   values give the metric opposite sides of its fair value, the fair point lies between them: every such crossing
+   is named with both values and their estimates (seat 0's advantage can cross zero twice between two grid points,
+   as Die Mauer's tower cost does at four readers).
+2. Confirm. The value nearest fair on the search seed plays a fresh seed (seed + 1, on which nothing was chosen).
+   "Fair" means equivalent within a margin (default ±1 percentage point), shown by two one-sided tests at 5%
+   (TOST: the 90% interval inside ±margin). An interval that merely contains the fair value is "too few plays to
+   tell", not fair: absence of evidence is easier to reach with fewer plays. The confirmation's plays are sized
+   from the search's per-play standard deviation so that its 90% interval's half width is half the margin (about
+   20,000 plays at four players and ±1 pp): a value that is truly fair then passes about nine times in ten. A
+   candidate whose search interval misses the margin band is not confirmed (it could not pass), nor one the
+   budget's remaining plays could not show fair even at an estimate of exactly 0.
+
+Each parameter is one tune (simlib/design/tune.py) of the metric aimed at its fair value, so every evaluation is
+a run in the lake and the `tunes` table holds each parameter's search and confirmation. A parameter's range is its
+allowed range where the game gives one; otherwise from its minimum (or 0) to twice its value (at least 4 more).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scipy import stats
+
+from ..core.config import RunConfig
 from ..core.errors import SimlibError
 from ..core.game import Game
-from .metrics import METRICS, Estimate, canonical, check_metric
-from .tune import Dimension, Evaluation, Step, Tune, bracket, search
+from ..core.lake import Lake
+from .metrics import METRICS, Z95, Estimate, PlayValues, canonical, check_metric, estimate
+from .tune import MIN_TRIAL_PLAYS, Dimension, EvaluateMany, Evaluation, Step, Tune, stepper_many
 
-FIX_TRIALS = 12  # a grid of 6 over the range, then 6 halvings: an interval of up to 64 values to one step
-
+FIX_MARGIN = 0.01  # fair: seat 0's advantage within ±1 percentage point, shown by TOST
+TOST_ALPHA = 0.05  # each one-sided test's level: the 90% interval inside the margin
+EVERY_VALUE_MOST = 64  # a range of at most this many values is searched at every value
+FIX_TRIALS = 12  # a longer range: a grid of 6 over it, then 6 halvings (an interval of up to 64 values to one step)
+FIX_SEARCH_SHARE = 0.5  # of a parameter's budget; the confirmation takes what it needs of the rest
+CONFIRM_HALF_WIDTH = 0.5  # the confirmation's 90% interval aims at this share of the margin either side
 
 FIXABLE = ("seat0_advantage",)  # balance's fair value 1 lies at the edge of its range: its interval never holds it
 
@@ -29,6 +52,18 @@ def fair_value(game: Game, players: int, metric: str) -> float:
     if name not in FIXABLE:
         raise SimlibError(f"{metric} has no fair value a fix can be confirmed at (metrics: {', '.join(FIXABLE)})")
     return METRICS[name][1]
+
+
+def check_margin(margin: float) -> float:
+    """A margin of equivalence: a share above 0 and below 1 (0.01 is ±1 percentage point)."""
+    if not math.isfinite(margin) or not 0 < margin < 1:
+        raise SimlibError(f"--margin must lie between 0 and 1 (a share: 0.01 is ±1 percentage point), not {margin:g}")
+    return margin
+
+
+def pp(x: float) -> str:
+    """A share in signed percentage points: "+6.3 pp" (a value that rounds to zero reads +0.0)."""
+    return f"{round(100 * x, 1) + 0.0:+.1f} pp"
 
 
 def candidate_ranges(game: Game, skip: set[str]) -> list[Dimension]:
@@ -47,12 +82,100 @@ def candidate_ranges(game: Game, skip: set[str]) -> list[Dimension]:
     return out
 
 
+def chosen_ranges(game: Game, only: list[str], skip: set[str]) -> list[Dimension]:
+    """The parameters searched: every candidate (less `skip`), or those `only` names (`NAME`, or `NAME=LO..HI`
+    for a range of its allowed values), each checked."""
+    ranges = {d.name: d for d in candidate_ranges(game, skip)}
+    if not only:
+        return list(ranges.values())
+    params, chosen = game.parameters(), []
+    for item in only:
+        name, eq, text = (part.strip() for part in item.partition("="))
+        if name not in ranges:
+            what = ("not a rule parameter" if name not in params else "skipped" if name in skip else
+                    "not a number of the rule text (a choice, an assumption or a match parameter)")
+            raise SimlibError(f"--only {name}: {what} of {game.name} (searched for fixes: {', '.join(ranges)})")
+        if name in (d.name for d in chosen):
+            raise SimlibError(f"--only {name} is given twice")
+        chosen.append(_range(params[name], text) if eq else ranges[name])
+    return chosen
+
+
+def _range(p, text: str) -> Dimension:
+    """`LO..HI` of one parameter, each end one of its allowed values."""
+    low, dots, high = text.partition("..")
+    if not dots:
+        raise SimlibError(f"--only {p.name}={text}: give a range LO..HI")
+    low, high = p.coerce(low), p.coerce(high)
+    if not low < high:
+        raise SimlibError(f"--only {p.name}={text}: the range is empty (give LO..HI with LO < HI)")
+    return Dimension(p.name, low, high)
+
+
+def every_value(dim: Dimension) -> list[int] | None:
+    """Each integer of the range when it holds at most EVERY_VALUE_MOST of them; None otherwise."""
+    if isinstance(dim.low, int) and dim.high - dim.low + 1 <= EVERY_VALUE_MOST:
+        return list(range(dim.low, dim.high + 1))
+    return None
+
+
+@dataclass(frozen=True)
+class FixSearch(Tune):
+    """One parameter's fix search: a tune of one parameter aimed at the metric's fair value, whose search plays
+    every value (or a grid then halving) and whose confirmation is an equivalence test within `margin`."""
+
+    margin: float = FIX_MARGIN
+
+    @property
+    def dim(self) -> Dimension:
+        return self.box[0]
+
+    def spec(self) -> dict[str, Any]:
+        return super().spec() | {"search": "fixes", "margin": self.margin}
+
+    def stage_plays(self, budget: int | None = None) -> tuple[int, int, int]:
+        """Plays of a value searched, of a refined candidate (none: the search's values are not refined) and
+        the most the confirmation may take (what the search leaves of the budget)."""
+        budget = self.budget if budget is None else budget
+        trial = int(budget * FIX_SEARCH_SHARE / self.trials // self.block) * self.block
+        return trial, 0, int((budget - trial * self.trials) // self.block) * self.block
+
+    def check_budget(self) -> None:
+        if self.stage_plays()[0] < MIN_TRIAL_PLAYS:
+            raise SimlibError(f"--budget {self.budget:,} is too small to search {self.dim.name}: its {self.trials} "
+                              f"values need at least {least_budget(self.trials, self.block):,} plays "
+                              f"({MIN_TRIAL_PLAYS} a value on the search seed, as many again to confirm)")
+
+
+def least_budget(trials: int, block: int) -> int:
+    """The least budget that gives each of `trials` values MIN_TRIAL_PLAYS plays after rounding to blocks."""
+    per_value = -(-MIN_TRIAL_PLAYS // block) * block
+    return math.ceil(per_value * trials / FIX_SEARCH_SHARE)
+
+
+def fix_searches(game: Game, metric: str, players: int, lineup: str, budget: int, seed: int,
+                 options: dict[str, Any], only: list[str] = (), skip: set[str] = frozenset(),
+                 margin: float = FIX_MARGIN, lift: bool = False) -> list[FixSearch]:
+    """One search per parameter, each of `budget` plays, checked before anything runs; `lift` raises a budget
+    below a parameter's least to that least (a report batch at a small --scale) instead of refusing it."""
+    fair, margin = fair_value(game, players, metric), check_margin(margin)
+    searches = []
+    for dim in chosen_ranges(game, list(only), set(skip) | set(options)):
+        values = every_value(dim)
+        trials = len(values) if values else FIX_TRIALS
+
+        def search(plays: int, dim=dim, trials=trials) -> FixSearch:
+            return FixSearch(game, [dim], {metric: fair}, players, lineup, plays, seed, trials, options, margin)
+        least = least_budget(trials, search(10**9).block) if lift else 0
+        searches.append(search(max(budget, least)))
+    return searches
+
+
 def grid_then_bisection(tune: Tune, step: Step) -> None:
-    """The search stage for one number parameter and one target, every value on the search seed (the same random
-    numbers, so the metric's steps are the rule's, not luck's): a coarse grid over the range (half the trials,
-    both ends included), then halving the grid interval nearest the rule's value where the metric crosses the
-    target. No crossing on the grid: the target is taken as out of reach (a narrow dip between grid points could
-    be missed; the answer names the values tried)."""
+    """The search stage for a range too long to play every value: a coarse grid over it (half the trials, both ends
+    included), then halving the grid interval nearest the rule's value where the metric crosses the target. No
+    crossing on the grid: the target is taken as out of reach (a narrow dip between grid points could be missed;
+    the answer names the values tried)."""
     (dim,), ((metric, target),) = tune.box, tune.targets.items()
     plays, whole = tune.stage_plays()[0], isinstance(dim.low, int)
     n = tune.trials // 2
@@ -79,19 +202,138 @@ def grid_then_bisection(tune: Tune, step: Step) -> None:
 
 
 @dataclass(frozen=True)
+class Equivalence:
+    """TOST of a metric's distance from its fair value against ±margin: its estimate, 90% interval and plays."""
+
+    value: float  # the estimate's distance from the fair value
+    lo: float
+    hi: float
+    p: float  # the larger of the two one-sided p-values: fair within the margin when below TOST_ALPHA
+    plays: int
+    margin: float
+
+    @property
+    def verdict(self) -> str:
+        """fair (the 90% interval inside ±margin), unfair (wholly beyond it on one side) or undecided."""
+        if self.p < TOST_ALPHA:
+            return "fair"
+        return "unfair" if self.lo > self.margin or self.hi < -self.margin else "undecided"
+
+    def words(self) -> str:
+        """"fair within ±1 pp: +0.2 pp, 90% interval -0.6 to +0.9 pp, on 20,000 fresh plays"."""
+        said = {"fair": "fair", "unfair": "not fair", "undecided": "too few plays to tell whether fair"}[self.verdict]
+        return (f"{said} within ±{100 * self.margin:g} pp: {pp(self.value)}, 90% interval {pp(self.lo)[:-3]} to "
+                f"{pp(self.hi)}, on {self.plays:,} fresh plays")
+
+
+def tost(x: Estimate, fair: float, margin: float) -> Equivalence:
+    """Two one-sided t-tests of the mean's distance from `fair` against -margin and +margin (Schuirmann's TOST),
+    from the estimate's mean, per-play standard deviation and plays; the 90% t interval beside them (it lies
+    inside ±margin exactly when both tests reject at 5%)."""
+    d, df = x.value - fair, max(x.plays - 1, 1)
+    se = x.sd / math.sqrt(x.plays)
+    if se == 0:  # every play alike: the distance is known exactly
+        return Equivalence(d, d, d, 0.0 if abs(d) < margin else 1.0, x.plays, margin)
+    p = max(stats.t.sf((d + margin) / se, df), stats.t.cdf((d - margin) / se, df))
+    lo, hi = stats.t.interval(1 - 2 * TOST_ALPHA, df, loc=d, scale=se)
+    return Equivalence(d, float(lo), float(hi), float(p), x.plays, margin)
+
+
+def confirm_plays(sd: float, margin: float, block: int) -> tuple[int, int]:
+    """The plays a confirmation aims at (its 90% interval's half width CONFIRM_HALF_WIDTH of the margin) and the
+    fewest with which TOST could pass at all (half width under the margin: an estimate of exactly 0 passes)."""
+    z = stats.norm.ppf(1 - TOST_ALPHA)
+
+    def blocks(plays: float) -> int:
+        return max(1, math.ceil(plays / block)) * block
+    return blocks((z * sd / (CONFIRM_HALF_WIDTH * margin)) ** 2), blocks((z * sd / margin) ** 2 + 1)
+
+
+def estimate_from_interval(value: float, lo: float, hi: float, plays: int) -> Estimate:
+    """An estimate as the lake's `tunes` table records it (its 95% normal interval over the plays) with its per-play
+    standard deviation read back from the interval's width (the report's marts keep no sd)."""
+    return Estimate(value, lo, hi, (hi - lo) / (2 * Z95) * math.sqrt(plays), plays)
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """Neighbouring values tried on the search seed on either side of the fair value: the fair point lies between."""
+
+    low: Any
+    low_estimate: Estimate
+    high: Any
+    high_estimate: Estimate
+
+    def words(self) -> str:
+        return f"{self.low} ({pp(self.low_estimate.value)}) and {self.high} ({pp(self.high_estimate.value)})"
+
+
+@dataclass(frozen=True)
 class Fix:
+    """One parameter's answer: its search on one seed, and the confirmation of the value nearest fair (if any)."""
+
     name: str
     default: Any
     range: Dimension
-    value: Any
-    estimate: Estimate  # the metric confirmed on fresh plays at `value`
+    metric: str
     fair: float
-    tune: Tune
-    done: list[Evaluation]  # the tune's evaluations, the confirmation last
+    margin: float
+    searched: list[Evaluation]  # the search stage, in the order played
+    confirmation: Evaluation | None = None
+    needed: tuple[int, int] = (0, 0)  # the plays the confirmation aimed at and the fewest that could pass
+    left: int = 0  # the plays the search left of the budget
+    tune: FixSearch | None = field(default=None, compare=False)
 
     @property
-    def reaches(self) -> bool:
-        return self.estimate.contains(self.fair)
+    def points(self) -> list[tuple[Any, Estimate]]:
+        """Each value tried with its estimate on the search seed (the most plays where a value played twice)."""
+        best: dict[Any, Evaluation] = {}
+        for e in self.searched:
+            v = e.values[self.name]
+            if v not in best or e.plays > best[v].plays:
+                best[v] = e
+        return [(v, best[v].estimates[self.metric]) for v in sorted(best)]
+
+    @property
+    def crossings(self) -> list[Crossing]:
+        pts = self.points
+        return [Crossing(a, x, b, y) for (a, x), (b, y) in zip(pts, pts[1:])
+                if (x.value - self.fair) * (y.value - self.fair) < 0]
+
+    @property
+    def no_effect(self) -> bool:
+        """The metric came out the same at every value searched on the same plays (one seed, the same random
+        numbers; runs of other lengths compared apart): the parameter does not touch these plays, e.g. Die
+        Mauerspechte's three-player points at four players."""
+        outcomes: dict[tuple, set[float]] = {}
+        for e in self.searched:
+            outcomes.setdefault((e.seed, e.plays), set()).add(e.estimates[self.metric].value)
+        return len(self.points) > 1 and all(len(values) == 1 for values in outcomes.values())
+
+    @property
+    def candidate(self) -> tuple[Any, Estimate]:
+        """The value nearest fair on the search seed (of two as near, the one nearer the rule text's value)."""
+        return min(self.points, key=lambda p: (abs(p[1].value - self.fair), abs(p[0] - self.default)))
+
+    @property
+    def reachable(self) -> bool:
+        """The candidate's search interval reaches the margin band: a confirmation could pass."""
+        x = self.candidate[1]
+        return x.lo < self.fair + self.margin and x.hi > self.fair - self.margin
+
+    @property
+    def equivalence(self) -> Equivalence | None:
+        if self.confirmation is None:
+            return None
+        return tost(self.confirmation.estimates[self.metric], self.fair, self.margin)
+
+    @property
+    def is_fix(self) -> bool:
+        return self.equivalence is not None and self.equivalence.verdict == "fair"
+
+    @property
+    def value(self) -> Any:
+        return self.confirmation.values[self.name] if self.confirmation else self.candidate[0]
 
     @property
     def change(self) -> float:
@@ -99,51 +341,152 @@ class Fix:
         return abs(self.value - self.default) / max(abs(self.default), 1)
 
     @property
-    def no_effect(self) -> bool:
-        """The metric came out the same at every value searched on the same plays (one seed, the same random numbers;
-        a refined candidate plays more plays than a trial, so stages are compared apart): the parameter does not
-        touch these plays, e.g. Die Mauerspechte's three-player points at four players."""
-        outcomes: dict[tuple, set[float]] = {}
-        for e in self.done[:-1]:
-            for m, x in e.estimates.items():
-                outcomes.setdefault((e.seed, e.plays, m), set()).add(x.value)
-        return all(len(values) == 1 for values in outcomes.values())
-
-    @property
     def gap(self) -> float:
-        """How near the fair value the nearest value tried came (for ranking the parameters that do not reach it)."""
-        return min(abs(e.estimates[m].value - self.fair) for e in self.done for m in e.estimates)
+        """How near the fair value the nearest value tried came on the search seed."""
+        return abs(self.candidate[1].value - self.fair)
 
-    def words(self, metric: str) -> str:
-        x = self.estimate
-        at = f"{self.name} {self.default} -> {self.value}: {metric} {x.value:+.4f} ({x.lo:+.4f} to {x.hi:+.4f})"
-        values = [e.estimates[metric].value for e in self.done[:-1]]
-        tried = ", ".join(str(v) for v in sorted({e.values[self.name] for e in self.done[:-1]}))
+    def rank(self) -> tuple:
+        """Fixes first, smallest change first; then brackets, then the others, nearest fair first; no effect last."""
+        return self.no_effect, not self.is_fix, not self.crossings, self.change if self.is_fix else self.gap
+
+    def why_unconfirmed(self) -> str:
+        """Why the candidate was not played on fresh plays ("" when it was)."""
+        if self.confirmation is not None or self.no_effect:
+            return ""
+        value, x = self.candidate
+        if not self.reachable:
+            return (f"not confirmed: the nearest, {self.name} {value} ({pp(x.value)}, 95% interval {pp(x.lo)[:-3]} "
+                    f"to {pp(x.hi)}), is beyond ±{100 * self.margin:g} pp on the search seed")
+        aim, least = self.needed
+        plays = f" (the budget leaves {self.left:,} plays; TOST within ±{100 * self.margin:g} pp needs at least " \
+                f"{least:,}, {aim:,} to pass nine times in ten)" if least else ""
+        return f"not confirmed: too few plays left to tell{plays}"
+
+    def lines(self) -> list[str]:
+        """The answer in words: the verdict line, then the crossings, then the values tried."""
+        pts, plays = self.points, max((e.plays for e in self.searched), default=0)
+        tried = f"{pts[0][0]}..{pts[-1][0]}" if every_value(self.range) else ", ".join(str(v) for v, _ in pts)
+        search = f"on the search seed ({plays:,} plays a value, {self.name} {tried})"
+        values = [x.value for _, x in pts]
         if self.no_effect:
-            return f"{self.name}: no effect on these plays ({metric} {values[0]:+.4f} at every value tried: {tried})"
-        if self.reaches:
-            return f"{at}, fair ({self.fair:g}) inside; a change of {self.change:.0%}"
-        side = "above" if min(values) > self.fair else "below" if max(values) < self.fair else ""
-        if side:
-            return (f"{self.name}: no value tried reaches {self.fair:g} ({metric} stays {side}, {min(values):+.4f} "
-                    f"to {max(values):+.4f}, at {tried} in {self.range.low}..{self.range.high})")
-        return f"{at}, fair ({self.fair:g}) outside; " + bracket(self.tune, self.done, metric, self.fair)[0].lstrip()
+            return [f"{self.name}: no effect on these plays ({self.metric} {pp(values[0])} at every value tried, "
+                    f"{tried})"]
+        eq = self.equivalence
+        first = (f"{self.name} {self.default} -> {self.value}: {eq.words()} (seed {self.confirmation.seed})" if eq
+                 else f"{self.name} (rule text {self.default}): {self.why_unconfirmed()}")
+        if eq and eq.verdict == "fair":
+            first += f"; a change of {self.change:.0%}"
+        lines = [first]
+        if self.crossings:
+            between = ", and between ".join(c.words() for c in self.crossings)
+            lines.append(f"  the fair point lies between {self.name} {between}, {search}")
+        else:
+            side = "above" if min(values) > self.fair else "below"
+            lines.append(f"  no value tried brings it to {self.fair:g}: {self.metric} stays {side}, "
+                         f"{pp(min(values))[:-3]} to {pp(max(values))}, {search}")
+        return lines
 
 
-def find_fixes(game: Game, metric: str, players: int, lineup: str, budget: int, seed: int,
-               options: dict[str, Any], evaluate: Callable, said: Callable[[Tune, Evaluation], None],
-               skipped: Callable[[Dimension, str], None], skip: set[str] = frozenset()) -> list[Fix]:
-    """One tune per parameter (each `budget` plays): the fixes first, smallest change first, then the others, the
-    nearest to the fair value first, those with no effect on the plays last."""
-    fair, fixes = fair_value(game, players, metric), []
-    for dim in candidate_ranges(game, set(skip) | set(options)):
-        tune = Tune(game, [dim], {metric: fair}, players, lineup, budget, seed, FIX_TRIALS, options)
+def _confirm(search: FixSearch, fix: Fix, step_many) -> Fix:
+    """The candidate played on fresh plays (seed + 1), sized from its per-play sd within what the budget leaves;
+    or the fix as it was, saying why not."""
+    if fix.no_effect or not fix.reachable:
+        return fix
+    value, x = fix.candidate
+    left = search.stage_plays()[2]
+    aim, least = confirm_plays(x.sd, search.margin, search.block)
+    fix = replace(fix, needed=(aim, least), left=left)
+    if left < least:
+        return fix
+    (confirmation,) = step_many("confirm", [{fix.name: value}], min(aim, left), search.seed + 1)
+    return replace(fix, confirmation=confirmation)
+
+
+def find_fix(search: FixSearch, evaluate_many: EvaluateMany,
+             said: Callable[[Evaluation], None] = lambda e: None) -> Fix:
+    """One parameter's search (every value at once where the range is short) and confirmation."""
+    (metric, fair), = search.targets.items()
+    done: list[Evaluation] = []
+    step_many = stepper_many(search, evaluate_many, said, done)
+    values, plays = every_value(search.dim), search.stage_plays()[0]
+    if values:
+        step_many("search", [{search.dim.name: v} for v in values], plays, search.seed)
+    else:
+        grid_then_bisection(search, lambda stage, values, plays, seed: step_many(stage, [values], plays, seed)[0])
+    default = search.game.parameters()[search.dim.name].default
+    fix = Fix(search.dim.name, default, search.dim, metric, fair, search.margin, list(done), tune=search)
+    return _confirm(search, fix, step_many)
+
+
+def find_fixes(searches: list[FixSearch], evaluate_many: EvaluateMany, said: Callable[[FixSearch, Evaluation], None],
+               skipped: Callable[[Dimension, str], None]) -> list[Fix]:
+    """Each parameter's fix, the fixes first (smallest change first), then brackets and the others (nearest the
+    fair value first), those with no effect on the plays last."""
+    fixes = []
+    for search in searches:
         try:
-            done = search(tune, evaluate, lambda e, tune=tune: said(tune, e), grid_then_bisection)
+            fixes.append(find_fix(search, evaluate_many, lambda e, search=search: said(search, e)))
         except SimlibError as exc:  # e.g. Die Mauer's rounds: a value the plays of a trial do not divide
-            skipped(dim, str(exc))
-            continue
-        default = game.parameters()[dim.name].default
-        fixes.append(Fix(dim.name, default, dim, done[-1].values[dim.name], done[-1].estimates[metric], fair, tune,
-                         done))
-    return sorted(fixes, key=lambda f: (f.no_effect, not f.reaches, f.change if f.reaches else f.gap))
+            skipped(search.dim, str(exc))
+    return sorted(fixes, key=Fix.rank)
+
+
+def play_values_of_runs(lake: Lake, game: Game, run_ids: list[str]) -> dict[str, PlayValues]:
+    """metrics.play_values for several runs in one pass of the pipeline's models: a pass costs about 0.2 s however
+    few its plays, most of a short search's time when paid run by run (the same models and query, split by run)."""
+    import numpy as np
+
+    from ..analysis.duck import connect, create_lake_views
+    from ..analysis.pipeline import ModelContext, _materialize, _upstream
+    from .metrics import _models
+
+    models = _models()
+    needed = _upstream(models, {"int_play_outcomes", "int_play_headline"})
+    con = connect()
+    try:
+        ctx = ModelContext(con, create_lake_views(con, lake, [(game.name, r) for r in run_ids]), lake)
+        for name, model in models.items():
+            if name in needed:
+                _materialize(con, model, ctx)
+        rows = con.execute("select o.run_id, o.players, o.turns, o.seat0_share, o.won, o.scores, h.value as headline "
+                           "from int_play_outcomes as o left join int_play_headline as h "
+                           "using (game, run_id, play_index) order by o.run_id, o.play_index").fetchnumpy()
+    finally:
+        con.close()
+    out = {}
+    for run_id in run_ids:
+        mine = rows["run_id"] == run_id
+        if not mine.any():
+            raise SimlibError(f"run {run_id} of {game.name} has no plays in the lake")
+        players = int(rows["players"][mine][0])
+
+        def matrix(column: str) -> np.ndarray:
+            return np.array([np.asarray(v, float) for v in rows[column][mine]]).reshape(-1, players)
+        out[run_id] = PlayValues(players, np.asarray(rows["turns"][mine], float),
+                                 np.asarray(rows["seat0_share"][mine], float), matrix("won"), matrix("scores"),
+                                 np.asarray(np.ma.filled(rows["headline"][mine], np.nan), float))
+    return out
+
+
+def lake_evaluator(lake: Lake, game: Game, metric: str, executor,
+                   ran: Callable[[RunConfig, Any], None] = lambda config, result: None):
+    """Runs configurations into the lake on `executor` (each one's result said to `ran`), then the metric of each
+    from one pass of the models."""
+    from ..core.runner import run
+
+    def evaluate_many(configs: list[RunConfig]) -> list[dict[str, Estimate]]:
+        run_ids = []
+        for config in configs:
+            result = run(config, lake, progress=False, executor=executor)
+            ran(config, result)
+            run_ids.append(result.run_id)
+        values = play_values_of_runs(lake, game, run_ids)
+        return [{metric: estimate(values[r], canonical(game, metric))} for r in run_ids]
+    return evaluate_many
+
+
+def unsearchable_words(game: Game) -> str:
+    """A game with no number parameter of the rule text: that plainly, with what it has instead."""
+    others = ", ".join(n for n, p in game.parameters().items() if not p.derived)
+    return (f"{game.name}: no number parameter of the rule text to search (its parameters: {others}); a choice's "
+            f"effect: simlib sweep {game.name} --vary NAME=VALUE")

@@ -136,6 +136,10 @@ class Tune:
         if self.trials < 2:
             raise SimlibError(f"--trials must be 2 or more, not {self.trials}")
         self.config({})  # the line-up, player count and options checked once, before anything runs
+        self.check_budget()
+
+    def check_budget(self) -> None:
+        """A budget that leaves a trial or the confirmation too few plays is refused, naming the least enough."""
         if not self.enough(self.budget):
             least = math.ceil(max(MIN_TRIAL_PLAYS * self.trials / SEARCH_SHARE,
                                   MIN_CONFIRM_PLAYS / (1 - SEARCH_SHARE - REFINE_SHARE)))
@@ -173,13 +177,16 @@ class Tune:
         trial, _, confirm = self.stage_plays(budget)
         return trial >= MIN_TRIAL_PLAYS and confirm >= MIN_CONFIRM_PLAYS
 
-    @property
-    def tune_id(self) -> str:
-        spec = {"game": self.game.name, "box": [str(d) for d in self.box], "targets": self.targets,
+    def spec(self) -> dict[str, Any]:
+        """What the tune is (its id hashes it): a search that plays differently adds its own keys."""
+        return {"game": self.game.name, "box": [str(d) for d in self.box], "targets": self.targets,
                 "players": self.players, "lineup": self.lineup, "budget": self.budget, "seed": self.seed,
                 "trials": self.trials, "options": self.options, "rules_versions": self.game.rules_versions(),
                 "simlib": __version__}
-        return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    @property
+    def tune_id(self) -> str:
+        return hashlib.sha256(json.dumps(self.spec(), sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def loss(self, estimates: dict[str, Estimate]) -> float:
         """Each metric's distance from its target in a play's standard deviations, squared and summed."""
@@ -217,23 +224,44 @@ def tpe_trials(tune: Tune, step: Step) -> None:
         study.tell(trial, step("search", values, trial_plays, tune.seed).loss)
 
 
+EvaluateMany = Callable[[list[RunConfig]], list[dict[str, Estimate]]]
+
+
+StepMany = Callable[[str, list[dict[str, Any]], int, int], list[Evaluation]]  # several values at once
+
+
+def stepper_many(tune: Tune, evaluate_many: EvaluateMany, said: Callable[[Evaluation], None],
+                 done: list[Evaluation]) -> StepMany:
+    """A tune's step over several values at once (`evaluate_many` runs their configurations into the lake and
+    reads them together), each evaluation appended to `done` in order and said."""
+    versions = tune.game.rules_versions()
+
+    def step_many(stage: str, many: list[dict[str, Any]], plays: int, seed: int) -> list[Evaluation]:
+        configs = [tune.config(values, plays, seed) for values in many]
+        out = []
+        for values, config, estimates in zip(many, configs, evaluate_many(configs)):
+            out.append(Evaluation(stage, len(done), values, config.run_id(versions), seed, plays, estimates,
+                                  tune.loss(estimates)))
+            done.append(out[-1])
+            said(out[-1])
+        return out
+    return step_many
+
+
+def stepper(tune: Tune, evaluate: Evaluate, said: Callable[[Evaluation], None], done: list[Evaluation]) -> Step:
+    """A tune's step: the values played (`evaluate` runs the configuration into the lake), the evaluation
+    appended to `done` in order and said."""
+    step_many = stepper_many(tune, lambda configs: [evaluate(c) for c in configs], said, done)
+    return lambda stage, values, plays, seed: step_many(stage, [values], plays, seed)[0]
+
+
 def search(tune: Tune, evaluate: Evaluate, said: Callable[[Evaluation], None] = lambda e: None,
            trials: Callable[[Tune, Step], None] = tpe_trials) -> list[Evaluation]:
     """The three stages (the search stage by `trials`); `evaluate` runs a configuration into the lake and returns
     its metrics. Returns every evaluation in order, the confirmation last."""
     _, refine_plays, confirm_plays = tune.stage_plays()
-    versions = tune.game.rules_versions()
     done: list[Evaluation] = []
-
-    def step(stage: str, values: dict[str, Any], plays: int, seed: int) -> Evaluation:
-        config = tune.config(values, plays, seed)
-        estimates = evaluate(config)
-        e = Evaluation(stage, len(done), values, config.run_id(versions), seed, plays, estimates,
-                       tune.loss(estimates))
-        done.append(e)
-        said(e)
-        return e
-
+    step = stepper(tune, evaluate, said, done)
     trials(tune, step)
     ranked, seen = [], set()
     for e in sorted(done, key=lambda e: e.loss):
