@@ -36,6 +36,7 @@ final as (
         any_value(policy) as policy,
         count(*) as n_plays,
         count(*) filter (where winner) as wins,
+        count(*) filter (where winner and share < 1) as shared_wins,
         sum(share) as win_share_sum,
         sum(share * share) as win_share_sq_sum,
         sum(score) as score_sum,

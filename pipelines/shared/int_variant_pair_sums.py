@@ -2,8 +2,9 @@
 same index (same seed: common random numbers), as sums of the values, their squares and their differences.
 
 A variant is compared on the plays both runs have; the baseline is paired with itself (difference 0), so
-figures read every variant from one place. Balance is 1 - (win rate of the best seat - win rate of the
-worst), with each run's own best and worst seats (mart_seat_outcomes): per play, 1 - (won[best] - won[worst]).
+figures read every variant from one place. Each seat's win share is paired too (metric win_share, per seat).
+Balance is not a mean of per-play values (it takes the best and the worst seat): the What-if page reads each
+variant's balance, with its own interval, from mart_run_balance.
 
 A Polars model because the pairing is done a block of play indices at a time: joining two runs of ten million
 plays at once holds both in memory; a block of CHUNK plays holds that many, whatever the runs' size. A run's
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-INPUTS = ("stg_sweeps", "int_play_outcomes", "int_play_headline", "mart_seat_outcomes")
+INPUTS = ("stg_sweeps", "int_play_outcomes", "int_play_headline")
 CHUNK = 1_000_000
 KEYS = ["game", "sweep_id", "run_id", "players", "metric", "seat"]
 SUMS = ["n_pairs", "v_sum", "v_sq_sum", "b_sum", "b_sq_sum", "d_sum", "d_sq_sum"]
@@ -24,35 +25,24 @@ OUTPUT = {"game": pl.String, "sweep_id": pl.String, "run_id": pl.String, "player
 
 # One block of one variant's plays against its baseline's ($run, $baseline, plays $lo <= play_index < $hi).
 # The baseline against itself needs no join: each play is its own pair.
-JOIN = """select v.*, b.seat0_advantage as b_seat0_advantage, b.balance as b_balance, b.length as b_length,
+JOIN = """select v.*, b.seat0_advantage as b_seat0_advantage, b.length as b_length, b.shares as b_shares,
            b.scores as b_scores, b.headline_value as b_headline_value
     from (select * from plays where run_id = $run) as v
     join (select * from plays where run_id = $baseline) as b using (play_index)"""
-SELF = """select *, seat0_advantage as b_seat0_advantage, balance as b_balance, length as b_length,
+SELF = """select *, seat0_advantage as b_seat0_advantage, length as b_length, shares as b_shares,
            scores as b_scores, headline_value as b_headline_value
     from plays"""
 BLOCK = """
-with extremes as (
-    select
-        run_id,
-        first(seat order by win_rate desc, seat) as best_seat,
-        first(seat order by win_rate, seat) as worst_seat
-    from mart_seat_outcomes
-    where run_id in ($run, $baseline)
-    group by all
-),
-
-plays as (
+with plays as (
     select
         o.run_id, o.play_index,
         o.seat0_share - 1.0 / o.players as seat0_advantage,
-        1.0 - (o.won[e.best_seat + 1]::int - o.won[e.worst_seat + 1]::int) as balance,
         o.turns::double as length,
+        o.shares,
         o.scores,
         h.headline,
         h.value as headline_value
     from int_play_outcomes as o
-    join extremes as e using (run_id)
     left join (
         select * from int_play_headline
         where run_id in ($run, $baseline) and play_index >= $lo and play_index < $hi
@@ -68,13 +58,13 @@ metric_values as (
     select 'seat0_advantage' as metric, null::int as seat, seat0_advantage as v, b_seat0_advantage as b
     from pairs
     union all
-    select 'balance', null, balance, b_balance from pairs
-    union all
     select 'length', null, length, b_length from pairs
     union all
     select 'headline: ' || headline, null, headline_value, b_headline_value
     from pairs
     where headline_value is not null and b_headline_value is not null
+    union all
+    select 'win_share', unnest(range(len(shares)))::int, unnest(shares), unnest(b_shares) from pairs
     union all
     select 'score', unnest(range(len(scores)))::int, unnest(scores), unnest(b_scores) from pairs
 )

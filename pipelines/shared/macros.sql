@@ -39,3 +39,28 @@ create or replace macro without_match_parameters(options, match_parameters) as
     array_to_string(list_filter(string_split(options, ' '),
                                 lambda o: o <> '' and not list_contains(match_parameters, split_part(o, '=', 1))),
                     ' ');
+
+-- A mean share (a seat's win share: 1/winners when it wins, else 0) from its count n, sum s and sum of squares ss
+-- over plays: Wilson's interval at the effective size, n p(1-p) over the shares' own variance (ties split a win,
+-- so shares vary less than wins; without ties it is n; where nothing varies, n). The score test whose inversion it
+-- is gives share_p. Twins: simlib/analysis/estimators.py (effective_n, share_interval, share_p_value).
+create or replace macro share_effective_n(n, s, ss) as
+    case
+        when n <= 0 then n::double
+        when (s::double / n) * (1 - s::double / n) <= 1e-12 then n::double
+        when ss::double / n - (s::double / n) ^ 2 <= 1e-12 * (s::double / n) * (1 - s::double / n) then n::double
+        else n * (s::double / n) * (1 - s::double / n) / (ss::double / n - (s::double / n) ^ 2)
+    end;
+
+create or replace macro share_lo(n, s, ss) as
+    wilson_lo(s::double / n * share_effective_n(n, s, ss), share_effective_n(n, s, ss));
+
+create or replace macro share_hi(n, s, ss) as
+    wilson_hi(s::double / n * share_effective_n(n, s, ss), share_effective_n(n, s, ss));
+
+create or replace macro share_p(n, s, ss, p0) as
+    2 * norm_sf(abs(s::double / n - p0) / sqrt(p0 * (1 - p0) / share_effective_n(n, s, ss)));
+
+-- The 90% interval's half width of a mean (TOST at 5%: the interval inside +/- a margin rules out a larger change).
+create or replace macro mean_ci90_half(sd, n) as
+    case when n > 1 then 1.6448536269514722 * coalesce(sd, 0) / sqrt(n) else null end;

@@ -1,8 +1,8 @@
 -- The skill ladder, balance at each rung: tables where every seat plays one rung of the game's ladder
 -- (int_ladder_rungs), per players and rule options. Seat 0's advantage, the balance over the seats, the mean
 -- length and the game's headline at that rung, from the pooled marts (each distinct play counted once, set-ups
--- never pooled together), with 95% intervals. The balance's ends are bounds from the seats' own intervals
--- (widest and narrowest spread they allow), not a joint interval.
+-- never pooled together), with 95% intervals; balance and its interval from mart_setup_balance. Set-ups whose
+-- plays all open alike (mart_run_setups.fixed_opening) are left out: the ladder reads set-ups whose openings vary.
 with rungs as (
     select * from int_ladder_rungs
 ),
@@ -10,7 +10,7 @@ with rungs as (
 one_policy as (
     select distinct game, setup_id, setup_label, players, options, options_label, focal_spec
     from mart_run_setups
-    where lineup_kind = 'one_policy'
+    where lineup_kind = 'one_policy' and not fixed_opening  -- one opening repeated: its seats say nothing of the game
 ),
 
 rung_setups as (
@@ -24,13 +24,7 @@ seats as (
 ),
 
 spread as (
-    select
-        game, setup_id,
-        1 - (max(win_share) - min(win_share)) as balance,
-        1 - (max(win_share_hi) - min(win_share_lo)) as balance_lo,
-        1 - greatest(max(win_share_lo) - min(win_share_hi), 0) as balance_hi
-    from seats
-    group by all
+    select game, setup_id, balance, balance_lo, balance_hi from mart_setup_balance
 ),
 
 counted_runs as (

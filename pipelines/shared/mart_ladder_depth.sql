@@ -1,15 +1,21 @@
--- The skill ladder in one row per game, players and rule options: how many steps up the ladder win significantly
--- more than the fair share against the rung below (the skill depth), the luck share at the top step, and seat
--- 0's advantage at the lowest and the highest rung played alone, with the change between them. The change's
--- interval is normal, from the two advantages' 95% intervals taken as normal (half width / 1.96 each). Options
--- are those of the tables of one rung: head-to-head tables that differ only in the game's match parameters
--- count with them (mart_ladder_head_to_head.table_options).
+-- The skill ladder in one row per game, players and rule options: how many steps up the ladder pay (the skill
+-- depth: steps whose rung beats the rung below by more than 1 percentage point, Holm-adjusted over the steps;
+-- mart_ladder_head_to_head), what the rung below still wins at the top step, and how seat 0's advantage moves
+-- up the ladder: the weighted least-squares slope of its advantage over every rung played alone (rungs in ladder
+-- order, 0, 1, 2, ...; each weighted by its interval's precision), with the slope's 95% interval and p (the twin
+-- of estimators.weighted_trend), beside the advantage at the lowest and the highest rung for the words. Options
+-- are those of the tables of one rung: head-to-head tables that differ only in the game's match parameters count
+-- with them (mart_ladder_head_to_head.table_options).
 with steps as (
     select * exclude (options, options_label), table_options as options from mart_ladder_head_to_head
 ),
 
 alone as (
-    select * from mart_ladder_balance
+    select
+        *,
+        row_number() over (partition by game, players, options order by rung) - 1 as position,
+        1 / power((seat0_advantage_hi - seat0_advantage_lo) / (2 * 1.959963984540054), 2) as weight
+    from mart_ladder_balance
 ),
 
 depth as (
@@ -21,11 +27,20 @@ depth as (
         arg_max(rung_label, rung) as top_step_rung,
         arg_max(below_label, rung) as top_step_below,
         arg_max(win_share, rung) as top_step_win_share,
-        arg_max(luck_share, rung) as top_luck_share,
-        arg_max(luck_share_lo, rung) as top_luck_share_lo,
-        arg_max(luck_share_hi, rung) as top_luck_share_hi
+        arg_max(below_share_of_fair, rung) as top_below_share_of_fair,
+        arg_max(below_share_of_fair_lo, rung) as top_below_share_of_fair_lo,
+        arg_max(below_share_of_fair_hi, rung) as top_below_share_of_fair_hi
     from steps
     group by all
+),
+
+centred as (
+    select
+        *,
+        sum(weight * position) over w / sum(weight) over w as x_bar,
+        sum(weight * seat0_advantage) over w / sum(weight) over w as y_bar
+    from alone
+    window w as (partition by game, players, options)
 ),
 
 ends as (
@@ -41,8 +56,10 @@ ends as (
         arg_max(rung_label, rung) as top_rung,
         arg_max(seat0_advantage, rung) as top_advantage,
         arg_max(seat0_advantage_lo, rung) as top_advantage_lo,
-        arg_max(seat0_advantage_hi, rung) as top_advantage_hi
-    from alone
+        arg_max(seat0_advantage_hi, rung) as top_advantage_hi,
+        sum(weight * (position - x_bar) * (seat0_advantage - y_bar)) as sxy,
+        sum(weight * (position - x_bar) ^ 2) as sxx
+    from centred
     group by all
 ),
 
@@ -58,9 +75,9 @@ final as (
         d.top_step_rung,
         d.top_step_below,
         d.top_step_win_share,
-        d.top_luck_share,
-        d.top_luck_share_lo,
-        d.top_luck_share_hi,
+        d.top_below_share_of_fair,
+        d.top_below_share_of_fair_lo,
+        d.top_below_share_of_fair_hi,
         coalesce(e.n_rungs_alone, 0) as n_rungs_alone,
         e.bottom_rung,
         e.bottom_advantage,
@@ -70,13 +87,10 @@ final as (
         e.top_advantage,
         e.top_advantage_lo,
         e.top_advantage_hi,
-        case when e.n_rungs_alone > 1 then e.top_advantage - e.bottom_advantage end as edge_change,
-        case when e.n_rungs_alone > 1 then e.top_advantage - e.bottom_advantage - sqrt(
-            ((e.top_advantage_hi - e.top_advantage_lo) / 2) ^ 2
-            + ((e.bottom_advantage_hi - e.bottom_advantage_lo) / 2) ^ 2) end as edge_change_lo,
-        case when e.n_rungs_alone > 1 then e.top_advantage - e.bottom_advantage + sqrt(
-            ((e.top_advantage_hi - e.top_advantage_lo) / 2) ^ 2
-            + ((e.bottom_advantage_hi - e.bottom_advantage_lo) / 2) ^ 2) end as edge_change_hi
+        case when e.sxx > 0 then e.sxy / e.sxx end as edge_slope,
+        case when e.sxx > 0 then e.sxy / e.sxx - 1.959963984540054 / sqrt(e.sxx) end as edge_slope_lo,
+        case when e.sxx > 0 then e.sxy / e.sxx + 1.959963984540054 / sqrt(e.sxx) end as edge_slope_hi,
+        case when e.sxx > 0 then 2 * norm_sf(abs(e.sxy / e.sxx) * sqrt(e.sxx)) end as edge_slope_p
     from ends as e
     full join depth as d using (game, players, options)
 )

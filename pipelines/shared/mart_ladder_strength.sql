@@ -1,7 +1,6 @@
 -- The skill ladder's strength test: one player of each rung above the game's best heuristic (Game.best_heuristic:
 -- the search at its budgets) at a table of the best heuristic, per players and rule options, seats pooled
--- (mart_policy_strength: each distinct play counted once). Wilson intervals with the summed shares as successes
--- (as mart_ladder_head_to_head). `change` compares a rung's win share with that of the next weaker rung played
+-- (mart_policy_strength: each distinct play counted once, its win share's interval). `change` compares a rung's win share with that of the next weaker rung played
 -- against the same field, its 95% interval normal, the half width the root of the two Wilson half widths'
 -- squares: a larger budget is weaker only where the whole interval lies below 0. `table_options` as in
 -- mart_ladder_head_to_head: the options without the game's match parameters.
@@ -24,14 +23,14 @@ against_best as (
         p.n_plays,
         p.fair_share,
         p.win_share,
-        wilson_lo(p.win_share * p.n_plays, p.n_plays) as win_share_lo,
-        wilson_hi(p.win_share * p.n_plays, p.n_plays) as win_share_hi,
+        p.win_share_lo,
+        p.win_share_hi,
         p.seats_covered,
         p.seat_balance
     from mart_policy_strength as p
     join rungs as f on f.game = p.game and f.rung_spec = p.focal_spec
     join rungs as b on b.game = p.game and b.rung_spec = p.field_spec
-    where b.best_heuristic and f.rung > b.rung
+    where b.best_heuristic and f.rung > b.rung and not p.fixed_opening  -- one opening repeated: no test
 ),
 
 with_previous as (

@@ -1,14 +1,15 @@
 """Every run's set-up: what a designer compares runs by, and the one place a run's configuration is read.
 
-A set-up is the number of players, the line-up of policies by table position (with their parameters) and the
-rule options that differ from the game's defaults. Runs of one set-up play the same games at the same seed
-and play index (a run plays the indices 0 .. plays - 1), so per set-up and seed the run with the most plays
+A set-up is the number of players, the line-up of policies by table position (with their parameters), the rule
+options that differ from the game's defaults and the rules versions. Runs of one set-up play the same games at the
+same seed and play index (a run plays the indices 0 .. plays - 1), so per set-up and seed the run with the most plays
 holds every other as a prefix: it is the one `counted` (ties: the lowest run id), and the pooled marts count
 only those, each distinct play once, never pooling two set-ups. `events` is not part of a set-up (it adds
 tables, not plays), nor are a game's match parameters at a table of one policy (`Game.match_parameters`: how
 rounds are grouped into matches cannot change a play when every seat plays alike). The label says the set-up
 in words, from the game's `setup_options` phrases; an option without a phrase is named as it is, and a data
-file edited in place (its hash differs, not its name) says so.
+file edited in place (its hash differs, not its name) says so. `fixed_opening` marks a set-up whose plays all open
+the same way (Game.fixed_opening): the report draws no verdict from it.
 
 A table model, computed at every build over the complete runs (a few hundred rows): it reads the games'
 phrases, which no cache key follows, and `counted` needs every run. So no per-run model may read it.
@@ -31,7 +32,7 @@ OUTPUT = {
     "focal": pl.String, "focal_spec": pl.String, "field": pl.String, "field_spec": pl.String, "focal_seat": pl.Int32,
     "options": pl.String, "options_label": pl.String, "option_values": pl.String, "pairing_id": pl.String,
     "pairing_label": pl.String, "counted": pl.Boolean, "counted_in": pl.String, "rules_versions": pl.String,
-    "simlib_version": pl.String, "events": pl.Boolean,
+    "simlib_version": pl.String, "events": pl.Boolean, "fixed_opening": pl.Boolean,
 }
 
 
@@ -45,9 +46,11 @@ def setup_row(run: dict, lineup: dict) -> dict:
     words = options_label(game, changed)
     lineup_words = lineup_label(game, run["players"], kind, specs, lineup)
     label = lineup_words if not words else lineup_words + (" — " if kind == "mixed" else ", ") + words
-    key = json.dumps([run["game"], run["players"], specs, options])
+    # Plays of two rules versions are different plays: never pooled or deduplicated as one set-up.
+    key = json.dumps([run["game"], run["players"], specs, options, json.loads(run["rules_versions"])])
     # Runs that pool into one policy pairing: the same focal and field policies and options, any seat.
-    pairing = json.dumps([run["game"], run["players"], lineup["focal_spec"], lineup["field_spec"], options])
+    pairing = json.dumps([run["game"], run["players"], lineup["focal_spec"], lineup["field_spec"], options,
+                          json.loads(run["rules_versions"])])
     pairing_words = lineup_words
     if kind == "one_vs_field":
         pairing_words = (f"{spec_words(game, lineup['focal_spec'])} against {run['players'] - 1} "
@@ -58,6 +61,7 @@ def setup_row(run: dict, lineup: dict) -> dict:
     return {"game": run["game"], "run_id": run["run_id"], "seed": run["seed"], "n_plays": run["plays"],
             "rules_versions": run["rules_versions"], "simlib_version": run["simlib_version"],
             "events": bool(config["events"]),
+            "fixed_opening": game.fixed_opening(config["options"], specs),
             "players": run["players"], "setup_id": hashlib.sha256(key.encode()).hexdigest()[:12],
             "setup_label": label, "lineup_kind": kind, "lineup_label": lineup_words, "options": options,
             **{k: lineup[k] for k in ("focal", "focal_spec", "field", "field_spec", "focal_seat")},

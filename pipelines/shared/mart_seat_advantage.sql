@@ -1,11 +1,12 @@
--- Is the start player favoured? Win rate, win share and mean score by seat, per set-up: each distinct play
--- counted once (mart_run_setups.counted: runs of one set-up and seed overlap), set-ups never pooled together. The
--- advantage is the win share minus the fair share 1/players; the margin is the seat's score minus the other
--- seats' mean in the same play, paired per play (its interval is much narrower than the score's). Intervals
--- are 95%: Wilson for the win rate and for the win share (k = the seat's summed win shares: a tie's fractions are
--- successes in part, and a share in [0, 1] varies at most as a win or loss of the same mean does, so the interval
--- is the plain Wilson one without ties and at least wide enough with them; it stays above 0 when a seat never
--- wins, where a normal interval shrinks to 0 to 0), normal for the means (score, margin).
+-- Is a seat favoured? Win share (the estimand: a shared win split among its winners), its advantage over the fair
+-- share and mean score by seat, per set-up: each distinct play counted once (mart_run_setups.counted: runs of one
+-- set-up and seed overlap), set-ups never pooled together. The win rate (a shared win counts for each winner) is
+-- kept beside the shared wins, labelled as such. The margin is the seat's score minus the other seats' mean in
+-- the same play, paired per play. Intervals are 95%: the win share's is Wilson's at the effective size of its
+-- per-play variance (share_lo: ties make shares vary less than wins), the win rate's plain Wilson, normal for the
+-- means (score, margin). p_value tests the win share against the fair share (the score test the share's interval
+-- inverts); p_holm adjusts it over the set-up's seats (Holm): a seat named favoured on a page is one whose
+-- adjusted p, over every seat the page tests, is below 0.05 (docs/statistics.md).
 with sums as (
     select * from int_seat_policy_sums
 ),
@@ -30,7 +31,9 @@ pooled as (
         count(distinct s.run_id) as n_runs,
         sum(s.n_plays)::bigint as n,
         sum(s.wins)::bigint as wins,
+        sum(s.shared_wins)::bigint as shared_wins,
         sum(s.win_share_sum) as share_s,
+        sum(s.win_share_sq_sum) as share_ss,
         sum(s.score_sum) as score_s,
         sum(s.score_sq_sum) as score_ss,
         sum(s.lead_sum) as lead_s,
@@ -56,6 +59,21 @@ labelled as (
     join setup_runs as r using (game, setup_id)
 ),
 
+tested as (
+    select *, share_p(n, share_s, share_ss, 1.0 / players) as p_value
+    from labelled
+),
+
+adjusted as (
+    -- Holm over the seats of a set-up: the i-th smallest p times (seats - i + 1), kept non-decreasing.
+    select
+        *,
+        max(least(1.0, (players - rank_in_setup + 1) * p_value)) over (
+            partition by game, setup_id order by p_value, seat rows unbounded preceding) as p_holm
+    from (select *, row_number() over (partition by game, setup_id order by p_value, seat) as rank_in_setup
+          from tested)
+),
+
 final as (
     select
         game,
@@ -68,24 +86,28 @@ final as (
         n_runs,
         n_runs_in_setup - n_runs as n_runs_repeated,
         n as n_plays,
+        share_s / n as win_share,
+        share_lo(n, share_s, share_ss) as win_share_lo,
+        share_hi(n, share_s, share_ss) as win_share_hi,
+        1.0 / players as fair_share,
+        share_s / n - 1.0 / players as advantage,
+        share_lo(n, share_s, share_ss) - 1.0 / players as advantage_lo,
+        share_hi(n, share_s, share_ss) - 1.0 / players as advantage_hi,
+        share_effective_n(n, share_s, share_ss) as effective_plays,
+        p_value,
+        p_holm,
         wins,
+        shared_wins,
         wins / n as win_rate,
         wilson_lo(wins, n) as win_rate_lo,
         wilson_hi(wins, n) as win_rate_hi,
-        share_s / n as win_share,
-        wilson_lo(share_s, n) as win_share_lo,
-        wilson_hi(share_s, n) as win_share_hi,
-        1.0 / players as fair_share,
-        share_s / n - 1.0 / players as advantage,
-        wilson_lo(share_s, n) - 1.0 / players as advantage_lo,
-        wilson_hi(share_s, n) - 1.0 / players as advantage_hi,
         score_s / n as mean_score,
         score_s / n - score_half as mean_score_lo,
         score_s / n + score_half as mean_score_hi,
         lead_s / n / (players - 1) as margin,
         (lead_s / n - lead_half) / (players - 1) as margin_lo,
         (lead_s / n + lead_half) / (players - 1) as margin_hi
-    from labelled
+    from adjusted
 )
 
 select * from final

@@ -1,7 +1,11 @@
 -- What if? Per sweep, variant, player count and metric: the variant's mean, the baseline's, and their
 -- difference over paired plays (play i of each on the same seed) with its 95% interval and a two-sided
--- p-value (normal approximation: every sweep has thousands of pairs). The unpaired interval, as if the two
--- runs had independent seeds, stands beside it: how much the common random numbers narrowed it.
+-- p-value (normal approximation: every sweep has thousands of pairs). p_holm adjusts the p over a figure's
+-- tests (Holm: every variant x metric of one sweep, player count and line-up, seat figures apart); `equivalent`
+-- says the 90% interval lies inside +/- the metric's margin (TOST at 5%: a share 1 percentage point, any other
+-- mean 1% of the baseline's mean), so "no change larger than the margin" may be said (docs/statistics.md).
+-- The unpaired interval, as if the two runs had independent seeds, stands beside it: how much the common random
+-- numbers narrowed it.
 with sums as (
     select * from int_variant_pair_sums
 ),
@@ -22,21 +26,52 @@ stats as (
     from sums
 ),
 
+tested as (
+    select
+        s.*,
+        w.parameters, w.variant, w.variant_order, w.variant_values, w.is_baseline, w.policies, w.baseline_run_id,
+        case
+            when w.is_baseline then null
+            when coalesce(s.d_sd, 0) = 0 then (s.difference = 0)::int::double
+            else 2 * norm_sf(abs(s.difference) / (s.d_sd / sqrt(s.n_pairs)))
+        end as p_value,
+        case
+            when s.metric in ('seat0_advantage', 'win_share') or s.metric like '%rate' then 0.01
+            else 0.01 * abs(s.baseline_mean)
+        end as margin
+    from stats as s
+    join sweeps as w using (game, sweep_id, run_id)
+),
+
+adjusted as (
+    -- Holm over a figure's tests: the i-th smallest p times (tests - i + 1), kept non-decreasing.
+    select
+        *,
+        case when p_value is not null then max(least(1.0, (n_tests - test_rank + 1) * p_value)) over (
+            partition by game, sweep_id, players, policies, p_value is null, seat is null
+            order by p_value, metric, variant_order rows unbounded preceding) end as p_holm
+    from (select *,
+                 count(p_value) over (partition by game, sweep_id, players, policies, seat is null) as n_tests,
+                 row_number() over (partition by game, sweep_id, players, policies, p_value is null, seat is null
+                                    order by p_value, metric, variant_order) as test_rank
+          from tested)
+),
+
 final as (
     select
         s.game,
         s.sweep_id,
-        w.parameters,
-        w.variant,
-        w.variant_order,
-        w.variant_values,
-        w.is_baseline,
+        s.parameters,
+        s.variant,
+        s.variant_order,
+        s.variant_values,
+        s.is_baseline,
         s.players,
-        w.policies,
+        s.policies,
         s.metric,
         s.seat,
         s.run_id,
-        w.baseline_run_id,
+        s.baseline_run_id,
         s.n_pairs as n_plays,
         s.variant_mean,
         s.variant_mean - mean_ci_half(s.v_sd, s.n_pairs) as variant_mean_lo,
@@ -45,16 +80,17 @@ final as (
         s.difference,
         s.difference - mean_ci_half(s.d_sd, s.n_pairs) as difference_lo,
         s.difference + mean_ci_half(s.d_sd, s.n_pairs) as difference_hi,
-        case
-            when w.is_baseline then null
-            when coalesce(s.d_sd, 0) = 0 then (s.difference = 0)::int::double
-            else 2 * norm_sf(abs(s.difference) / (s.d_sd / sqrt(s.n_pairs)))
-        end as p_value,
+        s.p_value,
+        s.p_holm,
+        s.margin,
+        s.difference - mean_ci90_half(s.d_sd, s.n_pairs) as difference_lo90,
+        s.difference + mean_ci90_half(s.d_sd, s.n_pairs) as difference_hi90,
+        not s.is_baseline and -s.margin < s.difference - mean_ci90_half(s.d_sd, s.n_pairs)
+            and s.difference + mean_ci90_half(s.d_sd, s.n_pairs) < s.margin as equivalent,
         s.difference - 1.96 * sqrt((s.v_sd ^ 2 + s.b_sd ^ 2) / s.n_pairs) as unpaired_lo,
         s.difference + 1.96 * sqrt((s.v_sd ^ 2 + s.b_sd ^ 2) / s.n_pairs) as unpaired_hi,
         case when s.d_sd > 0 then sqrt(s.v_sd ^ 2 + s.b_sd ^ 2) / s.d_sd end as pairing_gain
-    from stats as s
-    join sweeps as w using (game, sweep_id, run_id)
+    from adjusted as s
 )
 
 select * from final

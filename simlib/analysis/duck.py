@@ -47,9 +47,9 @@ def connect(database: str = ":memory:") -> duckdb.DuckDBPyConnection:
     # Spills go to a folder of this process's own: the pipeline's processes side by side must not share one.
     spill = os.path.join(tempfile.gettempdir(), f"simlib-duckdb-{os.getpid()}")
     con = duckdb.connect(database, config={"memory_limit": MEMORY_LIMIT, "temp_directory": spill})
-    con.execute((shared_pipelines() / "macros.sql").read_text())
     con.create_function("chi2_sf", _chi2_sf, ["DOUBLE", "BIGINT"], "DOUBLE", side_effects=False)
     con.create_function("norm_sf", _norm_sf, ["DOUBLE"], "DOUBLE", side_effects=False)
+    con.execute((shared_pipelines() / "macros.sql").read_text())  # after the functions its macros call
     return con
 
 

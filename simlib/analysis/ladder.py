@@ -1,7 +1,8 @@
 """The skill ladder's report section, on every game page: does the start player's edge grow with skill, and how
 much skill does the game reward? From the ladder marts (pipelines/shared/mart_ladder_*.sql): tables where every
 seat plays one rung (random, the heuristics, search at rising budgets), each rung against the rung below, and each
-search against the game's best heuristic (the strength test)."""
+search against the game's best heuristic (the strength test). Tables whose plays all open alike are left out by
+the marts (mart_run_setups.fixed_opening): the ladder reads set-ups whose openings vary, and says so."""
 
 from __future__ import annotations
 
@@ -21,28 +22,42 @@ def _pp_interval(row: dict, column: str) -> str:
 
 
 def edge_answer(depth: dict) -> str:
-    """The answer to QUESTION from a row of mart_ladder_depth ("" with fewer than two rungs played alone)."""
-    if depth["n_rungs_alone"] < 2:
+    """The answer to QUESTION from a row of mart_ladder_depth ("" with fewer than two rungs played alone): the trend
+    over every rung (the slope's interval), worded by the sign of the slope and of the advantage: a handicap that
+    moves toward 0 shrinks, it does not grow."""
+    if depth["n_rungs_alone"] < 2 or depth["edge_slope"] is None:
         return ""
-    lo, hi = depth["edge_change_lo"], depth["edge_change_hi"]
-    said = ("the start player's edge grows with skill" if lo > 0 else "the start player's edge shrinks with skill"
-            if hi < 0 else "no significant change in the start player's edge with skill")
-    n = depth["players"]
-    return sentence(f"{said}: seat 0's advantage is {_pp_interval(depth, 'bottom_advantage')} at {n} "
-                    f"{depth['bottom_rung']} players and {_pp_interval(depth, 'top_advantage')} at {n} "
-                    f"{depth['top_rung']} players, a change of {_pp_interval(depth, 'edge_change')}")
+    n, slope = depth["players"], depth["edge_slope"]
+    ends = (f"seat 0's advantage is {_pp_interval(depth, 'bottom_advantage')} at {n} {depth['bottom_rung']} players "
+            f"and {_pp_interval(depth, 'top_advantage')} at {n} {depth['top_rung']} players")
+    trend = (f"a trend of {_pp(slope)} a rung ({_pp(depth['edge_slope_lo'])} to {_pp(depth['edge_slope_hi'])}) over "
+             f"all {depth['n_rungs_alone']} rungs played alone")
+    if depth["edge_slope_p"] >= 0.05:
+        return sentence(f"no significant trend in the start player's edge up the ladder: {trend}", ends)
+    mean = (depth["bottom_advantage"] + depth["top_advantage"]) / 2
+    larger = slope > 0
+    if mean >= 0:
+        said = "the start player's edge grows with skill" if larger else "the start player's edge shrinks with skill"
+    else:
+        said = ("the start player's handicap shrinks with skill" if larger
+                else "the start player's handicap grows with skill")
+    top, bottom = depth["top_rung"], depth["bottom_rung"]
+    where = f"seat 0's advantage is {'larger' if larger else 'smaller'} at {top} than at {bottom}"
+    return sentence(f"{said}: {where}, {trend}", ends)
 
 
 def depth_answer(depth: dict) -> str:
-    """How many steps up the ladder pay, and how much the weaker rung still wins at the top step."""
+    """How many steps up the ladder pay (by more than the least effect, Holm over the steps), and what the rung
+    below still wins at the top step."""
     if depth["n_steps"] == 0:
         return ""
-    luck = (f"at the top step ({depth['top_step_rung']} against {depth['top_step_below']}) each weaker player "
-            f"still wins {pct(depth['top_luck_share'], 0)} of a fair share (95% interval "
-            f"{interval(depth['top_luck_share_lo'], depth['top_luck_share_hi'], digits=0)})")
+    below = (f"at the top step ({depth['top_step_rung']} against {depth['top_step_below']}) each player of the rung "
+             f"below still wins {pct(depth['top_below_share_of_fair'], 0)} of a fair share (95% interval "
+             f"{interval(depth['top_below_share_of_fair_lo'], depth['top_below_share_of_fair_hi'], digits=0)}; 100% "
+             f"would mean the step up gives no edge)")
     return sentence(f"{depth['skill_depth']} of {count(depth['n_steps'], 'step')} up the ladder "
-                    f"{'wins' if depth['n_steps'] == 1 else 'win'} significantly more than the fair share against "
-                    f"the rung below", luck)
+                    f"{'pays' if depth['n_steps'] == 1 else 'pay'}: the stronger rung wins more than 1 percentage "
+                    f"point above the fair share against the rung below (Holm over the steps)", below)
 
 
 def strength_answer(strength: pl.DataFrame) -> str:
@@ -130,13 +145,18 @@ def skill_ladder(page: Page) -> None:
     left.set_xlabel("advantage (percentage points)")
     right.set_xlabel("win share (%, ties split)")
     fig.suptitle(f"{page.game.title}: {QUESTION[:-1].lower()}? {main['players']} players, 95% intervals")
-    page.figure("skill_ladder", fig, "The skill ladder", " ".join(filter(None, [answer, steps_said, strength_said])))
+    left_out = "fixed_opening" in page.runs.columns and page.runs["fixed_opening"].any()
+    note = sentence("tables whose plays all open alike (a fixed map, scripted openings) are left out: the ladder "
+                    "reads tables whose openings vary") if left_out else ""
+    page.figure("skill_ladder", fig, "The skill ladder",
+                " ".join(filter(None, [answer, steps_said, strength_said, note])))
     page.verdict("skill", QUESTION, answer)
     page.table("The skill ladder: balance at each rung (every seat plays it)", alone.sort("players", "rung"),
                "setup_label n_plays seat0_advantage± balance± mean_turns± headline headline_mean± rung",
                mart="mart_ladder_balance")
     page.table("The skill ladder: each rung against the rung below", steps.sort("players", "options", "rung"),
-               "pairing_label n_plays win_share± fair_share beats_below luck_share± seats_covered seat_balance",
+               "pairing_label n_plays win_share± fair_share p_holm beats_below below_share_of_fair± seats_covered "
+               "seat_balance",
                mart="mart_ladder_head_to_head")
     if not strength.is_empty():
         page.table("The skill ladder: the strength test, each rung above the best heuristic against it",
@@ -144,5 +164,6 @@ def skill_ladder(page: Page) -> None:
                    "pairing_label n_plays win_share± fair_share beats_best previous_label change± significantly_weaker "
                    "seats_covered seat_balance", mart="mart_ladder_strength")
     page.table("The skill ladder: skill depth and the start player's edge", depth.sort("players", "options"),
-               "players options_label n_steps skill_depth top_step_rung top_luck_share± n_rungs_alone bottom_rung "
-               "bottom_advantage± top_rung top_advantage± edge_change±", mart="mart_ladder_depth")
+               "players options_label n_steps skill_depth top_step_rung top_below_share_of_fair± n_rungs_alone "
+               "bottom_rung bottom_advantage± top_rung top_advantage± edge_slope± edge_slope_p",
+               mart="mart_ladder_depth")

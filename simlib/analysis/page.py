@@ -56,24 +56,38 @@ def number(x: float | None, digits: int = 2) -> str:
     return "–" if x is None else f"{x:,.{digits}f}"
 
 
+MAX_DIGITS = 4  # decimals an interval may add to show its width (beyond: its ends are equal to the eye)
+
+
+def _digits_apart(lo: float, hi: float, say: Callable[[float, int], str], digits: int) -> int:
+    """The fewest decimals from `digits` up at which the ends print apart (an interval never reads "3.6 to 3.6")."""
+    while say(lo, digits) == say(hi, digits) and digits < MAX_DIGITS and lo != hi:
+        digits += 1
+    return digits
+
+
 def interval(lo: float | None, hi: float | None, as_pct: bool = True, digits: int | None = None) -> str:
-    """A 95% interval's ends, the one way the report writes them: "28.7% to 29.1%", "-1.95 to -1.94"."""
+    """A 95% interval's ends, the one way the report writes them: "28.7% to 29.1%", "-1.95 to -1.94", with as many
+    more decimals as its ends need to print apart; "exactly 8.00" where the ends are equal (nothing varied)."""
     if lo is None or hi is None:
         return "–"
-    if as_pct:
-        return f"{pct(lo, 1 if digits is None else digits)} to {pct(hi, 1 if digits is None else digits)}"
-    return f"{number(lo, 2 if digits is None else digits)} to {number(hi, 2 if digits is None else digits)}"
+    say = pct if as_pct else number
+    digits = _digits_apart(lo, hi, say, 1 if as_pct and digits is None else 2 if digits is None else digits)
+    if say(lo, digits) == say(hi, digits):
+        return f"exactly {say(lo, digits)}"
+    return f"{say(lo, digits)} to {say(hi, digits)}"
 
 
 def ci(row: dict, column: str, as_pct: bool = True, digits: int | None = None, where: str = "") -> str:
     """A row's value of `column` and its 95% interval (`column`_lo to `column`_hi): "20.0% (19.3% to 20.7%)",
-    "2.41 (2.35 to 2.47)"; `where` is said inside the brackets: "82.1% (79.6% to 84.6%, city grain)"."""
-    if as_pct:
-        value = pct(row[column], 1 if digits is None else digits)
-    else:
-        value = number(row[column], 2 if digits is None else digits)
-    ends = interval(row[f"{column}_lo"], row[f"{column}_hi"], as_pct, digits)
-    return f"{value} ({ends}{', ' + where if where else ''})"
+    "2.41 (2.35 to 2.47)", the value with as many decimals as the interval's ends need; `where` is said inside the
+    brackets: "82.1% (79.6% to 84.6%, city grain)"."""
+    say = pct if as_pct else number
+    lo, hi = row[f"{column}_lo"], row[f"{column}_hi"]
+    digits = 1 if as_pct and digits is None else 2 if digits is None else digits
+    if lo is not None and hi is not None:
+        digits = _digits_apart(lo, hi, say, digits)
+    return f"{say(row[column], digits)} ({interval(lo, hi, as_pct, digits)}{', ' + where if where else ''})"
 
 
 def span(values, say: Callable[[float], str] = pct) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import polars as pl
 
+from .estimators import holm
 from .page import Page, error_bar_lengths
 from .setups import table_words
-from .whatif import is_share, metric_name, sweep_metrics, variant_line, variant_sentence, variant_words
+from .whatif import BALANCE, is_share, metric_name, sweep_metrics, variant_line, variant_sentence, variant_words
 
 QUESTION = "Does reading the rule text another way change the game?"
 
@@ -26,21 +27,26 @@ def _reading_rows(page: Page) -> pl.DataFrame:
 
 
 def _readings(page: Page, rows: pl.DataFrame) -> list[dict]:
-    """One entry per (option, variant, table): its words, the metrics' rows and the sentence."""
+    """One entry per (option, variant, table): its words, the metrics' rows and the sentence; the tests of every
+    reading the figure draws share one error rate (their p Holm-adjusted together)."""
     found = []
     for (name, players, policies), group in rows.sort("parameters", "players", "policies").group_by(
             "parameters", "players", "policies", maintain_order=True):
         baseline = variant_words(page.game, group.filter(pl.col("is_baseline"))["variant_values"][0])
-        metrics = [m for m in sweep_metrics(group, policies) if m != "balance"]
+        metrics = [m for m in sweep_metrics(group, policies) if m != BALANCE]
         variants = group.filter(~pl.col("is_baseline")).sort("variant_order").unique("variant", maintain_order=True)
         for variant, values in zip(variants["variant"], variants["variant_values"]):
             of_variant = group.filter(pl.col("variant") == variant)
             by_metric = {m: of_variant.filter(pl.col("metric") == m) for m in metrics}
             metric_rows = {m: frame.row(0, named=True) for m, frame in by_metric.items() if not frame.is_empty()}
             words, setup = variant_words(page.game, values), _setup_words(page, group, policies)
-            found.append({"name": name, "baseline": baseline, "variant": words, "table": setup, "rows": metric_rows,
-                          "sentence": f"At {setup}, " + variant_sentence(words, baseline, metric_rows, page.game),
-                          "line": variant_line(f"{words} ({setup})", metric_rows, page.game)})
+            found.append({"name": name, "baseline": baseline, "variant": words, "table": setup, "rows": metric_rows})
+    tests = [row for entry in found for row in entry["rows"].values()]
+    for row, p in zip(tests, holm([row["p_value"] for row in tests])):
+        row["p_holm"] = p
+    for e in found:
+        e["sentence"] = f"At {e['table']}, " + variant_sentence(e["variant"], e["baseline"], e["rows"], page.game)
+        e["line"] = variant_line(f"{e['variant']} ({e['table']})", e["rows"], page.game)
     return found
 
 
@@ -97,12 +103,12 @@ def rule_readings(page: Page) -> None:
     page.figure("readings", fig, "Readings of the rule text",
                 " ".join(e["sentence"] for e in found) + f" The text's words: {quotes}")
     mixed = pl.col("policies").str.split(",").list.unique().list.len() > 1  # seat 0's advantage measures policies
-    table = rows.filter(~pl.col("is_baseline") & (pl.col("metric") != "balance")
+    table = rows.filter(~pl.col("is_baseline")
                         & ~((pl.col("metric") == "seat0_advantage") & mixed)).with_columns(
         reading=pl.col("parameters").replace_strict({n: p.reading for n, p in readings.items()}, default=""))
     page.table("Readings of the rule text: each other reading against the default, paired play by play",
                table.sort("parameters", "players", "policies", "metric", "variant_order"),
                "parameters reading variant players policies metric n_plays baseline_mean variant_mean difference "
-               "difference_lo difference_hi p_value", mart="mart_variant_effects", collapsed=True,
+               "difference_lo difference_hi p_value equivalent", mart="mart_variant_effects", collapsed=True,
                note="Shares (seat0_advantage, a headline rate) as fractions: 0.03 is 3 percentage points.")
 

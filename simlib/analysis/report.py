@@ -35,17 +35,53 @@ from .whatif import what_if
 
 GUIDE = "index.html#how-to-read"
 
-_GUIDE_HTML = """<h2 id='how-to-read'>How to read this report</h2><dl>
-<dt>Seat 0</dt><dd>The start player; the others follow in turn order.</dd>
-<dt>Policy</dt><dd>A scripted way of playing (each page describes its own). At a one-policy table every seat plays
-alike, so differences between seats come from the game.</dd>
-<dt>Set-up</dt><dd>Players, policies by seat and the rule options changed. Set-ups are never pooled; a play two runs
-share counts once.</dd>
-<dt>95% interval</dt><dd>Where the true value lies with 95% confidence; significant when it excludes zero (for a
-seat's share, the fair share 1/players).</dd>
-<dt>Win share</dt><dd>Wins, ties split. A win rate counts a shared win for each winner, so rates can pass 100%.
-</dd><dt>pp</dt><dd>Percentage points: 29% against 25% is 4 pp.</dd>
-<dt>Balance</dt><dd>1 minus the gap between the best and the worst seat's win share (100%: all equal).</dd></dl>"""
+_GLOSSARY = (
+    ("Seat 0", "The start player; the others follow in turn order."),
+    ("Policy", "A scripted way of playing (each page describes its own). At a one-policy table every seat plays alike, "
+               "so differences between seats come from the game."),
+    ("Focal, field", "At a table of one player of one policy (the focal player) against players of another (the "
+                     "field): how the focal player fares measures the policies, not the seats."),
+    ("Set-up", "Players, policies by seat, the rule options changed and the rules versions. Set-ups are never pooled; "
+               "a play two runs share counts once."),
+    ("Play", "One game from set-up to end: the unit every interval counts, since the seats of a play share its dice."),
+    ("Unit of length", "Each game's length is said in one unit, the game's own: build rounds (Die Mauer) or turns."),
+    ("Win share", "The fairness measure: a win counts 1, a win shared by k tied players counts 1/k to each, a loss 0; "
+                  "the shares of a play sum to 100%."),
+    ("Fair share", "What each seat's win share is when the seat does not matter: 1 / players."),
+    ("Advantage", "A seat's win share minus the fair share; pp: percentage points (29% against 25% is 4 pp)."),
+    ("Win rate", "Wins with a shared win counted whole for each winner: shown only in tables, beside the shared wins, "
+                 "never compared with the fair share."),
+    ("Balance", "1 minus the gap between the best and the worst seat's win share (100%: all equal), estimated so that "
+                "a fair game reads 100% as often as not; its interval never passes 100%."),
+    ("Seat test", "Whether any seat's win share differs from the fair share, the seats of a play taken together."),
+    ("95% interval", "Where the true value lies with 95% confidence. A difference is called significant when its test, "
+                     "adjusted for the other tests of its figure (Holm), has p below 0.05."),
+    ("Holm", "A correction for asking many questions at once: the tests of one figure share one 5% chance of a false "
+             "alarm, and the adjusted p (p_holm) is shown."),
+    ("No change larger than X", "The plays rule out a change larger than X: the 90% interval lies within the margin "
+                                "(1 pp for a share, 1% of the mean for anything else)."),
+    ("Too few plays to tell", "Neither a change nor its absence is shown: the interval holds both 0 and changes larger "
+                              "than the margin. More plays would tell."),
+    ("Paired plays", "A What-if variant and its baseline play the same seed, play by play, so a difference comes from "
+                     "the rule, not from luck; the pairing gain says how much narrower that makes the interval."),
+    ("Fixed opening", "A table whose every play opens the same way (a fixed map, scripted openings): its numbers "
+                      "describe that opening, and no verdict rests on it."),
+    ("Skill ladder, rung", "Policies from weakest to strongest (random, the heuristics, search at rising budgets); a "
+                           "rung is one of them. The trend of seat 0's advantage is tested over every rung."),
+    ("Skill depth", "How many steps up the ladder pay: the stronger rung wins more than 1 pp above the fair share "
+                    "against the rung below (Holm over the steps)."),
+    ("Share of a fair share", "What each player of the rung below still wins, as a fraction of the fair share: 100% "
+                              "when the step up gives no edge, 0% when the rung below never wins."),
+    ("Headline", "The game's own main figure a play (Die Mauer: penalty points; a hotel's net yield in Die "
+                 "Mauerspechte), the first panel of its What-if figures."),
+    ("Kaplan-Meier", "An estimate of how long something takes (a hotel paying back) that counts the plays that "
+                     "ended before it happened as 'not yet', not as never."),
+    ("Assumed", "A rule parameter or component the rules leave open, chosen by simlib; a designer may override it. "
+                "Each page names the assumed components its results rest on at the top."),
+)
+_GUIDE_HTML = ("<h2 id='how-to-read'>How to read this report</h2><dl>" + "".join(
+    f"<dt>{html.escape(term)}</dt><dd>{html.escape(words)}</dd>" for term, words in _GLOSSARY)
+    + "</dl><p class='note'>Every estimator is written in words in docs/statistics.md.</p>")
 
 
 def _nav(pages: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -62,11 +98,27 @@ def _simulated_html(page: Page, stamp: str) -> str:
         p for label in runs["setup_label"] for p in page.game.policies() if f" {p}" in label or label.startswith(p)}
     policies = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(info.description)}</li>"
                        for name, info in page.game.policies().items() if name in played)
-    notes = "".join(f"<p class='caveat'>{html.escape(note)}</p>" for note in page.notes)
+    notes = "".join(f"<p class='caveat'>{html.escape(note)}</p>" for note in [*_assumed_components(page), *page.notes])
     return (f"<p>{count(distinct, 'distinct play')} in {count(runs['setup_id'].n_unique(), 'set-up')} "
             f"({count(runs.height, 'run')}); rules versions {html.escape(versions)}, simlib "
             f"{html.escape(', '.join(sorted(runs['simlib_version'].unique().to_list())))}; written {stamp}. "
             f"<a href='{GUIDE}'>How to read this</a>.</p>{notes}<p>The policies:</p><ul>{policies}</ul>")
+
+
+def _assumed_components(page: Page) -> list[str]:
+    """The caveat naming the assumed components (maps, decks, tiles, cards) the page's results rest on, as its runs
+    used them."""
+    used: dict[str, set[str]] = {}
+    for values in page.runs["option_values"].to_list():
+        for key, value in json.loads(values).items():
+            used.setdefault(key, set()).add(value)
+    assumed = [p for p in page.game.parameters().values() if p.component and p.provenance == "assumed"]
+    if not assumed:
+        return []
+    named = "; ".join(f"{p.name} = {', '.join(sorted(used.get(p.name, {str(p.default)})))} ({p.source})"
+                      for p in assumed)
+    return [f"Every result here rests on assumed components, our design where the rules are silent: {named}. "
+            f"See the Inputs below and docs/games/{page.game.name}.md."]
 
 
 def _inputs_html(page: Page) -> str:

@@ -15,8 +15,9 @@ import numpy as np
 import polars as pl
 
 from .design import design_search, parameters_that_matter
+from .estimators import MARGIN_SHARE, Z90, holm, wilson
 from .ladder import skill_ladder
-from .page import PAGE_INCHES, Page, ci, count, excludes, interval, number, pct, sentence
+from .page import PAGE_INCHES, Page, ci, count, interval, number, pct, sentence
 from .readings import rule_readings
 from .setups import distinct_labels
 
@@ -83,19 +84,111 @@ def seat_advantage(page: Page) -> None:
         ax.legend()  # every panel's entries go below the figure (page.figure)
     axes[0].set_ylabel("win share (%, ties split)")
     fig.suptitle(f"{page.game.title}: does the seat matter? Tables of one policy, 95% intervals")
-    seat0 = drawn.filter(pl.col("seat") == 0)
-    page.figure("seat_advantage", fig, "Start-player advantage", _seat_sentence(seat0))
-    page.verdict("start_player", "Is the start player favoured?", start_player_verdict(seat0))
+    varied = without_fixed_openings(page, drawn)
+    page.figure("seat_advantage", fig, "Does the seat matter?", seat_sentence(varied))
+    page.verdict("start_player", "Is the start player favoured?", start_player_verdict(varied))
     by_seat = seats.sort("players", "setup_label", "seat").select(
         "setup_label", "seat", "n_plays", "win_share", "win_share_lo", "win_share_hi", "advantage",
-        "advantage_lo", "advantage_hi", "win_rate", "win_rate_lo", "win_rate_hi", "mean_score", "mean_score_lo",
-        "mean_score_hi", "margin", "margin_lo", "margin_hi", "n_runs", "n_runs_repeated")
-    page.table("Win share and advantage by seat, per set-up", _scored(page, by_seat), mart="mart_seat_advantage")
-    balance = page.with_labels(page.mart("mart_run_balance")).filter(pl.col("counted"))
-    page.split_table("Balance per run (chi-square test of seat against winning)", balance.sort("players", "label"), [
-        "label", "n_plays", "seat0_win_rate", "seat0_win_rate_lo", "seat0_win_rate_hi", "seat0_advantage",
-        "balance", "best_seat", "worst_seat", "chi2_p_value", "completion_rate", "tie_rate", "mean_turns", "run_id",
-        "homogeneous"], mart="mart_run_balance", note="One row per run whose plays no other run holds.")
+        "advantage_lo", "advantage_hi", "p_holm", "win_rate", "win_rate_lo", "win_rate_hi", "shared_wins",
+        "mean_score", "mean_score_lo", "mean_score_hi", "margin", "margin_lo", "margin_hi", "n_runs",
+        "n_runs_repeated")
+    page.table("Win share and advantage by seat, per set-up", _scored(page, by_seat), mart="mart_seat_advantage",
+               note="The win share splits a shared win among its winners; the win rate counts it for each winner, "
+                    "so read it beside the shared wins.")
+    balance = page.mart("mart_setup_balance")
+    if not balance.is_empty():
+        page.split_table("Balance and the seat test per set-up", balance.sort("players", "setup_label"), [
+            "setup_label", "n_plays", "seat0_advantage", "seat0_advantage_lo", "seat0_advantage_hi", "largest_seat",
+            "largest_advantage", "largest_p_holm", "balance", "balance_lo", "balance_hi", "seat_test_p", "tie_rate",
+            "n_runs", "lineup_kind"], mart="mart_setup_balance",
+            note="Balance: 1 - (the largest seat's win share - the smallest's). The seat test asks whether any seat's "
+                 "share differs from the fair share, the seats of a play taken together.")
+
+
+def without_fixed_openings(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows of set-ups whose openings vary (mart_run_setups.fixed_opening): a verdict never rests on one opening
+    repeated."""
+    fixed = page.runs.filter(pl.col("fixed_opening"))["setup_id"].unique() if "fixed_opening" in page.runs.columns \
+        else pl.Series([], dtype=pl.String)
+    return frame.filter(~pl.col("setup_id").is_in(fixed.implode()))
+
+
+def _with_page_tests(seats: pl.DataFrame) -> pl.DataFrame:
+    """Every seat row with its p Holm-adjusted over all the rows (one family: every seat of every table a figure
+    draws), and whether its 90% interval lies within the margin of the fair share (TOST: no effect larger)."""
+    near = []
+    for r in seats.iter_rows(named=True):
+        lo, hi = wilson(r["win_share"] * r["effective_plays"], r["effective_plays"], Z90)
+        near.append(r["fair_share"] - MARGIN_SHARE < lo and hi < r["fair_share"] + MARGIN_SHARE)
+    return seats.with_columns(p_page=pl.Series(holm(seats["p_value"].to_numpy()), dtype=pl.Float64),
+                              within_margin=pl.Series(near, dtype=pl.Boolean))
+
+
+def _seat_effect(r: dict) -> str:
+    return (f"seat {r['seat']} at {r['setup_label']}: a win share of {ci(r, 'win_share')} against a fair "
+            f"{pct(r['fair_share'])}")
+
+
+def start_player_verdict(seats: pl.DataFrame, tables: str = "one-policy tables") -> str:
+    """The index's answer from rows of mart_seat_advantage (every seat of the tables in question: `tables`, as the
+    answer calls them): where seat 0 is favoured or handicapped, and the seat with the largest effect, with the
+    tests of every seat shown sharing one error rate (Holm); where nothing is significant, whether the plays rule
+    out an effect larger than the margin or are too few to tell."""
+    if seats.is_empty():
+        return ""
+    tested = _with_page_tests(seats)
+    n_tables = tested["setup_id"].n_unique()
+    apart = tested.filter(pl.col("p_page") < 0.05)
+    seat0 = apart.filter(pl.col("seat") == 0)
+    favoured, handicapped = seat0.filter(pl.col("advantage") > 0).height, seat0.filter(pl.col("advantage") < 0).height
+    where = f"the only {tables.replace('tables', 'table', 1)}" if n_tables == 1 else f"{n_tables} {tables}"
+    top = (apart if apart.height else tested).sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+    if apart.height:
+        start = " and ".join(f"{word} at {n} of them" if n_tables > 1 else word for n, word in (
+            (favoured, "favoured"), (handicapped, "handicapped")) if n) or "neither favoured nor handicapped"
+        return sentence(f"of {where}, the start player is {start}", f"the largest effect: {_seat_effect(top)}")
+    if tested["within_margin"].all():
+        return sentence(f"no seat's share differs from the fair share by more than {MARGIN_SHARE * 100:.0f} "
+                        f"percentage point at {where} (90% intervals); the farthest: {_seat_effect(top)}")
+    return sentence(f"too few plays to tell at {where}: no seat differs significantly, nor is an effect larger than "
+                    f"{MARGIN_SHARE * 100:.0f} percentage point ruled out; the largest: {_seat_effect(top)}")
+
+
+def seat_sentence(seats: pl.DataFrame) -> str:
+    """Under the seats figure: per seat 0 where it is favoured or handicapped, the largest effect of any seat, and
+    where the plays show no effect (Holm over every seat drawn)."""
+    if seats.is_empty():
+        return sentence("every table drawn opens the same way in every play: no verdict")
+    tested = _with_page_tests(seats)
+    seat0 = tested.filter(pl.col("seat") == 0)
+    parts = []
+    for rows, word in ((seat0.filter((pl.col("p_page") < 0.05) & (pl.col("advantage") > 0)), "favoured"),
+                       (seat0.filter((pl.col("p_page") < 0.05) & (pl.col("advantage") < 0)), "handicapped")):
+        if not rows.is_empty():
+            top = rows.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+            parts.append(f"the start player (seat 0) is {word} at {count(rows.height, 'set-up')} of {seat0.height}; "
+                         f"most at {top['setup_label']}: {ci(top, 'win_share')} against a fair "
+                         f"{pct(top['fair_share'])}")
+    others = tested.filter((pl.col("seat") > 0) & (pl.col("p_page") < 0.05))
+    if not others.is_empty():
+        top = others.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+        verb = "differs" if others.height == 1 else "differ"
+        parts.append(f"of the other seats, {count(others.height, 'seat')} {verb} from the fair share; most "
+                     f"{_seat_effect(top)}")
+    level = tested.group_by("setup_label").agg((pl.col("p_page") >= 0.05).all().alias("none"),
+                                              pl.col("within_margin").all().alias("near"))
+    near = sorted(level.filter(pl.col("none") & pl.col("near"))["setup_label"].to_list())
+    unclear = sorted(level.filter(pl.col("none") & ~pl.col("near"))["setup_label"].to_list())
+    if near:
+        parts.append(f"every seat within {MARGIN_SHARE * 100:.0f} percentage point of the fair share at "
+                     f"{_listed(near)}")
+    if unclear:
+        parts.append(f"too few plays to tell at {_listed(unclear)}")
+    return sentence(*parts, f"tests of every seat drawn share one 5% error rate (Holm, {tested.height} tests)")
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (f" and {count(len(names) - 3, 'other')}" if len(names) > 3 else "")
 
 
 def _scored(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
@@ -115,47 +208,6 @@ def _scored(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
             end = column.removeprefix(base)
             columns.append((-pl.col(base + swapped[end])).alias(renamed[base] + end))
     return frame.select(columns)
-
-
-def start_player_verdict(seat0: pl.DataFrame, tables: str = "one-policy tables") -> str:
-    """The index's answer from seat 0's rows of mart_seat_advantage (`tables`, as the answer calls them): where seat
-    0 is favoured or handicapped, and the largest significant effect (the largest of all when none is) with its
-    interval and the table it was measured at."""
-    if seat0.is_empty():
-        return ""
-    favoured = seat0.filter(pl.col("advantage_lo") > 0).height
-    handicapped = seat0.filter(pl.col("advantage_hi") < 0).height
-    apart = seat0.filter((pl.col("advantage_lo") > 0) | (pl.col("advantage_hi") < 0))
-    top = (apart if apart.height else seat0).sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
-    quoted = f"seat 0 wins {ci(top, 'win_share')}, fair {pct(top['fair_share'])}"
-    if seat0.height == 1:
-        said = "favoured" if favoured else "handicapped" if handicapped else "no significant effect"
-        return sentence(f"{said} at the only {tables.replace('tables', 'table', 1)}, {top['setup_label']}: {quoted}")
-    if not apart.height:
-        return sentence(f"no significant effect at any of {seat0.height} {tables}; largest at "
-                        f"{top['setup_label']}: {quoted}")
-    said = " and ".join(f"{word} at {n}" for n, word in ((favoured, "favoured"), (handicapped, "handicapped")) if n)
-    return sentence(f"{said} of {seat0.height} {tables}; largest at {top['setup_label']}: {quoted}")
-
-
-def _seat_sentence(seat0: pl.DataFrame) -> str:
-    """Where the start player is favoured or handicapped, and where no effect shows (95% intervals)."""
-    favoured = seat0.filter(pl.col("advantage_lo") > 0)
-    handicapped = seat0.filter(pl.col("advantage_hi") < 0)
-    level = seat0.filter((pl.col("advantage_lo") <= 0) & (pl.col("advantage_hi") >= 0))
-    parts = []
-    for rows, word in ((favoured, "favoured"), (handicapped, "handicapped")):
-        if rows.is_empty():
-            continue
-        top = rows.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
-        parts.append(f"the start player (seat 0) is {word} in {count(rows.height, 'set-up')} of {seat0.height}; "
-                     f"most at {top['setup_label']}: a win share of {pct(top['win_share'])} (95% interval "
-                     f"{interval(top['win_share_lo'], top['win_share_hi'])}) against a fair {pct(top['fair_share'])}")
-    if not level.is_empty():
-        names = level.sort("players")["setup_label"].to_list()
-        listed = ", ".join(names[:3]) + (f" and {count(len(names) - 3, 'other')}" if len(names) > 3 else "")
-        parts.append(f"no significant start-player effect at {listed}")
-    return sentence(*parts)
 
 
 def game_length(page: Page) -> None:
@@ -258,9 +310,10 @@ def policy_strength(page: Page) -> None:
                     _strength_sentence(table, n))
     page.table("Policy strength (one focal player at a table of the field policy)",
                strength.sort("players", "options", "focal", "field"), [
-                   "pairing_label", "n_plays", "win_rate", "win_rate_lo", "win_rate_hi", "win_share", "fair_share",
-                   "mean_score", "mean_score_lo", "mean_score_hi", "seats_covered", "seat_balance", "n_runs",
-                   "n_runs_repeated"], mart="mart_policy_strength")
+                   "pairing_label", "n_plays", "win_share", "win_share_lo", "win_share_hi", "fair_share", "p_value",
+                   "fair_by_construction", "win_rate", "win_rate_lo", "win_rate_hi", "mean_score", "mean_score_lo",
+                   "mean_score_hi", "seats_covered", "seat_balance", "n_runs", "n_runs_repeated"],
+               mart="mart_policy_strength")
 
 
 def _ordered_specs(page: Page, table: pl.DataFrame) -> list[str]:
@@ -276,7 +329,7 @@ def _strength_matrix(page: Page, table: pl.DataFrame, n: int, words: str):
     policies = distinct_labels(specs)
     grid = np.full((len(specs), len(specs)), np.nan)
     for row in table.iter_rows(named=True):
-        grid[specs.index(row["focal_spec"]), specs.index(row["field_spec"])] = row["win_rate"]
+        grid[specs.index(row["focal_spec"]), specs.index(row["field_spec"])] = row["win_share"]
     fig, ax = plt.subplots(figsize=(1.6 * len(policies) + 3, 1.2 * len(policies) + 1.8))
     cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")  # a pairing not played: grey, not a fair white
     image = ax.imshow(100 * np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=200 / n)
@@ -284,15 +337,16 @@ def _strength_matrix(page: Page, table: pl.DataFrame, n: int, words: str):
         ax.text(j, i, "untested", ha="center", va="center", color="#555555")
     for row in table.iter_rows(named=True):
         i, j = specs.index(row["focal_spec"]), specs.index(row["field_spec"])
-        half = (row["win_rate_hi"] - row["win_rate_lo"]) / 2
-        dark = abs(row["win_rate"] - 1 / n) > 0.6 / n  # the far ends of the colour scale: white text
-        ax.text(j, i, f"{pct(row['win_rate'])}\n±{100 * half:.1f}", ha="center", va="center",
-                color="white" if dark else "black")
+        half = (row["win_share_hi"] - row["win_share_lo"]) / 2
+        dark = abs(row["win_share"] - 1 / n) > 0.6 / n  # the far ends of the colour scale: white text
+        text = (f"{pct(row['win_share'])}\nfair by\nconstruction" if row["fair_by_construction"]
+                else f"{pct(row['win_share'])}\n±{100 * half:.1f}")
+        ax.text(j, i, text, ha="center", va="center", color="white" if dark else "black")
     ax.set_xticks(range(len(policies)), [p.replace(" (", "\n(") for p in policies])
     ax.set_yticks(range(len(policies)), policies)
     ax.set_xlabel("field: the policy of every other seat")
     ax.set_ylabel("focal: one player of this policy")
-    fig.colorbar(image, ax=ax, label="focal player's win rate (%)")
+    fig.colorbar(image, ax=ax, label="focal player's win share (%, ties split)")
     ax.set_title(f"{page.game.title}: policy against policy, {n} players" + (f", {words}" if words else "")
                  + f"\n(seats rotated; fair share {pct(1 / n)})")
     return fig
@@ -305,24 +359,26 @@ def _budget(spec: str) -> float:
 
 
 def _strength_sentence(table: pl.DataFrame, n: int) -> str:
-    pairings = table.filter(pl.col("focal") != pl.col("field"))
+    """The strongest focal policy against random players, the weakest pairing, and which pairings differ from the
+    fair share: win shares (ties split), the pairings' tests sharing one error rate (Holm)."""
+    pairings = table.filter(~pl.col("fair_by_construction"))
+    pairings = pairings.with_columns(p_page=pl.Series(holm(pairings["p_value"].to_numpy()), dtype=pl.Float64))
     versus_random = pairings.filter(pl.col("field") == "random")
     best = top = None
     if not versus_random.is_empty():
-        top = versus_random.sort("win_rate", descending=True).row(0, named=True)
-        best = (f"at a table of random players, {top['focal']} wins most often: {pct(top['win_rate'])} (95% "
-                f"interval {interval(top['win_rate_lo'], top['win_rate_hi'])}) against a fair {pct(1 / n)}")
-    low = pairings.sort("win_rate").row(0, named=True) if pairings.height > 1 else None
+        top = versus_random.sort("win_share", descending=True).row(0, named=True)
+        best = (f"at a table of random players, {top['focal']} has the largest win share: {ci(top, 'win_share')} "
+                f"against a fair {pct(1 / n)}")
+    low = pairings.sort("win_share").row(0, named=True) if pairings.height > 1 else None
     worst = None
     if low is not None and low != top:
-        worst = (f"the weakest focal player is {low['focal']} among {low['field']} players: {pct(low['win_rate'])} "
-                 f"({interval(low['win_rate_lo'], low['win_rate_hi'])})")
-    level = [r for r in pairings.iter_rows(named=True) if not excludes(r["win_rate_lo"], r["win_rate_hi"], 1 / n)]
+        worst = f"the weakest focal player is {low['focal']} among {low['field']} players: {ci(low, 'win_share')}"
+    level = [r for r in pairings.iter_rows(named=True) if r["p_page"] >= 0.05]
     if not level:
         fair = ("the pairing differs" if pairings.height == 1 else f"all {pairings.height} pairings differ"
-                ) + " significantly from the fair share"
+                ) + " significantly from the fair share (Holm over the pairings)"
     else:
-        fair = ("not significantly different from the fair share: "
+        fair = ("too few plays to tell from the fair share (Holm over the pairings): "
                 + ", ".join(f"{r['focal']} against {r['field']}" for r in level))
     return sentence(best, worst, fair)
 

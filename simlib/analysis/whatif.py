@@ -2,7 +2,11 @@
 
 A figure per sweep, player count and line-up: one panel per metric (the game's headline first), the metric
 against the varied value, the baseline marked; each variant's error bar is the 95% interval of its paired
-difference from the baseline, drawn around the variant's value. Under it, one computed sentence per variant.
+difference from the baseline, drawn around the variant's value. Balance is not a mean over plays: its panel draws
+each variant's own balance with its own interval (mart_run_balance), and no sentence compares them. Under the
+figure, one computed sentence per variant: a change where its Holm-adjusted p (over the figure's tests) is below
+0.05, "no change larger than X" where the 90% interval lies within the metric's margin, else "too few plays to
+tell" with the interval (docs/statistics.md).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from .page import Page, error_bars, p_text, signed
 from .setups import phrase, table_words
 
 _NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length": "game length"}
+BALANCE = "balance"  # a panel of each run's own balance (mart_run_balance), not a paired metric
 _AS_POINTS = ("seat0_advantage", "balance")  # shares: shown in percentage points
 
 
@@ -61,47 +66,83 @@ def sweep_metrics(effects: pl.DataFrame, policies: str) -> list[str]:
     policy (at a mixed table they measure the policies, not the seats), then length."""
     present = effects["metric"].unique().to_list()
     headlines = sorted(m for m in present if m.startswith("headline: "))
-    seats = ("seat0_advantage", "balance") if len(set(policies.split(","))) == 1 else ()
-    return headlines + [m for m in (*seats, "length") if m in present]
+    one_policy = len(set(policies.split(","))) == 1
+    seats = ["seat0_advantage"] if one_policy and "seat0_advantage" in present else []
+    return headlines + seats + [BALANCE] * one_policy + ["length"] * ("length" in present)
 
 
-def variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) -> str:
-    """"tower 12 penalty points (against tower 15 penalty points): penalty points per seat 15.04 -> 13.87,
-    difference -1.17 (95% interval -1.18 to -1.16), p < 0.001; no significant change in ...; unchanged in every
-    paired play: ..." """
-    changed, insignificant, unchanged = [], [], []
+def _unit(metric: str, game) -> str:
+    """The unit a metric's numbers are said in: a length in the game's one unit of length."""
+    return f" {game.turn_name}" if metric == "length" else ""
+
+
+def _change(metric: str, row: dict, game) -> str:
+    """"-1.95 (-1.97 to -1.92)", "+3.1 pp (+2.2 to +4.0 pp)", "-28.50 turns (-34.49 to -22.51)"."""
+    lo = difference_text(metric, row["difference_lo"]).removesuffix(" pp")
+    hi = difference_text(metric, row["difference_hi"])
+    return f"{difference_text(metric, row['difference'])}{_unit(metric, game)} ({lo} to {hi})"
+
+
+def _largest_change(metric: str, row: dict, game) -> str:
+    """The change the 90% interval rules out anything above: the farther of its ends."""
+    largest = max(abs(row["difference_lo90"]), abs(row["difference_hi90"]))
+    return difference_text(metric, largest).lstrip("+") + _unit(metric, game)
+
+
+def _short(metric: str, game) -> str:
+    """A metric's name without its explanation in brackets (the index's lines)."""
+    return re.sub(r" [(].*[)]", "", metric_name(metric, game))
+
+
+def _verdicts(rows: dict[str, dict], game) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Each metric's row as what may be said of it: changed (Holm p < 0.05), within its margin (TOST), too few plays
+    to tell, unchanged in every paired play."""
+    changed, small, unclear, unchanged = [], [], [], []
     for metric, row in rows.items():
         name = metric_name(metric, game)
         if row["difference_lo"] == row["difference_hi"] == 0:
             unchanged.append(name)
-        elif row["p_value"] >= 0.05:
-            insignificant.append(f"{name} ({p_text(row['p_value'])})")
-        else:
-            lo, hi = difference_text(metric, row["difference_lo"]), difference_text(metric, row["difference_hi"])
+        elif row["p_holm"] < 0.05:
             changed.append(f"{name} {_value(metric, row['baseline_mean'])} → {_value(metric, row['variant_mean'])}, "
-                           f"difference {difference_text(metric, row['difference'])} (95% interval {lo} to {hi}), "
-                           f"{p_text(row['p_value'])}")
-    parts = changed + [f"no significant change in {', '.join(insignificant)}"] * bool(insignificant) \
+                           f"difference {_change(metric, row, game)}, Holm {p_text(row['p_holm'])}")
+        elif row["equivalent"]:
+            small.append(f"no change larger than {_largest_change(metric, row, game)} in {name}")
+        else:
+            unclear.append(f"{name} {_change(metric, row, game)}")
+    return changed, small, unclear, unchanged
+
+
+def variant_sentence(variant: str, baseline: str, rows: dict[str, dict], game) -> str:
+    """"tower 12 penalty points (against tower 15 penalty points): penalty points per seat 15.04 -> 13.87,
+    difference -1.17 (-1.18 to -1.16), Holm p < 0.001; no change larger than 0.3 pp in seat 0's advantage; too few
+    plays to tell in game length (-0.21 to +0.40); unchanged in every paired play: ..." """
+    changed, small, unclear, unchanged = _verdicts(rows, game)
+    parts = changed + small + [f"too few plays to tell: {', '.join(unclear)}"] * bool(unclear) \
         + [f"unchanged in every paired play: {', '.join(unchanged)}"] * bool(unchanged)
     return f"{variant} (against {baseline}): " + "; ".join(parts) + "."
 
 
 def variant_line(variant: str, rows: dict[str, dict], game) -> str:
-    """The index's line: what changes significantly, or that nothing does."""
-    changed = [f"{re.sub(r' [(].*[)]', '', metric_name(m, game))} {difference_text(m, r['difference'])} ("
-               f"{difference_text(m, r['difference_lo']).removesuffix(' pp')} to "
-               f"{difference_text(m, r['difference_hi'])})"
-               for m, r in rows.items()
-               if r["p_value"] < 0.05 and not r["difference_lo"] == r["difference_hi"] == 0]
-    return f"{variant}: " + (", ".join(changed[:2]) if changed else "no significant change")  # the headline first
+    """The index's line: what changes (Holm p < 0.05), else what the plays rule out, else that they cannot tell."""
+    changed = [f"{_short(m, game)} {_change(m, r, game)}" for m, r in rows.items()
+               if r["p_holm"] < 0.05 and not r["difference_lo"] == r["difference_hi"] == 0]
+    if changed:
+        return f"{variant}: " + ", ".join(changed[:2])  # the headline first
+    unclear = [f"{_short(m, game)} {_change(m, r, game)}" for m, r in rows.items()
+               if not r["equivalent"] and not r["difference_lo"] == r["difference_hi"] == 0]
+    if unclear:
+        return f"{variant}: too few plays to tell (" + "; ".join(unclear[:2]) + ")"
+    moved = any(not r["difference_lo"] == r["difference_hi"] == 0 for r in rows.values())
+    return f"{variant}: " + ("no change larger than the margins" if moved else "unchanged in every paired play")
 
 
 def _index_changes(lines: list[str]) -> str:
-    """A sweep's variants on the index: each with what it changes; where none changes anything, that in a few
-    words (the What-if page names them)."""
-    if len(lines) < 2 or not all(line.endswith(": no significant change") for line in lines):
+    """A sweep's variants on the index: each with what it changes; where every variant is shown to change nothing
+    beyond the margins, that in a few words (the What-if page names them)."""
+    if len(lines) < 2 or not all(line.endswith(": no change larger than the margins") for line in lines):
         return "; ".join(lines)
-    return "no significant change in " + ("either variant" if len(lines) == 2 else f"any of its {len(lines)} variants")
+    return "no change larger than the margins in " + (
+        "either variant" if len(lines) == 2 else f"any of its {len(lines)} variants")
 
 
 def _index_lines(sweeps: list[tuple[str, str, list[str], list[str]]]) -> list[str]:
@@ -118,7 +159,7 @@ def _index_lines(sweeps: list[tuple[str, str, list[str], list[str]]]) -> list[st
         elif len(variants) == 1:  # "equal hands against staggered hands: at 2 players: ...; at 3 players: ..."
             at = [f"at {table}: {change.removeprefix(variants[0] + ': ')}" for table, change in tables]
             said.append(f"{variants[0]} against {baseline}: " + "; ".join(at))
-        elif len(set(changes)) == 1 and changes[0].startswith("no significant change"):  # the same at every table
+        elif len(set(changes)) == 1 and changes[0].startswith("no change larger"):  # the same at every table
             said.append(f"against {baseline}: {changes[0]}, at " + " or at ".join(table for table, _ in tables))
         else:
             said.append(f"against {baseline}: " + "; ".join(f"at {table}, {change}" for table, change in tables))
@@ -150,6 +191,31 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
     ax.set_xlabel(rows["parameters"][0].replace("_", " ").replace(",", ", "))
 
 
+def _balance_panel(ax, group: pl.DataFrame, balance: pl.DataFrame) -> None:
+    """Each variant's own balance with its own 95% interval (mart_run_balance): balance takes the best and the worst
+    seat, so it has no paired difference; the baseline's interval is shaded."""
+    runs = (group.filter(pl.col("metric") == "length").unique("run_id").sort("variant_order")
+            .select("run_id", "variant", "variant_values", "variant_order", "is_baseline"))
+    rows = runs.join(balance.select("run_id", "balance", "balance_lo", "balance_hi"), on="run_id").drop_nulls(
+        "balance")
+    rows = pl.concat([rows.filter(pl.col("is_baseline")), rows.filter(~pl.col("is_baseline"))])
+    if rows.is_empty() or not rows["is_baseline"][0]:
+        ax.set_axis_off()
+        return
+    x, ticks, numeric = _x_positions(rows)
+    y = 100 * rows["balance"].to_numpy()
+    base = rows.row(0, named=True)
+    ax.axhspan(100 * base["balance_lo"], 100 * base["balance_hi"], color="grey", alpha=0.2)
+    ax.errorbar(x, y, yerr=error_bars(y, 100 * rows["balance_lo"].to_numpy(), 100 * rows["balance_hi"].to_numpy()),
+                fmt="s", color="C1", capsize=3, label="balance: each run's own 95% interval (not paired)")
+    ax.plot([x[0]], [y[0]], marker="*", markersize=14, color="black", linestyle="")
+    ax.set_ylim(top=100.5)
+    ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
+    ax.set_title("balance (%)")
+    ax.set_xlabel(rows.join(group.select("run_id", "parameters").unique("run_id"), on="run_id")["parameters"][0]
+                  .replace("_", " ").replace(",", ", "))
+
+
 def what_if(page: Page) -> None:
     """One figure per sweep, player count and line-up, with one sentence per variant; then the table."""
     effects = page.mart("mart_variant_effects")
@@ -163,7 +229,10 @@ def what_if(page: Page) -> None:
         metrics = sweep_metrics(group, policies)
         fig, axes = page.subplots(len(metrics), width=3.0, height=3.0)
         for ax, metric in zip(axes, metrics):
-            _panel(ax, group, metric, page.game)
+            if metric == BALANCE:
+                _balance_panel(ax, group, page.mart("mart_run_balance"))
+            else:
+                _panel(ax, group, metric, page.game)
         axes[0].legend()  # moved below the panels by page.figure
         n = group["n_plays"].max()
         parameters = group["parameters"][0]
@@ -172,7 +241,7 @@ def what_if(page: Page) -> None:
         fig.suptitle(f"{page.game.title}: what if {parameters.replace('_', ' ')} changed? {table}\n"
                      f"(n = {n:,} paired plays per variant; baseline: {baseline})")
         sentences, lines, names = [], [], []
-        main = [m for m in metrics if m != "balance"]
+        main = [m for m in metrics if m != BALANCE]
         variants = group.filter(~pl.col("is_baseline")).sort("variant_order").unique("variant", maintain_order=True)
         for variant, values in zip(variants["variant"], variants["variant_values"]):
             of_variant = group.filter((pl.col("variant") == variant) & pl.col("seat").is_null())
@@ -189,9 +258,12 @@ def what_if(page: Page) -> None:
                effects.sort("sweep_id", "players", "policies", "metric", "seat", "variant_order").select(
                    "parameters", "variant", "is_baseline", "players", "policies", "metric", "seat", "n_plays",
                    "baseline_mean", "variant_mean", "difference", "difference_lo", "difference_hi", "p_value",
-                   "unpaired_lo", "unpaired_hi", "pairing_gain", "run_id", "baseline_run_id"),
+                   "p_holm", "margin", "equivalent", "unpaired_lo", "unpaired_hi", "pairing_gain", "run_id",
+                   "baseline_run_id"),
                collapsed=True,
-               note="difference: variant - baseline over the same plays (same seed). unpaired: the interval had the "
-                    "runs had independent seeds; pairing_gain: how many times wider that would be. The shares "
+               note="difference: variant - baseline over the same plays (same seed). p_holm: the p adjusted over the "
+                    "figure's tests (Holm); equivalent: the 90% interval lies within +/- margin. unpaired: the "
+                    "interval had the runs had independent seeds; pairing_gain: how many times wider that would be. "
+                    "The shares "
                     "(seat0_advantage, balance, a headline rate) are written here as fractions, not percentages: "
                     "0.03 is 3%, a difference of 0.03 is 3 percentage points.")

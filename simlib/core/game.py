@@ -170,6 +170,13 @@ class Game(ABC):
     def validate(self, config: RunConfig) -> None:
         """Raise SimlibError for a configuration the game cannot play (beyond the core's checks)."""
 
+    def fixed_opening(self, options: dict, policies: list[str]) -> bool:
+        """Whether every play of a table opens the same way before the first die (a fixed map and policies whose
+        openings follow from it): its seats' results then describe that one opening, not the game, and the report
+        draws no verdict from it (pipelines/shared/mart_run_setups.py). `options` are the run's, `policies` its
+        policy names by seat."""
+        return False
+
     @abstractmethod
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         """Plays [start, stop) as Arrow tables; start and stop are multiples of block_size."""

@@ -26,6 +26,9 @@ class Parameter:
     # The rule text's words that this option reads two ways (its values are the readings); empty for a plain rule
     # parameter. The report's Readings section gives the paired effect of the report batch's sweep over it.
     reading: str = ""
+    # A component of the game (a map, a deck, tiles, cards), not a rule number: an assumed one is named at the top
+    # of every report page whose results rest on it.
+    component: bool = False
 
     def coerce(self, value: Any) -> Any:
         """Check and convert a designer's value (from TOML or a `name=value` string)."""
@@ -109,6 +112,7 @@ def load_parameters(path: Path) -> dict[str, Parameter]:
             maximum=entry.get("max"),
             derived=entry.get("derived", False),
             reading=entry.get("reading", ""),
+            component=entry.get("component", False),
         )
     return params
 

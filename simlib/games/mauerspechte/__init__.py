@@ -38,7 +38,7 @@ from ..catan import constants as base
 from . import constants as C
 from . import tables
 from .berlin import Berlin, load_berlin
-from .policies import MAX_PARAMS, POLICIES, family_weights
+from .policies import MAX_PARAMS, POLICIES, SCRIPTED_OPENINGS, family_weights
 
 
 @lru_cache(maxsize=8)
@@ -88,6 +88,17 @@ class Mauerspechte(Game):
         if config.options["vp_chip_supply"] == "unlimited" and config.options["vp_chips"] != chips:
             raise SimlibError("option vp_chips sizes a limited supply: with vp_chip_supply = unlimited (the default) "
                               "it changes nothing; set vp_chip_supply=limited too")
+
+    def fixed_opening(self, options: dict, policies: list[str]) -> bool:
+        """The map as drawn (layout fixed) and a scripted opening at every seat: the builder, specht and hotelier
+        place by the map alone, and the search opens as its base policy does."""
+        def scripted(spec: str) -> bool:
+            name, *pairs = spec.split(":")
+            if name == "search":
+                base = dict(p.split("=") for p in pairs).get("base", POLICIES["search"].params["base"])
+                return int(float(base)) in SCRIPTED_OPENINGS
+            return POLICIES[name].code in SCRIPTED_OPENINGS
+        return options.get("layout", "fixed") == "fixed" and all(scripted(spec) for spec in policies)
 
     @staticmethod
     def win_points(config: RunConfig) -> int:

@@ -25,6 +25,7 @@ def family_weights() -> np.ndarray:
 _BID = {"max_bid": "Love Parade: the most cards it bids for a chip (raising by one while the bid is below it)"}
 _VARIETY = {"variety": "opening placement: points per distinct resource, added to the pips"}
 _weighted = base.POLICIES["weighted"]
+SCRIPTED_OPENINGS = (BUILDER, SPECHT, HOTELIER)  # place their openings by the map alone: on a fixed map, always alike
 
 POLICIES = {
     "random": PolicyInfo("random", RANDOM,

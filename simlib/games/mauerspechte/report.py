@@ -165,7 +165,7 @@ def seat_advantage(page: Page) -> None:
     seats = sections.one_policy_setups(sections.published_rules(page, page.mart("mart_seat_advantage")))
     fixed = pl.col.setup_label.is_in(_fixed(page).implode())  # a scripted policy on the fixed map: one opening
     page.verdict("start_player", "Is the start player favoured?", sections.start_player_verdict(  # the index's answer
-        seats.filter(~fixed, pl.col.seat == 0), "one-policy tables whose openings vary"))
+        seats.filter(~fixed), "one-policy tables whose openings vary"))
     sections.seat_advantage(page)  # the generic section; its sentence and the page's caveat say where the map shows
     if (seat0 := seats.filter(fixed, pl.col.seat == 0)).is_empty():
         return

@@ -156,7 +156,7 @@ def start_player(page: Page) -> None:
         f"the last seat ahead in {last.filter(pl.col('advantage_lo') > 0).height}",
         f"seat 0 fares worse on the back than on the front at {paired.filter(pl.col('back') < pl.col('front')).height}"
         f" of {paired.drop_nulls().height} tables" if {"front", "back"} <= set(paired.columns) else None))
-    page.verdict("start_player", "Is the start player favoured?", start_player_verdict(seat0))
+    page.verdict("start_player", "Is the start player favoured?", start_player_verdict(drawn))
     _split(page, "Start player: win share and margin by seat", seats,
            "setup_label seat n_plays win_share± advantage± win_rate± margin±", "mart_seat_advantage")
 
