@@ -8,7 +8,7 @@ LAKE ?= data/lake
 # (make report SCALE=0.1 for a quick look, SCALE=4 for tighter intervals).
 SCALE ?= 1
 
-.PHONY: install install-dev test lint report ladder simulate pipeline bench bench-compile bench-pairing docs clean
+.PHONY: install install-dev test lint report ladder simulate pipeline bench bench-compile bench-pairing calibrate docs clean
 
 install: $(VENV)/.installed
 
@@ -67,6 +67,11 @@ bench: install
 # Each game's first compile with an empty Numba cache (minutes; docs/compile.md)
 bench-compile: install
 	$(PY) -m simlib.bench_compile
+
+# Every interval's coverage and every test's size on lakes whose truth is known by construction (docs/statistics.md;
+# a few minutes; make test runs the short version)
+calibrate: install
+	$(PY) -m simlib.calibrate
 
 # How much each game's report sweeps gain from common random numbers (a few minutes)
 bench-pairing: install

@@ -17,12 +17,16 @@ from simlib.games.mauer import GAME as MAUER
 
 def _effect(metric, variant, is_baseline, difference, lo, hi, p, order):
     value = {"penalty_tower": 15 if is_baseline else 12}
+    half90 = (hi - lo) / 2 * 1.645 / 1.96
+    margin = 0.01 if metric == "seat0_advantage" else 0.1
     return {"game": "mauer", "sweep_id": "s1", "parameters": "penalty_tower", "variant": variant,
             "variant_order": order, "variant_values": json.dumps(value), "is_baseline": is_baseline, "players": 4,
             "policies": "random", "baseline_run_id": "r15", "metric": metric, "seat": None, "n_plays": 4000,
             "baseline_mean": 10.0,
             "variant_mean": 10.0 + difference, "difference": difference, "difference_lo": lo, "difference_hi": hi,
-            "p_value": p}
+            "p_value": p, "p_holm": None, "margin": margin, "difference_lo90": difference - half90,
+            "difference_hi90": difference + half90,
+            "equivalent": not is_baseline and -margin < difference - half90 and difference + half90 < margin}
 
 
 @pytest.fixture
@@ -52,7 +56,9 @@ def test_each_swept_reading_gets_its_paired_effect_and_an_unswept_one_is_named_u
     assert "advantage" not in verdict.answer  # p = 0.43: not a change
     [figure] = page.figures
     assert figure.name == "mauer_readings"
-    assert "no significant change in seat 0's advantage (p = 0.430)" in figure.sentence
+    # Holm over the figure's two tests; the advantage's interval holds 0 and changes past 1 pp: no verdict either way
+    assert "Holm p < 0.001" in figure.sentence
+    assert "too few plays to tell: seat 0's advantage +0.4 pp (-0.6 to +1.4 pp)" in figure.sentence
     assert "unchanged in every paired play: game length" in figure.sentence
     assert "'Turm' read as 15 or as 12" in figure.sentence
     assert figure.sentence.startswith("At 4 random players, gate 10, tower 12 penalty points (against tower 15")

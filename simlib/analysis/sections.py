@@ -145,7 +145,11 @@ def start_player_verdict(seats: pl.DataFrame, tables: str = "one-policy tables")
     top = (apart if apart.height else tested).sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
     if apart.height:
         start = " and ".join(f"{word} at {n} of them" if n_tables > 1 else word for n, word in (
-            (favoured, "favoured"), (handicapped, "handicapped")) if n) or "neither favoured nor handicapped"
+            (favoured, "favoured"), (handicapped, "handicapped")) if n)
+        if not start:  # another seat differs; seat 0 shows no effect: say what its plays rule out, if anything
+            near = tested.filter(pl.col("seat") == 0)["within_margin"].all()
+            start = (f"within {MARGIN_SHARE * 100:.0f} percentage point of the fair share" if near
+                     else "not shown to differ from the fair share (too few plays to tell)")
         return sentence(f"of {where}, the start player is {start}", f"the largest effect: {_seat_effect(top)}")
     if tested["within_margin"].all():
         return sentence(f"no seat's share differs from the fair share by more than {MARGIN_SHARE * 100:.0f} "
