@@ -1,8 +1,8 @@
 """Die Mauerspechte's search policy: Catan's (simlib/games/catan/search.py) on the scenario's turn.
 
 Each action after the roll (the engine's and the scenario's: wall pieces, hotels) is scored by rollouts on a
-copy of the play (the engine's state and the wall's), the development cards the seat has not seen shuffled as in
-Catan, then `horizon` turns of the base policy at every seat from the rollout's own draws (dice, Love Parade
+copy of everything of the play a rollout changes (the engine's state, the wall's, and the board's land and sea
+flags, which a wall piece bought in a rollout opens), what the seat has not seen dealt again as in Catan, then `horizon` turns of the base policy at every seat from the rollout's own draws (dice, Love Parade
 bids). A win scores 1 to the winner; otherwise the seats are ranked by the scenario's points (wall pieces, chips,
 hotels included) plus PRODUCTION_WEIGHT times their expected cards a roll. The seat's other choices (the
 opening, the robber, bids) are its base policy's.
@@ -33,7 +33,7 @@ from .decisions import choose_berlin_action
 from .kernel import apply_choice, berlin_rows, count_berlin, knight_goes, new_berlin_outputs, turn_steps
 from .policies import SEARCH
 from .setup import deal_berlin, place_opening_berlin
-from .state import copy_wall, new_wall, play_board, reset_wall, side_board
+from .state import copy_board_flags, copy_wall, new_wall, play_board, reset_wall, side_board
 from .wall import berlin_points, lay_walls
 
 
@@ -73,11 +73,25 @@ def horizon_value(st, wl, br, me, winner, scores):
 
 
 @block()
+def new_work(bd, ba, rules, n_players):
+    """A search's work space, allocated once per kernel call: the copies its rollouts play on (state, wall, tally,
+    scratch, no event rows, and a board of their own with its two side boards), the candidates, the determinizing
+    pool and the horizon's scores."""
+    sim_bd = play_board(bd, ba)
+    return (new_state(bd, rules, n_players), new_wall(n_players), new_tally(n_players),
+            new_scratch(bd, n_players, N_FAMILIES), EventLog(rows=np.zeros((0, EV_COLS), np.int32),
+                                                             pos=np.zeros(1, np.int64)),
+            sim_bd, side_board(sim_bd, ba.west_land), side_board(sim_bd, ba.east_land),
+            np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(rules.dev_deck.sum(), np.int64), np.zeros(n_players))
+
+
+@block()
 def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, max_turns, me, codes, prm,
                   family_weight, horizon, budget, work):
     """The action (family, index) search seat `me` takes after its roll, scratch left listing the real play's
-    actions for it; codes and prm: every seat's base policy."""
-    sim, sim_wall, sim_tally, sim_scratch, no_lg, cand, pool, scores = work
+    actions for it (the real play's arrays are written as its base policy's decision writes them, no more);
+    codes and prm: every seat's base policy; work: new_work's."""
+    sim, sim_wall, sim_tally, sim_scratch, no_lg, sim_bd, sim_west, sim_east, cand, pool, scores = work
     total = count_berlin(st, rules, bd, ba, br, wl, scratch, me, turn)
     k = 0
     for f in range(scratch.counts.shape[0]):
@@ -101,18 +115,19 @@ def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, ma
         rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))
         copy_state(st, sim)
         copy_wall(wl, sim_wall)
+        copy_board_flags(bd, sim_bd)  # the side boards share them
         sim.key[0] = rkey
         determinize(sim, me, rkey, pool)
-        count_berlin(sim, rules, bd, ba, br, sim_wall, sim_scratch, me, turn)
+        count_berlin(sim, rules, sim_bd, ba, br, sim_wall, sim_scratch, me, turn)
         winner = -1
-        if not choice(sim, sim_tally, rules, bd, to_west, to_east, ba, br, sim_wall, sim_scratch, no_lg, turn, me,
-                      codes[me], cand[c, 0], cand[c, 1]):
-            winner = turn_steps(sim, sim_tally, rules, bd, to_west, to_east, ba, br, sim_wall, sim_scratch, no_lg,
-                                turn, me, True, codes, prm, family_weight, codes, -1)
+        if not choice(sim, sim_tally, rules, sim_bd, sim_west, sim_east, ba, br, sim_wall, sim_scratch, no_lg, turn,
+                      me, codes[me], cand[c, 0], cand[c, 1]):
+            winner = turn_steps(sim, sim_tally, rules, sim_bd, sim_west, sim_east, ba, br, sim_wall, sim_scratch,
+                                no_lg, turn, me, True, codes, prm, family_weight, codes, -1)
         if winner < 0:
             stop = min(max_turns, turn + 1 + horizon) if horizon > 0 else max_turns
-            winner = turns_from(sim, sim_tally, rules, bd, to_west, to_east, ba, br, sim_wall, sim_scratch, no_lg,
-                                turn + 1, stop, codes, prm, family_weight)[1]
+            winner = turns_from(sim, sim_tally, rules, sim_bd, sim_west, sim_east, ba, br, sim_wall, sim_scratch,
+                                no_lg, turn + 1, stop, codes, prm, family_weight)[1]
         record(schedule, stats, c, horizon_value(sim, sim_wall, br, me, winner, scores))
     best = best_candidate(schedule, stats, rollout_key(key, decision, TIE_ROLLOUT), SWITCH_Z)
     return cand[best, 0], cand[best, 1]
@@ -134,10 +149,7 @@ def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_
     st, tally, wl = new_state(bd, rules, n_players), new_tally(n_players), new_wall(n_players)
     scratch = new_scratch(bd, n_players, N_FAMILIES)
     lg = EventLog(rows=ev, pos=np.zeros(1, np.int64))
-    work = (new_state(bd, rules, n_players), new_wall(n_players), new_tally(n_players),
-            new_scratch(bd, n_players, N_FAMILIES), EventLog(rows=np.zeros((0, EV_COLS), np.int32),
-                                                              pos=np.zeros(1, np.int64)),
-            np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(st.deck.shape[0], np.int64), np.zeros(n_players))
+    work = new_work(bd, ba, rules, n_players)
     for i in range(n_plays):
         first = ev_start[i] if ev.shape[0] > 0 else 0
         lg.pos[0] = first

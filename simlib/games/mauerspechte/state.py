@@ -126,6 +126,17 @@ def play_board(bd, ba):
 
 
 @block()
+def copy_board_flags(src, dst):
+    """dst's land, sea and harbour flags := src's (a search's rollout plays on a board of its own: a wall piece it
+    buys opens a section on that board only)."""
+    dst.node_land[:] = src.node_land
+    dst.edge_land[:] = src.edge_land
+    dst.edge_sea[:] = src.edge_sea
+    dst.harbour_rate[:] = src.harbour_rate
+    dst.harbour_resource[:] = src.harbour_resource
+
+
+@block()
 def side_board(bd, land_hexes):
     """The same board with only these land hexes offered to the robber (the closed wall's other side)."""
     return BoardArrays(
