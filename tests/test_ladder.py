@@ -15,6 +15,9 @@ play and seat; the lowest penalty wins, ties share), single rounds:
 
 Reader is Die Mauer's best heuristic: both searches' tables are the strength test (mart_ladder_strength), and
 search 64 (no search 16 played against it) meets reader on the ladder too.
+
+Shares, intervals, tests and the slope are worked out here from docs/statistics.md (tests/mart_checks.py), never with
+simlib.analysis.estimators.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from mart_checks import row, wilson
+from mart_checks import Z, assert_balance, effective_n, holm, row, share_interval, share_p_above, shares_of
 
 from simlib.analysis.ladder import strength_answer
 from simlib.analysis.pipeline import build
@@ -46,11 +49,30 @@ HEAVY_VS_RANDOM = [[[1, 3, 4], [0, 2, 2]], [[3, 1, 0], [5, 2, 6]], [[0, 4, 2], [
 READER_VS_HEAVY = [[[4, 0, 5], [0, 3, 3]], [[2, 1, 3], [6, 0, 0]], [[1, 1, 0], [3, 4, 5]]]
 SEARCH16_VS_READER = [[[0, 3, 3], [0, 2, 2]], [[3, 0, 3], [4, 0, 5]], [[2, 2, 0], [1, 1, 1]]]
 SEARCH64_VS_READER = [[[0, 3, 3], [5, 0, 2]], [[3, 0, 3], [0, 1, 4]], [[2, 2, 0], [0, 1, 1], [0, 0, 0]]]
-Z = 1.96
+# The ladder's steps: each rung against the nearest rung below it that was played (search 64 against reader).
+STEPS = {"heavy": HEAVY_VS_RANDOM, "reader": READER_VS_HEAVY, "search (budget=16)": SEARCH16_VS_READER,
+         "search (budget=64)": SEARCH64_VS_READER}
+LEAST_EFFECT = 0.01  # a step pays by more than 1 percentage point over the fair share
+
+
+def table_shares(penalties):
+    """Each play's win shares by seat (exact): 1/(number of winners) for the lowest penalties."""
+    return shares_of([[s for s, p in enumerate(row) if p == min(row)] for row in penalties], 3)
 
 
 def shares(penalties, seat):
-    return [(row[seat] == min(row)) / row.count(min(row)) for row in penalties]
+    return [play[seat] for play in table_shares(penalties)]
+
+
+def focal_shares(tables):
+    """The focal player's share in each play, its seats in turn (one seat a play: the play is the unit)."""
+    return [x for seat, plays in enumerate(tables) for x in shares(plays, seat)]
+
+
+def step_p_values() -> dict[str, float]:
+    """Each step's one-sided score test that the rung's share exceeds 1/3 + 1 pp, Holm-adjusted over the steps."""
+    raw = {label: share_p_above(focal_shares(tables), 1 / 3 + LEAST_EFFECT) for label, tables in STEPS.items()}
+    return dict(zip(raw, holm(list(raw.values()))))
 
 
 def lineup(focal, field, seat):
@@ -86,34 +108,52 @@ def test_each_rung_meets_the_nearest_rung_below_that_was_played(marts):
                                                                 ("search (budget=64)", "reader")]
 
 
-@pytest.mark.parametrize("focal, tables", [("heavy", HEAVY_VS_RANDOM), ("reader", READER_VS_HEAVY)])
-def test_head_to_head_by_hand(marts, focal, tables):
-    won = sum(sum(shares(plays, seat)) for seat, plays in enumerate(tables))
-    n = sum(len(plays) for plays in tables)
+@pytest.mark.parametrize("focal", list(STEPS))
+def test_head_to_head_by_hand(marts, focal):
+    share = focal_shares(STEPS[focal])
+    n, w = len(share), float(sum(share) / len(share))
     got = row(marts["mart_ladder_head_to_head"], rung_label=focal)
-    lo, hi = wilson(won, n)
-    assert (got["n_plays"], got["win_share"], got["win_share_lo"], got["win_share_hi"]) == pytest.approx(
-        (n, won / n, lo, hi))
-    assert got["beats_below"] == (lo > 1 / 3)
-    # Each weaker player's wins against the fair share: (1 - w) / 2 * 3.
-    assert (got["luck_share"], got["luck_share_lo"], got["luck_share_hi"]) == pytest.approx(
-        ((1 - won / n) * 1.5, (1 - hi) * 1.5, (1 - lo) * 1.5))
-    assert (got["seats_covered"], got["seat_balance"]) == (3, 1.0)
+    lo, hi = share_interval(share)
+    assert (got["n_plays"], got["fair_share"]) == (n, pytest.approx(1 / 3))
+    assert (got["win_share"], got["win_share_lo"], got["win_share_hi"]) == pytest.approx((w, lo, hi), rel=1e-12)
+    # A step pays when its share beats 1/3 by more than 1 pp: one-sided, Holm-adjusted over the ladder's 4 steps.
+    p_holm = step_p_values()
+    assert (got["p_one_sided"], got["p_holm"]) == pytest.approx(
+        (share_p_above(share, 1 / 3 + LEAST_EFFECT), p_holm[focal]), rel=1e-12)
+    assert got["beats_below"] == (p_holm[focal] < 0.05)
+    # What each player of the rung below wins, as a fraction of a fair share: (1 - w) / 2 * 3.
+    assert (got["below_share_of_fair"], got["below_share_of_fair_lo"], got["below_share_of_fair_hi"]) == \
+        pytest.approx(((1 - w) * 1.5, (1 - hi) * 1.5, (1 - lo) * 1.5), rel=1e-12)
+    by_seat = [len(plays) for plays in STEPS[focal]]  # search 64 sat twice in seats 0 and 1, three times in seat 2
+    assert (got["seats_covered"], got["seat_balance"]) == (3, pytest.approx(min(by_seat) / max(by_seat)))
+
+
+def test_the_steps_worked_by_hand():
+    """The reference's numbers on the fixture. Search 16 against reader wins S0's and S1's four plays and S2's first
+    alone and shares S2's second three ways: shares 1, 1, 1, 1, 1, 1/3, p = 8/9, the mean of squares 23/27, so
+    v = 23/27 - 64/81 = 5/81 against p(1-p) = 8/81 for wins: n_eff = 6 x 8/5 = 9.6 plays."""
+    assert focal_shares(SEARCH16_VS_READER) == [1, 1, 1, 1, 1, pytest.approx(1 / 3)]
+    assert effective_n(focal_shares(SEARCH16_VS_READER)) == pytest.approx(9.6, rel=1e-15)
+    # Heavy against random: it wins both of H0's plays, loses H1's first and wins its second, loses H2's first and
+    # shares its second, [6 6 6], three ways.
+    assert focal_shares(HEAVY_VS_RANDOM) == [1, 1, 0, 1, 0, pytest.approx(1 / 3)]
+    # Only search 16 (8/9 of the plays' shares) clears 1/3 + 1 pp after Holm: the skill depth is 1.
+    assert [label for label, p in step_p_values().items() if p < 0.05] == ["search (budget=16)"]
 
 
 @pytest.mark.parametrize("spec, label", [(RANDOM, "random"), (HEAVY, "heavy"), (READER, "reader")])
 def test_balance_at_each_rung_by_hand(marts, spec, label):
     plays = ALONE[spec]
     got = row(marts["mart_ladder_balance"], rung_label=label)
-    seat_shares = [sum(shares(plays, s)) / len(plays) for s in range(3)]
-    intervals = [wilson(sum(shares(plays, s)), len(plays)) for s in range(3)]
+    seat0 = shares(plays, 0)
+    lo, hi = share_interval(seat0)
+    share = float(sum(seat0) / len(plays))
     assert (got["n_plays"], got["seat0_win_share"], got["seat0_advantage"]) == pytest.approx(
-        (len(plays), seat_shares[0], seat_shares[0] - 1 / 3))
-    assert (got["seat0_advantage_lo"], got["seat0_advantage_hi"]) == pytest.approx(
-        (intervals[0][0] - 1 / 3, intervals[0][1] - 1 / 3))
-    assert got["balance"] == pytest.approx(1 - (max(seat_shares) - min(seat_shares)))
-    assert got["balance_lo"] == pytest.approx(1 - (max(i[1] for i in intervals) - min(i[0] for i in intervals)))
-    assert got["balance_hi"] == pytest.approx(1 - max(0, max(i[0] for i in intervals) - min(i[1] for i in intervals)))
+        (len(plays), share, share - 1 / 3))
+    assert (got["seat0_advantage_lo"], got["seat0_advantage_hi"]) == pytest.approx((lo - 1 / 3, hi - 1 / 3),
+                                                                                     rel=1e-12)
+    # Balance from mart_setup_balance: median-unbiased, inside its simultaneous interval, never above 1.
+    assert_balance(got, table_shares(plays))
     per_play = [np.mean(row) for row in plays]  # Die Mauer's headline: penalty points per seat
     half = Z * np.std(per_play, ddof=1) / math.sqrt(len(plays))
     assert got["headline"] == "penalty points per seat"
@@ -122,20 +162,34 @@ def test_balance_at_each_rung_by_hand(marts, spec, label):
     assert got["mean_turns"] == pytest.approx(np.mean([7 + 2 * i for i in range(len(plays))]))
 
 
-def test_skill_depth_and_the_start_players_edge_from_bottom_to_top(marts):
+def test_skill_depth_and_the_start_players_edge_up_the_ladder(marts):
     got = row(marts["mart_ladder_depth"], players=3)
-    steps = marts["mart_ladder_head_to_head"]
-    assert (got["n_steps"], got["skill_depth"]) == (4, steps["beats_below"].sum())
+    p_holm = step_p_values()
+    assert (got["n_steps"], got["skill_depth"]) == (4, sum(p < 0.05 for p in p_holm.values()))
     assert got["n_plays"] == sum(len(p) for p in ALONE.values()) + 6 + 6 + 6 + 7  # the steps' plays, the tables alone
     assert (got["top_step_rung"], got["top_step_below"], got["n_rungs_alone"]) == ("search (budget=64)", "reader", 3)
-    balance = marts["mart_ladder_balance"]
-    bottom, top = row(balance, rung_label="random"), row(balance, rung_label="reader")
+    top = focal_shares(SEARCH64_VS_READER)
+    w, (lo, hi) = float(sum(top) / len(top)), share_interval(top)
+    assert (got["top_step_win_share"], got["top_below_share_of_fair"], got["top_below_share_of_fair_lo"],
+            got["top_below_share_of_fair_hi"]) == pytest.approx((w, (1 - w) * 1.5, (1 - hi) * 1.5, (1 - lo) * 1.5),
+                                                               rel=1e-12)
     assert (got["bottom_rung"], got["top_rung"]) == ("random", "reader")
-    change = top["seat0_advantage"] - bottom["seat0_advantage"]
-    half = math.hypot((top["seat0_advantage_hi"] - top["seat0_advantage_lo"]) / 2,
-                      (bottom["seat0_advantage_hi"] - bottom["seat0_advantage_lo"]) / 2)
-    assert (got["edge_change"], got["edge_change_lo"], got["edge_change_hi"]) == pytest.approx(
-        (change, change - half, change + half))
+    # The edge's trend: seat 0's advantage over the rungs played alone, numbered 0, 1, 2 in ladder order (random,
+    # heavy, reader), each weighted by its precision 1/se^2, se its interval's half width over the z that made it
+    # (1.96: mart_seat_advantage's Wilson, macros.sql). NumPy's weighted fit (weights 1/se on the residuals) gives
+    # the slope and, unscaled, its variance 1/sum w (x - xbar)^2.
+    advantage, se = [], []
+    for spec in (RANDOM, HEAVY, READER):
+        seat0 = shares(ALONE[spec], 0)
+        a_lo, a_hi = share_interval(seat0)
+        advantage.append(float(sum(seat0) / len(seat0)) - 1 / 3)
+        se.append((a_hi - a_lo) / 2 / Z)
+    (slope, _), cov = np.polyfit([0, 1, 2], advantage, 1, w=1 / np.asarray(se), cov="unscaled")
+    half = Z * math.sqrt(cov[0, 0])
+    assert (got["edge_slope"], got["edge_slope_lo"], got["edge_slope_hi"]) == pytest.approx(
+        (slope, slope - half, slope + half), rel=1e-9)
+    assert got["edge_slope_p"] == pytest.approx(math.erfc(abs(slope) / math.sqrt(cov[0, 0]) / math.sqrt(2)), rel=1e-9)
+    assert (got["bottom_advantage"], got["top_advantage"]) == pytest.approx((advantage[0], advantage[2]))
 
 
 def test_the_strength_test_by_hand(marts):
@@ -143,18 +197,18 @@ def test_the_strength_test_by_hand(marts):
     got = marts["mart_ladder_strength"].sort("rung")
     assert got.select("rung_label", "best_label", "previous_label").rows() == [
         ("search (budget=16)", "reader", None), ("search (budget=64)", "reader", "search (budget=16)")]
-    won = [sum(sum(shares(plays, seat)) for seat, plays in enumerate(t)) for t in (SEARCH16_VS_READER,
-                                                                                  SEARCH64_VS_READER)]
-    n = [6, 7]
-    for r, w, k in zip(got.iter_rows(named=True), won, n):
-        lo, hi = wilson(w, k)
-        assert (r["n_plays"], r["win_share"], r["win_share_lo"], r["win_share_hi"]) == pytest.approx((k, w / k, lo, hi))
+    share = [focal_shares(t) for t in (SEARCH16_VS_READER, SEARCH64_VS_READER)]
+    intervals = [share_interval(s) for s in share]
+    won = [float(sum(s) / len(s)) for s in share]
+    for r, w, s, (lo, hi) in zip(got.iter_rows(named=True), won, share, intervals):
+        assert (r["n_plays"], r["win_share"], r["win_share_lo"], r["win_share_hi"]) == pytest.approx(
+            (len(s), w, lo, hi), rel=1e-12)
         assert r["beats_best"] == (lo > 1 / 3)
-    (lo16, hi16), (lo64, hi64) = wilson(won[0], 6), wilson(won[1], 7)
-    change, half = won[1] / 7 - won[0] / 6, math.hypot((hi16 - lo16) / 2, (hi64 - lo64) / 2)
+    (lo16, hi16), (lo64, hi64) = intervals
+    change, half = won[1] - won[0], math.hypot((hi16 - lo16) / 2, (hi64 - lo64) / 2)
     last = got.row(1, named=True)
     assert (last["change"], last["change_lo"], last["change_hi"]) == pytest.approx(
-        (change, change - half, change + half))
+        (change, change - half, change + half), rel=1e-12)
     assert last["significantly_weaker"] == (change + half < 0)
     assert got.row(0, named=True)["change"] is None
 

@@ -6,6 +6,7 @@ import math
 import shutil
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from scipy import stats
@@ -70,17 +71,26 @@ def test_seat_outcomes(built):
     assert (seat1["wins"], seat1["win_rate"]) == (1, 0.25)
 
 
-def test_run_balance_and_chi_square(built):
+def test_run_balance_and_the_seat_test(built):
+    """The seat test is a Wald test on the seats' mean win shares with their second moments about the fair share
+    over plays (docs/statistics.md), worked here in fractions. Play 2 is a tie of seats 0 and 2, so the shares are
+    seat 0: 1, 0, 1/2, 1; seat 1: 0, 1, 0, 0; seat 2: 0, 0, 1/2, 0. Every play has a winner, so the deviations
+    from 1/3 sum to 0 and seat 2's follows from the others: with seats 0 and 1 alone, d = (7, -2) / 24 and
+    S = [[37, -26], [-26, 28]] / 144, so T = 4 d' S^-1 d = 4 x 0.4 x 792 / 576 = 11/5 on 2 degrees of freedom,
+    p = exp(-1.1). (The old chi-square of a seats x (won, lost) table treated the seats as independent samples.)"""
     _, _, marts = built
     balance = row(marts["mart_run_balance"], run_id="run_a")
-    wins = [3, 1, 1]
-    table = [[w, 4 - w] for w in wins]
-    chi2, p, dof, _ = stats.chi2_contingency(table, correction=False)
-    assert balance["chi2"] == pytest.approx(chi2) and balance["chi2_p_value"] == pytest.approx(p)
-    assert balance["chi2_dof"] == dof == 2
-    assert balance["seat0_win_rate"] == 0.75
+    d = np.array([7, -2]) / 24
+    s = np.array([[37, -26], [-26, 28]]) / 144
+    assert 4 * d @ np.linalg.solve(s, d) == pytest.approx(11 / 5)
+    assert (balance["seat_test_statistic"], balance["seat_test_dof"]) == (pytest.approx(11 / 5, rel=1e-12), 2)
+    assert balance["seat_test_p"] == pytest.approx(math.exp(-1.1), rel=1e-12)
+    assert balance["seat_test_p"] == pytest.approx(stats.chi2.sf(2.2, 2), rel=1e-12)
+    # Seat 0's win share, 2.5/4, lies farthest from the fair share: 7/24 above it (seat 2's, 1/8, 5/24 below).
+    assert balance["seat0_win_share"] == 2.5 / 4
     assert balance["seat0_advantage"] == pytest.approx(2.5 / 4 - 1 / 3)
-    assert balance["balance"] == pytest.approx(1 - (0.75 - 0.25))
+    assert (balance["largest_seat"], balance["largest_advantage"]) == (0, pytest.approx(7 / 24))
+    assert 0 <= balance["balance_lo"] <= balance["balance"] <= balance["balance_hi"] <= 1
     assert balance["tie_rate"] == 0.25 and balance["completion_rate"] == 1.0
     assert balance["mean_turns"] == 10.0
 
@@ -112,7 +122,7 @@ def test_mauer_match_totals(built):
     totals = marts["mart_mauer_match_totals"]
     p0, p1, p2 = (row(totals, player=p) for p in range(3))
     assert (p0["mean_total"], p1["mean_total"], p2["mean_total"]) == (1.5, 12.0, 9.0)
-    assert (p0["match_win_rate"], p1["match_win_rate"], p2["match_win_rate"]) == (1.0, 0.0, 0.0)
+    assert (p0["match_win_share"], p1["match_win_share"], p2["match_win_share"]) == (1.0, 0.0, 0.0)
     assert p0["n_matches"] == 2 and p0["rounds"] == 2 and p0["n_plays"] == 4
     assert 0 <= p0["mean_total_lo"] <= 1.5 <= p0["mean_total_hi"] <= 3
 
@@ -139,6 +149,9 @@ def test_policy_strength_pools_rotated_runs(tmp_path):
     heavy = row(strength, focal="heavy", field="random")
     # heavy sat in seat 0 (penalties 0, 3: one win) and seat 1 (5, 2: no win).
     assert heavy["n_runs"] == 2 and heavy["n_plays"] == 4 and heavy["win_rate"] == 0.25
+    # One win alone in four plays (no ties): the win share 1/4, its interval plain Wilson (n_eff = n).
+    assert (heavy["win_share"], heavy["effective_plays"]) == (0.25, 4)
+    assert (heavy["win_share_lo"], heavy["win_share_hi"]) == pytest.approx(wilson(1, 4))
     assert heavy["mean_score"] == pytest.approx(-(0 + 3 + 5 + 2) / 4)
     assert heavy["seats_covered"] == 2 and heavy["seat_balance"] == 1.0
     assert strength.filter(pl.col("focal") == "reader").is_empty()  # the mixed run is no pairing
@@ -226,7 +239,8 @@ def test_models_load_from_every_folder_and_an_empty_pipeline_fails(tmp_path):
     scopes = {m.scope for m in models}
     assert {None, "mauer", "mauerbruch"} <= scopes and len(models) >= 20
     by_name = {m.name: m for m in models}
-    assert by_name["mart_run_balance"].inputs == ("mart_seat_outcomes", "stg_games")  # parsed from its SQL
+    # A Python model declares what it reads (INPUTS); a SQL model's inputs are parsed from its SQL.
+    assert by_name["mart_run_balance"].inputs == ("int_seat_policy_sums", "int_share_cross_sums", "stg_games")
     assert by_name["stg_seats"].sources == ("lake_seats",)
     order = [m.name for m in models]
     assert order.index("stg_seats") < order.index("int_seat_policy_sums") < order.index("int_policy_pairs")

@@ -4,6 +4,7 @@ paired differences worked out here from the lake's own rows with NumPy."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -149,7 +150,7 @@ def test_the_headline_difference_is_the_paired_mean_with_its_interval_and_p_valu
     assert (base["difference"], base["difference_lo"], base["difference_hi"], base["p_value"]) == (0, 0, 0, None)
 
 
-def test_seat_advantage_balance_length_and_scores_follow_the_plays(swept):
+def test_seat_advantage_win_shares_length_and_scores_follow_the_plays(swept):
     lake, marts = swept
     effects = pl.read_parquet(marts / "mart_variant_effects.parquet")
     games = _lake_rows(lake, "games")
@@ -162,15 +163,88 @@ def test_seat_advantage_balance_length_and_scores_follow_the_plays(swept):
             g = games.filter(pl.col("run_id") == row["run_id"])
             share = [1 / len(w) if 0 in w else 0 for w in g["winners"].to_list()]
             assert row["variant_mean"] == pytest.approx(np.mean(share) - 1 / 4)
-        if row["metric"] == "balance":
-            rates = seats.filter(pl.col("run_id") == row["run_id"]).group_by("seat").agg(pl.col("winner").mean())
-            assert row["variant_mean"] == pytest.approx(1 - (rates["winner"].max() - rates["winner"].min()))
+        if row["metric"] == "win_share":  # each seat's, paired play by play (balance is each run's own)
+            g = games.filter(pl.col("run_id") == row["run_id"])
+            share = [1 / len(w) if row["seat"] in w else 0 for w in g["winners"].to_list()]
+            assert row["variant_mean"] == pytest.approx(np.mean(share))
         if row["metric"] == "score":
             s = seats.filter((pl.col("run_id") == row["run_id"]) & (pl.col("seat") == row["seat"]))
             assert row["variant_mean"] == pytest.approx(s["score"].mean())
     metrics = set(effects["metric"])
-    assert metrics == {"seat0_advantage", "balance", "length", "score", "headline: penalty points per seat"}
+    assert metrics == {"seat0_advantage", "length", "win_share", "score", "headline: penalty points per seat"}
+    assert set(effects.filter(pl.col("metric") == "win_share")["seat"]) == {0, 1, 2, 3}
+    # A run's win shares sum to 1 over its seats whenever every play has a winner.
+    for run_id in set(effects["run_id"]):
+        shares = effects.filter((pl.col("run_id") == run_id) & (pl.col("metric") == "win_share"))
+        winners = games.filter(pl.col("run_id") == run_id)["winners"].list.len()
+        assert shares["variant_mean"].sum() == pytest.approx(float((winners > 0).mean()))
     assert set(json.loads(v)["penalty_tower"] for v in effects["variant_values"]) == {8, 12, 15}
+
+
+def _per_play_values(lake: Path) -> dict[tuple[str, str, int | None], np.ndarray]:
+    """Every metric's value per play, by run, metric and seat, in play order: seat 0's advantage, length, the
+    headline (Die Mauer's mean penalty per seat) and each seat's win share and score."""
+    games = _lake_rows(lake, "games").sort("run_id", "play_index")
+    seats = _lake_rows(lake, "seats").sort("run_id", "play_index", "seat")
+    values = {}
+    for (run_id,), g in games.group_by("run_id"):
+        winners = g["winners"].to_list()
+        players = int(g["players"][0])
+        values[run_id, "seat0_advantage", None] = np.array([(0 in w) / len(w) - 1 / players for w in winners])
+        values[run_id, "length", None] = g["turns"].to_numpy().astype(float)
+        run_seats = seats.filter(pl.col("run_id") == run_id)
+        values[run_id, "headline: penalty points per seat", None] = (
+            run_seats.group_by("play_index", maintain_order=True).agg(pl.col("penalty").mean())["penalty"].to_numpy())
+        for seat in range(players):
+            values[run_id, "win_share", seat] = np.array([(seat in w) / len(w) for w in winners])
+            values[run_id, "score", seat] = (
+                run_seats.filter(pl.col("seat") == seat)["score"].to_numpy().astype(float))
+    return values
+
+
+def _holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjustment, written out: the i-th smallest p times (m - i + 1), never below an earlier one."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted, running = [0.0] * len(p_values), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def test_a_figures_tests_share_one_error_rate_and_no_change_needs_a_margin(swept):
+    """docs/statistics.md: every variant x metric of one figure (a sweep, player count and line-up) is one family
+    for Holm (each seat's win share and score a family of their own); "no change" is said only where the 90%
+    interval of the paired difference lies inside the margin (1 pp for a share, else 1% of the baseline's mean)."""
+    lake, marts = swept
+    effects = pl.read_parquet(marts / "mart_variant_effects.parquet")
+    values = _per_play_values(lake)
+    z90 = float(stats.norm.ppf(0.95))
+    families: dict[tuple, list[dict]] = {}
+    for row in effects.iter_rows(named=True):
+        if row["is_baseline"]:
+            assert (row["p_value"], row["p_holm"], row["equivalent"]) == (None, None, False)
+            continue
+        d = values[row["run_id"], row["metric"], row["seat"]] - values[row["baseline_run_id"], row["metric"],
+                                                                        row["seat"]]
+        sd = d.std(ddof=1)
+        p = math.erfc(abs(d.mean()) / (sd / math.sqrt(len(d))) / math.sqrt(2)) if sd > 0 else float(d.mean() == 0)
+        assert row["p_value"] == pytest.approx(p, rel=1e-6, abs=1e-300)
+        share = row["metric"] in ("seat0_advantage", "win_share")
+        margin = 0.01 if share else 0.01 * abs(values[row["baseline_run_id"], row["metric"], row["seat"]].mean())
+        lo90, hi90 = d.mean() - z90 * sd / math.sqrt(len(d)), d.mean() + z90 * sd / math.sqrt(len(d))
+        assert (row["margin"], row["difference_lo90"], row["difference_hi90"]) == pytest.approx(
+            (margin, lo90, hi90), rel=1e-9, abs=1e-12)
+        assert row["equivalent"] == (-margin < lo90 and hi90 < margin), row
+        families.setdefault((row["sweep_id"], row["players"], row["policies"], row["seat"] is None), []).append(
+            row | {"p_by_hand": p})
+    assert sorted(len(f) for f in families.values()) == [6, 6, 16, 16]  # 2 variants x 3 metrics; x 2 x 4 seats
+    for family in families.values():
+        for row, p_holm in zip(family, _holm([r["p_by_hand"] for r in family])):
+            assert row["p_holm"] == pytest.approx(p_holm, rel=1e-6, abs=1e-300), (row["metric"], row["seat"])
+    # The tower's penalty changes the penalty points in every line-up, a difference Holm keeps.
+    headline = effects.filter((pl.col("metric") == "headline: penalty points per seat") & ~pl.col("is_baseline"))
+    assert (headline["p_holm"] < 0.05).all()
 
 
 def test_the_what_if_page_draws_each_sweep(swept, tmp_path):
@@ -201,7 +275,6 @@ def _pair_sums(lake: Path, marts: Path, chunk: int | None = None) -> pl.DataFram
                 f"hive_partitioning = true)")
     for view, cached in (("int_play_outcomes", "int_play_outcomes"), ("int_play_headline", "int_mauer_play_headline")):
         con.execute(f"create view {view} as select * from read_parquet('{marts}/.cache/{cached}/*/*.parquet')")
-    con.execute(f"create view mart_seat_outcomes as select * from read_parquet('{marts}/mart_seat_outcomes.parquet')")
     frame = module.model(type("Context", (), {"con": con})())
     return frame.sort("sweep_id", "run_id", "metric", "seat", nulls_last=True)
 
@@ -209,7 +282,8 @@ def _pair_sums(lake: Path, marts: Path, chunk: int | None = None) -> pl.DataFram
 def test_pairing_a_block_of_plays_at_a_time_adds_up_to_pairing_all_at_once(swept):
     lake, marts = swept
     whole, blocks = _pair_sums(lake, marts), _pair_sums(lake, marts, chunk=1_500)  # 3 blocks, the last partial
-    assert whole.height == 6 * 8 and whole["n_pairs"].min() == PLAYS
+    # Per run: seat 0's advantage, length, the headline, and the win share and score of each of the 4 seats.
+    assert whole.height == 6 * 11 and whole["n_pairs"].min() == PLAYS
     assert whole.select("run_id", "metric", "seat", "n_pairs").equals(blocks.select("run_id", "metric", "seat",
                                                                                      "n_pairs"))
     for column in ("v_sum", "v_sq_sum", "b_sum", "b_sq_sum", "d_sum", "d_sq_sum"):
@@ -231,7 +305,7 @@ def test_per_play_rows_are_kept_for_swept_runs_only_and_a_run_joining_a_sweep_ge
     build(lake, marts, tmp_path / "db.duckdb")
     assert len(list(marts.glob(".cache/int_play_outcomes/*/*.parquet"))) == 2
     effects = pl.read_parquet(marts / "mart_variant_effects.parquet")
-    assert set(effects["n_plays"]) == {1000} and effects["is_baseline"].sum() == 8
+    assert set(effects["n_plays"]) == {1000} and effects["is_baseline"].sum() == 3 + 2 * 4
 
 
 def test_the_pipeline_computes_the_same_marts_in_one_process_or_several(swept, tmp_path):

@@ -14,7 +14,7 @@ alone as (
     select
         *,
         row_number() over (partition by game, players, options order by rung) - 1 as position,
-        1 / power((seat0_advantage_hi - seat0_advantage_lo) / (2 * 1.959963984540054), 2) as weight
+        1 / power((seat0_advantage_hi - seat0_advantage_lo) / (2 * 1.96), 2) as weight
     from mart_ladder_balance
 ),
 
@@ -88,8 +88,8 @@ final as (
         e.top_advantage_lo,
         e.top_advantage_hi,
         case when e.sxx > 0 then e.sxy / e.sxx end as edge_slope,
-        case when e.sxx > 0 then e.sxy / e.sxx - 1.959963984540054 / sqrt(e.sxx) end as edge_slope_lo,
-        case when e.sxx > 0 then e.sxy / e.sxx + 1.959963984540054 / sqrt(e.sxx) end as edge_slope_hi,
+        case when e.sxx > 0 then e.sxy / e.sxx - 1.96 / sqrt(e.sxx) end as edge_slope_lo,
+        case when e.sxx > 0 then e.sxy / e.sxx + 1.96 / sqrt(e.sxx) end as edge_slope_hi,
         case when e.sxx > 0 then 2 * norm_sf(abs(e.sxy / e.sxx) * sqrt(e.sxx)) end as edge_slope_p
     from ends as e
     full join depth as d using (game, players, options)

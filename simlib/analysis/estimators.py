@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+Z95 = 1.96  # the two-sided 95% normal quantile, rounded as the SQL macros round it: one z everywhere
 Z90 = 1.6448536269514722  # the 90% interval of TOST (two one-sided tests at 5%)
 MARGIN_SHARE = 0.01  # the equivalence margin of a share or a seat's advantage: +/- 1 percentage point
 MARGIN_RELATIVE = 0.01  # of any other mean: +/- 1% of the baseline's mean
