@@ -164,17 +164,17 @@ def _cmd_batch(args) -> None:
     if args.file and args.ladder:
         raise SimlibError("--file and --ladder: give one (--ladder reads each game's ladder_batch.toml)")
     names = [args.game] if args.game else list(games())
-    todo, sweeps = [], []
+    todo, sweeps, fixes = [], [], []
     for name in names:
         game = get_game(name)
         path = Path(args.file) if args.file else game.ladder_batch() if args.ladder else game.report_batch()
         if path is not None:
             batch = read_batch(game, path, args.scale)
-            todo, sweeps = todo + batch.configs, sweeps + batch.sweeps
+            todo, sweeps, fixes = todo + batch.configs, sweeps + batch.sweeps, fixes + batch.fixes
     began = time.perf_counter()
     lake = Lake.at(args.lake)
     if args.executor == "local":  # Dask workers load their kernels where they run
-        compile_kernels(todo, args.workers)
+        compile_kernels(todo + [search.config({}) for search in fixes], args.workers)
     with _open_executor(args) as executor:
         for i, config in enumerate(todo, 1):
             result = run(config, lake, progress=not args.quiet, executor=executor)
@@ -182,10 +182,11 @@ def _cmd_batch(args) -> None:
             print(f"[{i}/{len(todo)}] {config.game} run {result.run_id}: "
                   f"{setup_words(get_game(config.game), config)}; {config.plays:,} plays "
                   f"({state})", flush=True)
+        _batch_fixes(lake, fixes, executor)
     for sweep in sweeps:
         write_sweep(lake, sweep)
-    print(f"batch of {len(todo)} runs ({len(sweeps)} sweeps) done in {time.perf_counter() - began:.1f} s; "
-          f"lake: {args.lake}")
+    print(f"batch of {len(todo)} runs ({len(sweeps)} sweeps, {len(fixes)} fix searches) done in "
+          f"{time.perf_counter() - began:.1f} s; lake: {args.lake}")
 
 
 def _cmd_sweep(args) -> int:
@@ -259,6 +260,24 @@ def _cmd_tune(args) -> None:
     simulated = {e.run_id: e.plays for e in done}
     print(f"{sum(simulated.values()):,} plays simulated in {len(simulated)} runs ({len(done)} evaluations: a value "
           f"proposed again reads its run back); lake: {args.lake}")
+
+
+def _batch_fixes(lake: Lake, searches: list, executor) -> None:
+    """A batch's fix searches (each game's, in order), each parameter's answer said when it is found."""
+    from .design.fixes import find_fixes, lake_evaluator
+    from .design.record import write_evaluation
+
+    for i, search in enumerate(searches, 1):
+        began, game = time.perf_counter(), search.game
+        (metric,) = search.targets
+        fixes = find_fixes([search], lake_evaluator(lake, game, metric, executor),
+                           lambda search, e: write_evaluation(lake, search, e),
+                           lambda dim, why: print(f"{dim.name}: skipped ({why})", flush=True))
+        plays = sum(e.plays for fix in fixes for e in [*fix.searched, fix.confirmation] if e)
+        print(f"[fixes {i}/{len(searches)}] {game.name} {search.dim}, {search.players} players "
+              f"({search.lineup}): {plays:,} plays in {time.perf_counter() - began:.1f} s", flush=True)
+        for fix in fixes:
+            print("\n".join("  " + line for line in fix.lines()), flush=True)
 
 
 def _cmd_fixes(args) -> None:
@@ -520,9 +539,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metric", default="seat0_advantage", help="the metric to make fair: seat0_advantage (fair: 0)")
     p.add_argument("--players", type=_integer, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
-    p.add_argument("--budget", type=_integer, required=True,
-                   help="plays per parameter: half for the search (every value of a range of at most 64), the "
-                        "confirmation what it needs of the rest")
+    p.add_argument("--budget", type=_integer, default=100_000,
+                   help="plays per parameter (default 100,000): half for the search (every value of a range of at "
+                        "most 64), the confirmation what it needs of the rest")
     p.add_argument("--margin", type=float, default=0.01,
                    help="fair means within this of the fair value, shown by TOST on fresh plays (default 0.01: "
                         "seat 0's advantage within ±1 percentage point)")

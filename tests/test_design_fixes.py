@@ -127,7 +127,8 @@ def test_the_confirmation_is_sized_so_tost_can_pass_and_kept_within_the_budget()
     evaluate_many, seen = shaped(TOWER.get)
     fix = find_fix(tower_search(budget=8_000), evaluate_many)  # leaves 4,125 plays: TOST could not pass
     assert fix.confirmation is None and all(c.seed == 1 for c in seen)
-    assert fix.lines()[0].startswith("penalty_tower (rule text 15): not confirmed: too few plays left")
+    assert fix.lines()[0].startswith("penalty_tower (rule text 15): the nearest fair is penalty_tower 1 (-1.9 pp on "
+                                     "the search seed), not confirmed: too few plays left")
     assert "too few plays left to tell (the budget leaves 4,125 plays" in fix.lines()[0]
 
 
@@ -140,13 +141,23 @@ def test_a_parameter_with_no_effect_is_named_as_such_and_not_confirmed():
     assert fix.rank() > find_fix(tower_search(), shaped(TOWER.get)[0]).rank()  # listed last
 
 
+def test_a_sign_change_within_the_search_noise_is_said_so():
+    evaluate_many, _ = shaped(lambda v: 0.005 if v % 2 else -0.005)  # ±0.5 pp: each value's interval holds 0
+    fix = find_fix(tower_search(), evaluate_many)
+    assert len(fix.crossings) == 30 and fix.clear_crossings == []
+    assert fix.lines()[1].startswith("  seat0_advantage changes sign within the search's noise between penalty_tower "
+                                     "0 (-0.5 pp) and 1 (+0.5 pp), and between 1 (+0.5 pp) and 2 (-0.5 pp)")
+    clear = find_fix(tower_search(), shaped(TOWER.get)[0])
+    assert [(c.low, c.high) for c in clear.clear_crossings] == [(0, 1), (2, 3)]
+
+
 def test_no_value_near_fair_is_said_with_the_range_and_not_confirmed():
     evaluate_many, seen = shaped(lambda v: 0.05 + 0.001 * v)
     fix = find_fix(tower_search(), evaluate_many)
     assert fix.crossings == [] and fix.confirmation is None
     assert fix.lines() == [
-        "penalty_tower (rule text 15): not confirmed: the nearest, penalty_tower 0 (+5.0 pp, 95% interval +3.5 to "
-        "+6.5 pp), is beyond ±1 pp on the search seed",
+        "penalty_tower (rule text 15): the nearest fair is penalty_tower 0 (+5.0 pp on the search seed), not "
+        "confirmed: its 95% interval there, +3.5 to +6.5 pp, lies beyond ±1 pp",
         "  no value tried brings it to 0: seat0_advantage stays above, +5.0 to +8.0 pp, on the search seed (3,225 "
         "plays a value, penalty_tower 0..30)"]
 
@@ -227,21 +238,63 @@ def test_real_plays_are_recorded_as_a_tune_per_parameter(tmp_path):
     assert "the fair point lies between penalty_tower 0 (+" in done.stdout
 
 
-def test_the_index_names_the_smallest_confirmed_fix():
+def mart_rows(tune_id, name, box, points, confirmed=None, plays=5_000, finished=1):
+    """mart_tune_steps' rows of one fix search: (value, seat 0's advantage) on seed 1, then the confirmation."""
+    def row(stage, step, value, x, n, seed):
+        half = Z95 * SD / math.sqrt(n)
+        return {"tune_id": tune_id, "box": box, "players": 4, "policies": "reader", "stage": stage, "step": step,
+                "step_values": json.dumps({name: value}), "seed": seed, "n_plays": n, "run_id": f"{tune_id}{step}",
+                "loss": 0.0, "metric": "seat0_advantage", "target": 0.0, "value": x, "value_lo": x - half,
+                "value_hi": x + half, "finished_at": finished}
+    rows = [row("search", i, v, x, plays, 1) for i, (v, x) in enumerate(points)]
+    if confirmed:
+        value, x, n = confirmed
+        rows.append(row("confirm", len(rows), value, x, n, 2))
+    return rows
+
+
+@pytest.mark.parametrize(("confirmed", "answer"), [
+    ((1, 0.002, 20_000), "penalty_tower 15 → 1, fair within ±1 pp, at 4 players (reader). penalty_tower 15 → 1 on "
+                         "fresh plays: fair within ±1 pp: +0.2 pp, 90% interval -0.3 to +0.7 pp, on 20,000 fresh "
+                         "plays, a change of 93% (penalty_tower 0..3 searched, 5,000 plays a value on one seed, each "
+                         "±1.2 pp at 95%). Also searched: penalty_wall_1."),
+    ((1, -0.016, 20_000), "None shown fair within ±1 pp, a bracket found, at 4 players (reader). The fair point lies "
+                          "between penalty_tower 0 (+6.3 pp) and 1 (-1.9 pp), and between 2 (-2.3 pp) and 3 (+7.3 "
+                          "pp) (5,000 plays a value on one seed, each ±1.2 pp at 95%); penalty_tower 1 on fresh "
+                          "plays: not fair within ±1 pp: -1.6 pp, 90% interval -2.1 to -1.1 pp, on 20,000 fresh "
+                          "plays. Also searched: penalty_wall_1."),
+    ((1, 0.002, 2_000), "None shown fair within ±1 pp, a bracket found, at 4 players (reader). The fair point lies "
+                        "between penalty_tower 0 (+6.3 pp) and 1 (-1.9 pp), and between 2 (-2.3 pp) and 3 (+7.3 pp) "
+                        "(5,000 plays a value on one seed, each ±1.2 pp at 95%); penalty_tower 1 on fresh plays: too "
+                        "few plays to tell whether fair within ±1 pp: +0.2 pp, 90% interval -1.4 to +1.8 pp, on 2,000 "
+                        "fresh plays. Also searched: penalty_wall_1."),
+    (None, "None shown fair within ±1 pp, a bracket found, at 4 players (reader). The fair point lies between "
+           "penalty_tower 0 (+6.3 pp) and 1 (-1.9 pp), and between 2 (-2.3 pp) and 3 (+7.3 pp) (5,000 plays a value "
+           "on one seed, each ±1.2 pp at 95%); the nearest fair is penalty_tower 1 (-1.9 pp on the search seed), not "
+           "confirmed: too few plays left to tell. Also searched: penalty_wall_1."),
+], ids=["fair", "not fair", "too few plays", "not confirmed"])
+def test_the_index_answers_from_the_report_marts(confirmed, answer):
     import polars as pl
 
     from simlib.analysis.design import fix_answer
 
-    def row(values, value, lo, hi, box, inside=True):
-        return {"is_recommendation": True, "metric": "seat0_advantage", "target": 0.0, "step_values": values,
-                "target_inside": inside, "value": value, "value_lo": lo, "value_hi": hi, "box": box, "players": 4,
-                "policies": "reader", "n_plays": 12_000}
+    tower = mart_rows("t", "penalty_tower", "penalty_tower=0..3", [(v, TOWER[v]) for v in range(4)], confirmed)
+    walls = mart_rows("w", "penalty_wall_1", "penalty_wall_1=0..5", [(v, 0.027 + 0.01 * v) for v in range(6)])
+    assert fix_answer(pl.DataFrame(tower + walls), MAUER) == answer
 
-    defaults = {"penalty_tower": 15, "penalty_gate": 10}
-    steps = pl.DataFrame([row('{"penalty_tower": 3}', 0.001, -0.006, 0.008, "penalty_tower=0..30"),
-                          row('{"penalty_gate": 8}', -0.002, -0.009, 0.005, "penalty_gate=0..20"),
-                          row('{"penalty_gate": 2}', 0.03, 0.02, 0.04, "penalty_gate=0..20", inside=False)])
-    assert fix_answer(steps, defaults) == ("penalty_gate 10 → 8 at 4 players (reader): seat 0's advantage -0.2 pp "
-                                           "(-0.9 to +0.5) on 12,000 fresh plays, the smallest change of 2 confirmed.")
-    assert fix_answer(steps.tail(1), defaults).startswith("No single change tried was confirmed")
-    assert fix_answer(steps.with_columns(metric=pl.lit("balance")), defaults) == ""
+
+def test_the_index_says_where_no_value_tried_comes_near_and_where_there_is_nothing_to_change():
+    import polars as pl
+
+    from simlib.analysis.design import fix_answer
+
+    walls = pl.DataFrame(mart_rows("w", "penalty_wall_1", "penalty_wall_1=0..5", [(v, 0.027 + 0.01 * v)
+                                                                                  for v in range(6)]))
+    assert fix_answer(walls, MAUER) == (
+        "None shown fair within ±1 pp, at 4 players (reader). Over penalty_wall_1 0..5 seat 0's advantage stays above "
+        "0, +2.7 to +7.7 pp (5,000 plays a value on one seed, each ±1.2 pp at 95%); the nearest fair is "
+        "penalty_wall_1 0 (+2.7 pp on the search seed), not confirmed: its 95% interval there, +1.5 to +3.9 pp, lies "
+        "beyond ±1 pp.")
+    assert fix_answer(walls.with_columns(metric=pl.lit("balance")), MAUER) == ""  # no fix search: no answer
+    assert fix_answer(walls.clear(), get_game("mauerbruch")).startswith(
+        "None to find: Mauerbruch's rule text has no number a fix could change (only choices: ")

@@ -7,6 +7,8 @@ import json
 
 import polars as pl
 
+from ..design.fixes import FIX_MARGIN, Fix, candidate_ranges, estimate_from_interval, pp
+from ..design.tune import Dimension, Evaluation
 from .page import Page, count, error_bar_lengths, interval, number
 
 STAGE_LOOK = {"search": ("o", "#9aa5b1"), "refine": ("s", "#1f77b4"), "confirm": ("D", "#d62728")}
@@ -67,37 +69,93 @@ def _between(rows: pl.DataFrame, final: dict) -> str:
 FIX_QUESTION = "Which single change makes the start player fair?"
 
 
-def fix_answer(steps: pl.DataFrame, defaults: dict) -> str:
-    """From the tunes of one parameter aimed at seat 0's fair share (simlib fixes, or a tune of that shape): the
-    confirmed value nearest the rule text's, relative to it; "" when no such tune was run."""
-    aimed = steps.filter(pl.col("is_recommendation") & (pl.col("metric") == "seat0_advantage")
-                         & (pl.col("target") == 0))
-    aimed = aimed.filter(pl.col("step_values").map_elements(lambda t: len(json.loads(t)) == 1,
-                                                            return_dtype=pl.Boolean))
+def _fix_rows(steps: pl.DataFrame) -> pl.DataFrame:
+    """The steps of tunes of one number parameter aimed at seat 0's fair share (simlib fixes, or a tune of that
+    shape)."""
+    aimed = steps.filter((pl.col("metric") == "seat0_advantage") & (pl.col("target") == 0))
     if aimed.is_empty():
+        return aimed
+    ones = [t for t in aimed["tune_id"].unique().to_list() if _one_number(aimed.filter(pl.col("tune_id") == t))]
+    return aimed.filter(pl.col("tune_id").is_in(ones))
+
+
+def _evaluation(r: dict) -> Evaluation:
+    x = estimate_from_interval(r["value"], r["value_lo"], r["value_hi"], r["n_plays"])
+    return Evaluation(r["stage"], r["step"], json.loads(r["step_values"]), r["run_id"], r["seed"], r["n_plays"],
+                      {r["metric"]: x}, r["loss"])
+
+
+def fix_of(rows: pl.DataFrame, defaults: dict) -> Fix:
+    """One fix search's answer rebuilt from its steps (mart_tune_steps): the values on the search seed, and the
+    confirmation judged by TOST within the report's margin (FIX_MARGIN) from its recorded interval."""
+    rows = rows.sort("step")
+    name = _one_number(rows)
+    low, _, high = rows["box"][0].partition("=")[2].partition("..")
+    kind = type(defaults.get(name, 0.0))
+    searched = [_evaluation(r) for r in rows.filter(pl.col("stage") != "confirm").iter_rows(named=True)]
+    confirm = [_evaluation(r) for r in rows.filter(pl.col("stage") == "confirm").iter_rows(named=True)]
+    return Fix(name, defaults.get(name), Dimension(name, kind(float(low)), kind(float(high))), "seat0_advantage",
+               0.0, FIX_MARGIN, searched, confirm[-1] if confirm else None)
+
+
+def _search_words(fix: Fix) -> str:
+    half = max(x.hi - x.lo for _, x in fix.points) / 2
+    return f"{max(e.plays for e in fix.searched):,} plays a value on one seed, each ±{100 * half:.1f} pp at 95%"
+
+
+def fix_sentence(fix: Fix) -> str:
+    """One parameter's fix search in a sentence, with the numbers: the value shown fair within the margin on fresh
+    plays; or the crossings found on the search seed and what the confirmation showed (or why there was none); or
+    the side seat 0's advantage stays on over the range."""
+    pts = fix.points
+    tried = f"{fix.name} {pts[0][0]}..{pts[-1][0]}"
+    if fix.no_effect:
+        return f"{tried} has no effect on these plays (seat 0's advantage {pp(pts[0][1].value)} at every value)."
+    eq = fix.equivalence
+    if eq and eq.verdict == "fair":
+        return (f"{fix.name} {fix.default} → {fix.value} on fresh plays: {eq.words()}, a change of {fix.change:.0%} "
+                f"({tried} searched, {_search_words(fix)}).")
+    confirmed = f"{fix.name} {fix.value} on fresh plays: {eq.words()}" if eq else fix.unconfirmed_words()
+    if fix.crossings:
+        said = fix.crossing_words().replace(fix.metric, "seat 0's advantage")
+        return f"{said[0].upper()}{said[1:]} ({_search_words(fix)}); {confirmed}."
+    values = [x.value for _, x in pts]
+    side = "above" if min(values) > fix.fair else "below"
+    return (f"Over {tried} seat 0's advantage stays {side} 0, {pp(min(values))[:-3]} to {pp(max(values))} "
+            f"({_search_words(fix)}); {confirmed}.")
+
+
+def fix_answer(steps: pl.DataFrame, game) -> str:
+    """The index's answer for one game: its newest set-up's fix searches (each parameter's newest), the best first
+    (shown fair within the margin, then a crossing found, then the nearest); a game with no number parameter of its
+    rule text says so; "" when no fix search was run."""
+    if not candidate_ranges(game, set()):
+        choices = ", ".join(n for n, p in game.parameters().items() if not p.derived)
+        return f"None to find: {game.title}'s rule text has no number a fix could change (only choices: {choices})."
+    rows = _fix_rows(steps)
+    if rows.is_empty():
         return ""
-    fixes = []
-    for r in aimed.filter(pl.col("target_inside")).iter_rows(named=True):
-        name, value = next(iter(json.loads(r["step_values"]).items()))
-        default = defaults.get(name)
-        if isinstance(default, (int, float)) and not isinstance(default, bool):
-            fixes.append((abs(value - default) / max(abs(default), 1), name, default, value, r))
-    tried = aimed["box"].unique().sort().to_list()
-    if not fixes:
-        first = aimed.row(0, named=True)
-        return (f"No single change tried was confirmed to make it fair at {first['players']} players "
-                f"({first['policies']}): {', '.join(tried)}; seat 0's advantage outside 0 at every recommendation.")
-    _, name, default, value, r = min(fixes, key=lambda f: f[0])
-    pp = f"{100 * r['value']:+.1f} pp ({100 * r['value_lo']:+.1f} to {100 * r['value_hi']:+.1f})"
-    return (f"{name} {default} → {value} at {r['players']} players ({r['policies']}): seat 0's advantage {pp} on "
-            f"{r['n_plays']:,} fresh plays, the smallest change of {len(fixes)} confirmed.")
+    setups = rows.group_by("players", "policies").agg(pl.col("finished_at").max())
+    setup = setups.sort("finished_at", "players", "policies", nulls_last=True).row(-1, named=True)
+    rows = rows.filter((pl.col("players") == setup["players"]) & (pl.col("policies") == setup["policies"]))
+    newest_per_box = rows.group_by("box").agg(pl.col("tune_id").sort_by("finished_at", "tune_id").last())
+    defaults = {n: p.default for n, p in game.parameters().items()}
+    fixes = sorted((fix_of(rows.filter(pl.col("tune_id") == t), defaults) for t in newest_per_box["tune_id"]),
+                   key=Fix.rank)
+    best, margin = fixes[0], f"±{100 * FIX_MARGIN:g} pp"
+    lead = (f"{best.name} {best.default} → {best.value}, fair within {margin}" if best.is_fix else
+            f"None shown fair within {margin}" + (", a bracket found" if best.clear_crossings else ""))
+    others = f" Also searched: {', '.join(f.name for f in fixes[1:])}." if len(fixes) > 1 else ""
+    return f"{lead}, at {setup['players']} players ({setup['policies']}). {fix_sentence(best)}{others}"
 
 
 def design_search(page: Page) -> None:
     steps = page.mart("mart_tune_steps")
+    page.verdict("fix", FIX_QUESTION, fix_answer(steps, page.game))
     if steps.is_empty():
         return
-    page.verdict("fix", FIX_QUESTION, fix_answer(steps, {n: p.default for n, p in page.game.parameters().items()}))
+    fix_tunes = set(_fix_rows(steps)["tune_id"].to_list())
+    defaults = {n: p.default for n, p in page.game.parameters().items()}
     for tune_id in newest(steps, "tune_id"):
         rows = steps.filter(pl.col("tune_id") == tune_id).sort("step")
         metrics = rows["metric"].unique(maintain_order=True).to_list()
@@ -116,6 +174,9 @@ def design_search(page: Page) -> None:
                 ax.errorbar(part["x" if along else "step"].to_numpy(), part["value"].to_numpy(), yerr=err,
                             fmt=marker, color=colour, capsize=3, label=f"{stage} ({part['n_plays'].max():,} plays)")
             ax.axhline(mine["target"][0], color="black", linestyle="--", linewidth=1, label="target")
+            if tune_id in fix_tunes:
+                ax.axhspan(-FIX_MARGIN, FIX_MARGIN, color="#2ca02c", alpha=0.12,
+                           label=f"fair: within ±{100 * FIX_MARGIN:g} pp")
             ax.set_xlabel(along or "evaluation, in order")
             ax.set_ylabel(metric)
             ax.set_title(f"{metric}, 95% intervals")
@@ -123,7 +184,8 @@ def design_search(page: Page) -> None:
         names = ", ".join(json.loads(rows["step_values"][0]))
         aims = " and ".join(f"{m} to {rows.filter(pl.col('metric') == m)['target'][0]:g}" for m in metrics)
         fig.suptitle(f"{page.game.title}: which {names} brings {aims}? (tune {tune_id})")
-        page.figure(f"tune_{tune_id}", fig, "Design search", tune_answer(rows))
+        said = fix_sentence(fix_of(rows, defaults)) if tune_id in fix_tunes else tune_answer(rows)
+        page.figure(f"tune_{tune_id}", fig, "Design search", said)
     page.table("Design search: every step (search on one seed, the best again with more plays, the recommendation "
                "confirmed on a fresh seed)", steps.sort("tune_id", "step", "metric"),
                "tune_id box players policies stage step step_values seed n_plays metric target value± target_inside "

@@ -1,6 +1,6 @@
 """Batches of runs described in TOML: the report's default batch, a designer's own (`simlib batch GAME --file F`).
 
-A batch file has three kinds of entries, each repeatable, all optional; the README shows an example.
+A batch file has five kinds of entries, each repeatable, all optional; the README shows an example.
 
     [[run]]                      # one run per (players, policies) pair
     players = [3, 4]             # a number or a list
@@ -28,15 +28,22 @@ A batch file has three kinds of entries, each repeatable, all optional; the READ
     plays = 50_000
     base = { }                                     # optional: the baseline's values, if not the defaults
     options = { }                                  # optional: rule parameters every run of the sweep shares
+
+    [[fixes]]                    # which single rule number makes the start player fair? (simlib fixes, run after
+    players = 4                  # the runs): each number parameter alone, every value on one seed, the value
+    budget = 20_000              # nearest fair confirmed by TOST on fresh plays; budget: plays per parameter
+    policies = "reader"          # optional: one line-up (default: the game's best heuristic)
+    only = ["penalty_tower"]     # optional: these parameters (NAME or NAME=LO..HI), not every one
+    seed = 1                     # optional, default 1; options = { } as [[run]]'s
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import permutations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import RunConfig, parse_policy
 from .errors import SimlibError
@@ -44,9 +51,13 @@ from .game import Game
 from .params import check_settable, read_toml
 from .sweep import Sweep
 
+if TYPE_CHECKING:
+    from ..design.fixes import FixSearch
+
 _RUN_KEYS = {"players", "policies", "plays", "options", "events", "seed"}
 _LADDER_KEYS = (_RUN_KEYS - {"policies"}) | {"rungs"}
 _SWEEP_KEYS = _RUN_KEYS | {"vary", "base"}
+_FIXES_KEYS = {"players", "policies", "budget", "only", "options", "seed"}
 
 
 def _plays(value: Any, scale: float, block: int) -> int:
@@ -141,6 +152,30 @@ def _sweep(game: Game, entry: dict, scale: float) -> Sweep:
     return replace(probe, plays=_plays(entry["plays"], scale, block))
 
 
+def _fixes(game: Game, entry: dict, scale: float) -> list[FixSearch]:
+    """A [[fixes]] entry's searches, one per parameter, each checked before anything runs. The budget scales with
+    --scale but not below the least a parameter's search needs (a value's plays)."""
+    from ..design.fixes import fix_searches  # the design layer plans the search; the batch only reads the entry
+
+    unknown = set(entry) - _FIXES_KEYS
+    missing = sorted({"players", "budget"} - set(entry))
+    if unknown or missing:
+        raise SimlibError(f"batch fixes: unknown key(s) {', '.join(sorted(unknown))}" if unknown else
+                          f"batch fixes: missing key(s) {', '.join(missing)}")
+    lineup = entry.get("policies", game.best_heuristic or None)
+    kinds = {"players": (entry["players"], int), "budget": (entry["budget"], int), "policies": (lineup, str),
+             "only": (entry.get("only", []), list), "options": (entry.get("options", {}), dict),
+             "seed": (entry.get("seed", 1), int)}
+    for key, (value, kind) in kinds.items():
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise SimlibError(f"batch fixes: {key} must be a {kind.__name__}, not {value!r}"
+                              + (f" ({game.name} has no best heuristic: name policies)" if value is None else ""))
+    check_settable(game.name, game.parameters(), entry.get("options", {}))
+    return fix_searches(game, "seat0_advantage", entry["players"], lineup, round(entry["budget"] * scale),
+                        entry.get("seed", 1), entry.get("options", {}), [str(o) for o in entry.get("only", [])],
+                        lift=True)
+
+
 def sweep_runs(sweep: Sweep) -> list[tuple[RunConfig, dict]]:
     """A sweep's runs. One whose every value is the baseline's would write a run, marts and an empty What-if
     entry: an error instead."""
@@ -156,13 +191,14 @@ def sweep_runs(sweep: Sweep) -> list[tuple[RunConfig, dict]]:
 class Batch:
     configs: list[RunConfig]  # every run, the sweeps' runs included
     sweeps: list[Sweep]
+    fixes: list[FixSearch] = field(default_factory=list)  # one per parameter, run after the runs
 
 
 def read_batch(game: Game, path: Path, scale: float = 1.0) -> Batch:
     if scale <= 0:
         raise SimlibError(f"--scale must be positive, not {scale}")
     spec = read_toml(path, "batch file")
-    unknown = set(spec) - {"run", "tournament", "ladder", "sweep"}
+    unknown = set(spec) - {"run", "tournament", "ladder", "sweep", "fixes"}
     if unknown:
         raise SimlibError(f"batch file {path}: unknown section(s) {', '.join(sorted(unknown))}")
     configs = []
@@ -172,7 +208,8 @@ def read_batch(game: Game, path: Path, scale: float = 1.0) -> Batch:
     sweeps = [_sweep(game, entry, scale) for entry in spec.get("sweep", [])]
     for sweep in sweeps:
         configs += [config for config, _ in sweep.runs()]
-    return Batch(configs, sweeps)
+    fixes = [search for entry in spec.get("fixes", []) for search in _fixes(game, entry, scale)]
+    return Batch(configs, sweeps, fixes)
 
 
 def load_batch(game: Game, path: Path, scale: float = 1.0) -> list[RunConfig]:

@@ -264,6 +264,10 @@ class Crossing:
     high: Any
     high_estimate: Estimate
 
+    def clear(self, fair: float) -> bool:
+        """Both ends' 95% intervals exclude the fair value: the sign change is beyond the search's noise."""
+        return not (self.low_estimate.contains(fair) or self.high_estimate.contains(fair))
+
     def words(self) -> str:
         return f"{self.low} ({pp(self.low_estimate.value)}) and {self.high} ({pp(self.high_estimate.value)})"
 
@@ -299,6 +303,21 @@ class Fix:
         pts = self.points
         return [Crossing(a, x, b, y) for (a, x), (b, y) in zip(pts, pts[1:])
                 if (x.value - self.fair) * (y.value - self.fair) < 0]
+
+    @property
+    def clear_crossings(self) -> list[Crossing]:
+        return [c for c in self.crossings if c.clear(self.fair)]
+
+    def crossing_words(self) -> str:
+        """Where the metric changes sign between neighbouring values: "the fair point lies between" where both ends
+        are beyond the search's noise, "changes sign within the search's noise" where not ("" where it does not)."""
+        clear = self.clear_crossings
+        noisy = [c for c in self.crossings if c not in clear]
+        said = [f"the fair point lies between {self.name} " + ", and between ".join(c.words() for c in clear)
+                if clear else "",
+                f"{self.metric} changes sign within the search's noise between {self.name} "
+                + ", and between ".join(c.words() for c in noisy) if noisy else ""]
+        return "; ".join(filter(None, said))
 
     @property
     def no_effect(self) -> bool:
@@ -346,21 +365,24 @@ class Fix:
         return abs(self.candidate[1].value - self.fair)
 
     def rank(self) -> tuple:
-        """Fixes first, smallest change first; then brackets, then the others, nearest fair first; no effect last."""
-        return self.no_effect, not self.is_fix, not self.crossings, self.change if self.is_fix else self.gap
+        """Fixes first, smallest change first; then brackets beyond noise, then sign changes within it, then the
+        others, each nearest fair first; no effect last."""
+        return (self.no_effect, not self.is_fix, not self.clear_crossings, not self.crossings,
+                self.change if self.is_fix else self.gap)
 
-    def why_unconfirmed(self) -> str:
-        """Why the candidate was not played on fresh plays ("" when it was)."""
+    def unconfirmed_words(self) -> str:
+        """The candidate on the search seed and why it was not played on fresh plays ("" when it was)."""
         if self.confirmation is not None or self.no_effect:
             return ""
         value, x = self.candidate
+        nearest = f"the nearest fair is {self.name} {value} ({pp(x.value)} on the search seed)"
         if not self.reachable:
-            return (f"not confirmed: the nearest, {self.name} {value} ({pp(x.value)}, 95% interval {pp(x.lo)[:-3]} "
-                    f"to {pp(x.hi)}), is beyond ±{100 * self.margin:g} pp on the search seed")
+            return (f"{nearest}, not confirmed: its 95% interval there, {pp(x.lo)[:-3]} to {pp(x.hi)}, lies beyond "
+                    f"±{100 * self.margin:g} pp")
         aim, least = self.needed
         plays = f" (the budget leaves {self.left:,} plays; TOST within ±{100 * self.margin:g} pp needs at least " \
                 f"{least:,}, {aim:,} to pass nine times in ten)" if least else ""
-        return f"not confirmed: too few plays left to tell{plays}"
+        return f"{nearest}, not confirmed: too few plays left to tell{plays}"
 
     def lines(self) -> list[str]:
         """The answer in words: the verdict line, then the crossings, then the values tried."""
@@ -373,13 +395,12 @@ class Fix:
                     f"{tried})"]
         eq = self.equivalence
         first = (f"{self.name} {self.default} -> {self.value}: {eq.words()} (seed {self.confirmation.seed})" if eq
-                 else f"{self.name} (rule text {self.default}): {self.why_unconfirmed()}")
+                 else f"{self.name} (rule text {self.default}): {self.unconfirmed_words()}")
         if eq and eq.verdict == "fair":
             first += f"; a change of {self.change:.0%}"
         lines = [first]
         if self.crossings:
-            between = ", and between ".join(c.words() for c in self.crossings)
-            lines.append(f"  the fair point lies between {self.name} {between}, {search}")
+            lines.append(f"  {self.crossing_words()}, {search}")
         else:
             side = "above" if min(values) > self.fair else "below"
             lines.append(f"  no value tried brings it to {self.fair:g}: {self.metric} stays {side}, "
@@ -437,14 +458,15 @@ def play_values_of_runs(lake: Lake, game: Game, run_ids: list[str]) -> dict[str,
     import numpy as np
 
     from ..analysis.duck import connect, create_lake_views
-    from ..analysis.pipeline import ModelContext, _materialize, _upstream
+    from ..analysis.pipeline import ModelContext, _lake_tables, _materialize, _upstream
     from .metrics import _models
 
     models = _models()
     needed = _upstream(models, {"int_play_outcomes", "int_play_headline"})
+    tables = set().union(*(_lake_tables(models, models[name]) for name in needed))  # views of these alone
     con = connect()
     try:
-        ctx = ModelContext(con, create_lake_views(con, lake, [(game.name, r) for r in run_ids]), lake)
+        ctx = ModelContext(con, create_lake_views(con, lake, [(game.name, r) for r in run_ids], tables=tables), lake)
         for name, model in models.items():
             if name in needed:
                 _materialize(con, model, ctx)
@@ -468,18 +490,31 @@ def play_values_of_runs(lake: Lake, game: Game, run_ids: list[str]) -> dict[str,
     return out
 
 
-def lake_evaluator(lake: Lake, game: Game, metric: str, executor,
-                   ran: Callable[[RunConfig, Any], None] = lambda config, result: None):
-    """Runs configurations into the lake on `executor` (each one's result said to `ran`), then the metric of each
-    from one pass of the models."""
+SPREAD_SECONDS = 0.5  # a run expected to take longer is spread over the executor's workers
+
+
+def lake_evaluator(lake: Lake, game: Game, metric: str, executor) -> EvaluateMany:
+    """Runs configurations into the lake on `executor`, then the metric of each from one pass of the models. On
+    local workers a short run plays in this process: forking them costs about 0.15 s a run, more than a search
+    value's few hundred plays take (the last run's speed says which runs are short)."""
+    import time
+
+    from ..core.executors import LocalExecutor
     from ..core.runner import run
 
+    here = LocalExecutor(1) if isinstance(executor, LocalExecutor) else executor
+    seconds_a_play = [0.0]
+
+    def one(config: RunConfig) -> str:
+        short = config.plays * seconds_a_play[0] < SPREAD_SECONDS
+        began = time.perf_counter()
+        result = run(config, lake, progress=False, executor=here if short else executor)
+        if not result.already_complete:
+            seconds_a_play[0] = (time.perf_counter() - began) / config.plays
+        return result.run_id
+
     def evaluate_many(configs: list[RunConfig]) -> list[dict[str, Estimate]]:
-        run_ids = []
-        for config in configs:
-            result = run(config, lake, progress=False, executor=executor)
-            ran(config, result)
-            run_ids.append(result.run_id)
+        run_ids = [one(config) for config in configs]
         values = play_values_of_runs(lake, game, run_ids)
         return [{metric: estimate(values[r], canonical(game, metric))} for r in run_ids]
     return evaluate_many
