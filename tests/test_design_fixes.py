@@ -145,8 +145,8 @@ def test_a_sign_change_within_the_search_noise_is_said_so():
     evaluate_many, _ = shaped(lambda v: 0.005 if v % 2 else -0.005)  # ±0.5 pp: each value's interval holds 0
     fix = find_fix(tower_search(), evaluate_many)
     assert len(fix.crossings) == 30 and fix.clear_crossings == []
-    assert fix.lines()[1].startswith("  seat0_advantage changes sign within the search's noise between penalty_tower "
-                                     "0 (-0.5 pp) and 1 (+0.5 pp), and between 1 (+0.5 pp) and 2 (-0.5 pp)")
+    assert fix.lines()[1].startswith("  the fair point lies between penalty_tower 0 (-0.5 pp, within noise of 0) and "
+                                     "1 (+0.5 pp, within noise of 0), and between 1 (+0.5 pp, within noise of 0) and ")
     clear = find_fix(tower_search(), shaped(TOWER.get)[0])
     assert [(c.low, c.high) for c in clear.clear_crossings] == [(0, 1), (2, 3)]
 

@@ -117,7 +117,7 @@ def fix_sentence(fix: Fix) -> str:
                 f"({tried} searched, {_search_words(fix)}).")
     confirmed = f"{fix.name} {fix.value} on fresh plays: {eq.words()}" if eq else fix.unconfirmed_words()
     if fix.crossings:
-        said = fix.crossing_words().replace(fix.metric, "seat 0's advantage")
+        said = fix.crossing_words()
         return f"{said[0].upper()}{said[1:]} ({_search_words(fix)}); {confirmed}."
     values = [x.value for _, x in pts]
     side = "above" if min(values) > fix.fair else "below"
@@ -143,8 +143,10 @@ def fix_answer(steps: pl.DataFrame, game) -> str:
     fixes = sorted((fix_of(rows.filter(pl.col("tune_id") == t), defaults) for t in newest_per_box["tune_id"]),
                    key=Fix.rank)
     best, margin = fixes[0], f"±{100 * FIX_MARGIN:g} pp"
-    lead = (f"{best.name} {best.default} → {best.value}, fair within {margin}" if best.is_fix else
-            f"None shown fair within {margin}" + (", a bracket found" if best.clear_crossings else ""))
+    found = (", a bracket found" if best.clear_crossings else
+             ", a sign change within the search's noise" if best.crossings else "")
+    lead = (f"{best.name} {best.default} → {best.value}, fair within {margin}" if best.is_fix
+            else f"None shown fair within {margin}{found}")
     others = f" Also searched: {', '.join(f.name for f in fixes[1:])}." if len(fixes) > 1 else ""
     return f"{lead}, at {setup['players']} players ({setup['policies']}). {fix_sentence(best)}{others}"
 

@@ -268,8 +268,11 @@ class Crossing:
         """Both ends' 95% intervals exclude the fair value: the sign change is beyond the search's noise."""
         return not (self.low_estimate.contains(fair) or self.high_estimate.contains(fair))
 
-    def words(self) -> str:
-        return f"{self.low} ({pp(self.low_estimate.value)}) and {self.high} ({pp(self.high_estimate.value)})"
+    def words(self, fair: float) -> str:
+        """"0 (+8.1 pp) and 1 (-0.6 pp, within noise of 0)": an end whose interval holds the fair value says so."""
+        def end(value, x: Estimate) -> str:
+            return f"{value} ({pp(x.value)}{f', within noise of {fair:g}' if x.contains(fair) else ''})"
+        return f"{end(self.low, self.low_estimate)} and {end(self.high, self.high_estimate)}"
 
 
 @dataclass(frozen=True)
@@ -309,15 +312,12 @@ class Fix:
         return [c for c in self.crossings if c.clear(self.fair)]
 
     def crossing_words(self) -> str:
-        """Where the metric changes sign between neighbouring values: "the fair point lies between" where both ends
-        are beyond the search's noise, "changes sign within the search's noise" where not ("" where it does not)."""
-        clear = self.clear_crossings
-        noisy = [c for c in self.crossings if c not in clear]
-        said = [f"the fair point lies between {self.name} " + ", and between ".join(c.words() for c in clear)
-                if clear else "",
-                f"{self.metric} changes sign within the search's noise between {self.name} "
-                + ", and between ".join(c.words() for c in noisy) if noisy else ""]
-        return "; ".join(filter(None, said))
+        """Every pair of neighbouring values the metric changes sign between, each end within the search's noise of
+        the fair value marked ("" where it never changes sign)."""
+        if not self.crossings:
+            return ""
+        return (f"the fair point lies between {self.name} "
+                + ", and between ".join(c.words(self.fair) for c in self.crossings))
 
     @property
     def no_effect(self) -> bool:
@@ -380,8 +380,8 @@ class Fix:
             return (f"{nearest}, not confirmed: its 95% interval there, {pp(x.lo)[:-3]} to {pp(x.hi)}, lies beyond "
                     f"±{100 * self.margin:g} pp")
         aim, least = self.needed
-        plays = f" (the budget leaves {self.left:,} plays; TOST within ±{100 * self.margin:g} pp needs at least " \
-                f"{least:,}, {aim:,} to pass nine times in ten)" if least else ""
+        plays = (f" (the budget leaves {self.left:,} plays; TOST within ±{100 * self.margin:g} pp needs at least "
+                 f"{least:,}, {aim:,} to pass nine times in ten)" if least else "")
         return f"{nearest}, not confirmed: too few plays left to tell{plays}"
 
     def lines(self) -> list[str]:
