@@ -88,3 +88,21 @@ def test_a_game_without_number_rules_says_so_and_runs_nothing(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("mauerbruch: no number parameter of the rule text to search")
     assert not lake.exists()
+
+
+def test_every_report_batch_searches_a_fix_at_the_best_heuristic():
+    """Each game's report answers the index's 'Which single change makes the start player fair?': a [[fixes]] entry
+    at its best heuristic over every value of a short range, or none where the rule text has no number."""
+    from simlib.core.batch import read_batch
+    from simlib.core.registry import games
+    from simlib.design.fixes import candidate_ranges, every_value
+
+    for name in games():
+        game = get_game(name)
+        searches = read_batch(game, game.report_batch()).fixes
+        if not candidate_ranges(game, set()):
+            assert searches == [], name  # Mauerbruch: only choices
+            continue
+        assert searches, name
+        for search in searches:
+            assert search.lineup == game.best_heuristic and every_value(search.dim), (name, search.dim)

@@ -298,3 +298,21 @@ def test_the_index_says_where_no_value_tried_comes_near_and_where_there_is_nothi
     assert fix_answer(walls.with_columns(metric=pl.lit("balance")), MAUER) == ""  # no fix search: no answer
     assert fix_answer(walls.clear(), get_game("mauerbruch")).startswith(
         "None to find: Mauerbruch's rule text has no number a fix could change (only choices: ")
+
+
+def test_a_batch_file_reads_its_fix_searches(tmp_path):
+    from simlib.core.batch import read_batch
+
+    batch = tmp_path / "b.toml"
+    batch.write_text('[[fixes]]\nplayers = 4\nbudget = 40_000\nonly = ["penalty_tower=0..6"]\n')
+    (search,) = read_batch(MAUER, batch).fixes
+    assert (search.dim.name, search.dim.low, search.dim.high, search.lineup) == ("penalty_tower", 0, 6, "reader")
+    assert search.budget == 40_000 and search.stage_plays()[0] == 2_855  # 7 values of half the budget, in blocks
+    (small,) = read_batch(MAUER, batch, scale=0.001).fixes  # 40 plays: lifted to the least a search needs
+    assert small.budget == 1_400 and small.stage_plays()[0] == 100
+    batch.write_text('[[fixes]]\nplayers = 4\nbudget = 40_000\nplays = 5\n')
+    with pytest.raises(SimlibError, match="batch fixes: unknown key"):
+        read_batch(MAUER, batch)
+    batch.write_text('[[fixes]]\nplayers = 4\nbudget = 40_000\nonly = ["towr"]\n')
+    with pytest.raises(SimlibError, match="--only towr: not a rule parameter of mauer"):
+        read_batch(MAUER, batch)
