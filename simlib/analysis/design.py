@@ -1,5 +1,7 @@
-"""The "Design search" section of a game's page: each `simlib tune` in the lake (mart_tune_steps), its search
-path and its confirmed recommendation with intervals. A page shows it only where a tune was run."""
+"""The "Design search" section of a game's page: each `simlib tune` and `simlib fixes` search in the lake
+(mart_tune_steps), its search path and its confirmed recommendation with intervals, shown only where one was run;
+and the index's answer to "Which single change makes the start player fair?" from the fix searches (the answer is
+rebuilt as simlib/design/fixes.py gives it, so the command and the report say the same)."""
 
 from __future__ import annotations
 
