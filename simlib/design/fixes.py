@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scipy import stats
@@ -289,7 +289,6 @@ class Fix:
     confirmation: Evaluation | None = None
     needed: tuple[int, int] = (0, 0)  # the plays the confirmation aimed at and the fewest that could pass
     left: int = 0  # the plays the search left of the budget
-    tune: FixSearch | None = field(default=None, compare=False)
 
     @property
     def points(self) -> list[tuple[Any, Estimate]]:
@@ -435,7 +434,7 @@ def find_fix(search: FixSearch, evaluate_many: EvaluateMany,
     else:
         grid_then_bisection(search, lambda stage, values, plays, seed: step_many(stage, [values], plays, seed)[0])
     default = search.game.parameters()[search.dim.name].default
-    fix = Fix(search.dim.name, default, search.dim, metric, fair, search.margin, list(done), tune=search)
+    fix = Fix(search.dim.name, default, search.dim, metric, fair, search.margin, list(done))
     return _confirm(search, fix, step_many)
 
 
