@@ -4,11 +4,12 @@ A candidate is a take: a pair the phase allows, or a Wunschkarte swap (one of th
 pile for a Wunschkarte on top) and a pair the new card makes (a swap for another pair is left out: it only
 gives a card away). Like the scripted policies, the search swaps when no pair
 is left without a swap (the rule text's blocked player is the one no swap helps either). What the deciding
-seat has not seen is the cards under the stacks' tops: before each rollout they are shuffled among those
-places (piles and the discarded opening are public). A rollout plays the candidate and then every seat with
-the base policy (its default parameters) to the end, or `horizon` takes; its value is the deciding seat's
-win share by cards at that point. The breaker's neighbour stack is the larger (more cards is never worse:
-the play ends at once).
+seat has not seen is where each card under the stacks' tops lies: before each rollout those cards are shuffled
+among their places from their sorted order, so the deal depends only on what the seat has seen (which cards
+they are follows from the deck, the tops, the piles and the discarded opening, all public). A rollout plays the
+candidate and then every seat with the base policy (its default parameters) to the end, or `horizon` takes; its
+value is the deciding seat's win share by cards at that point. The breaker's neighbour stack is the larger
+(more cards is never worse: the play ends at once).
 """
 
 import numpy as np
@@ -38,16 +39,17 @@ SWITCH_Z = 1.0  # standard errors by which a take must beat the base policy's ow
 @block()
 def candidates(st, scratch, cards, pw, player, cand):
     """Every take the player to move may make (swap stack, pile position, pair index), into cand; how many.
-    `scratch` and `pw` are work space."""
+    `scratch` and `pw` are work space (refresh writes the tops: the copy's, never the play's)."""
     phase = st.sc[S_PHASE]
+    copy_state(st, scratch)
     k = 0
-    for p in range(allowed(phase, refresh(st, cards, pw), pw)):
+    for p in range(allowed(phase, refresh(scratch, cards, pw), pw)):
         cand[k, 0], cand[k, 1], cand[k, 2] = -1, -1, p
         k += 1
     if phase != TURN or st.pile_n[player] == 0:
         return k
     for s in range(N_STACKS):
-        if st.tops[s] < 0 or cards.kinds[st.tops[s]] != WISH:
+        if st.heights[s] == 0 or cards.kinds[st.stacks[s, st.heights[s] - 1]] != WISH:
             continue
         for j in range(max(0, st.pile_n[player] - 7), st.pile_n[player]):
             copy_state(st, scratch)
@@ -85,12 +87,15 @@ def base_choice(st, scratch, cards, pw, base, base_prm, key, player, k, cand):
 
 @block()
 def determinize(st, key, hidden):
-    """Shuffle the cards under the stacks' tops among their places (keyed by `key`)."""
+    """Shuffle the cards under the stacks' tops among their places (keyed by `key`), from their sorted order:
+    which cards lie under the tops is known (the deck less every card seen), where each of them lies is not, so
+    the deal depends only on what the seat has seen and the key."""
     n = 0
     for s in range(N_STACKS):
         for h in range(st.heights[s] - 1):
             hidden[n] = st.stacks[s, h]
             n += 1
+    hidden[:n].sort()
     for c in range(n - 1, 0, -1):
         j = below(draw(key, c), c + 1)
         hidden[c], hidden[j] = hidden[j], hidden[c]
