@@ -24,14 +24,19 @@ from simlib.games.catan import GAME
 from simlib.games.catan.board import MAPS, RESOURCES, TERRAINS, load_board
 
 BOARD = load_board("standard")
-MARTS = ("mart_catan_production_vs_dice", "mart_catan_losses", "mart_catan_card_holders")
+MARTS = ("mart_catan_production_vs_dice", "mart_catan_losses", "mart_catan_loss_pairs", "mart_catan_card_holders")
 
 
 def wilson(k, n, z=1.96):
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)  # clamped, as the marts' Wilson is
+
+
+def two_sided_p(z: float) -> float:
+    """The normal two-sided p of a z statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
 
 
 def row(frame: pl.DataFrame, **where) -> dict:
@@ -154,9 +159,22 @@ def test_card_holders_win_more_often(product):
         run = mart.filter(pl.col("run_id") == run_id)
         assert sorted(run["card"].to_list()) == ["largest_army", "longest_route"] and (run["n_plays"] == 200).all()
         for r in run.iter_rows(named=True):
-            assert r["plays_with_holder"] + r["seat_plays_without"] == 200 * players
+            assert r["held_share"] == r["plays_with_holder"] / 200 and r["fair_share"] == 1 / players
+            assert r["holder_win_share"] == r["holder_wins"] / r["plays_with_holder"]  # one winner a play: no ties
             if policy == "builder":
-                assert r["holder_win_rate"] > r["without_win_rate"], r
+                assert r["holder_win_share"] > r["fair_share"] > r["without_win_share"], r
+
+
+def test_seats_losses_compared_play_by_play(product):
+    _, run_ids, frames, _ = product
+    mart = frames["mart_catan_loss_pairs"]
+    for (players, _), run_id in run_ids.items():
+        run = mart.filter(pl.col("run_id") == run_id)
+        assert run.height == players * (players - 1) // 2 and (run["n_plays"] == 200).all()
+        for r in run.iter_rows(named=True):
+            assert r["difference_lo"] < r["difference_lo90"] < r["difference"] < r["difference_hi90"] < r[
+                "difference_hi"]
+            assert r["difference"] == pytest.approx(r["mean_lost_b"] - r["mean_lost_a"], abs=1e-12)
 
 
 def test_the_report_page_has_catan_figures(product):
@@ -168,8 +186,14 @@ def test_the_report_page_has_catan_figures(product):
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
     assert len(captions) >= 5 and all(len(c) > 60 for c in captions)
     for title in ("Production against the dice", "Cards lost to the robber and to discards",
-                  "Win rate of the card holders"):
+                  "Win share of the card holders"):
         assert re.search(f"<(h3|summary)>{re.escape(title)}", page), title  # a long table is folded
+    ours = " ".join(c for c in captions if c.startswith(("<b>Production against", "<b>Cards lost", "<b>Longest route")))
+    # Every figure's tests share one error rate; a win share, never a win rate, against the fair share.
+    assert ours.count("Holm over") == 3 and "win share" in ours and "win rate" not in ours
+    assert "significantly" not in ours and "no significant" not in ours
+    for lo, hi in re.findall(r"\(([-+]?[\d.]+%?) to ([-+]?[\d.]+%?)[,)]", ours):
+        assert lo != hi, ours  # an interval's ends always print apart
 
 
 @pytest.mark.parametrize("players,policy,play", [(3, "random", 11), (4, "builder", 3)])
@@ -238,23 +262,34 @@ def fixture_marts(tmp_path_factory):
 
 
 def test_production_mart_by_hand(fixture_marts):
+    """The play is the unit: a play's seats share its dice, robber and bank, so each play's cards are summed over its
+    seats first, and the ratio's interval is the ratio estimator's over plays."""
     mart = fixture_marts["mart_catan_production_vs_dice"]
     assert mart.height == 2
     lumber = row(mart, building="settlement", resource="lumber")
-    assert (lumber["n_plays"], lumber["n_seat_plays"], lumber["received"]) == (2, 6, 8)
+    # Settlement lumber, all seats of a play together: play 0 received 5 + 3 = 8 against 6 + 2.5 = 8.5 promised,
+    # play 1 received 0 against 1.5.
+    assert (lumber["n_plays"], lumber["received"]) == (2, 8)
     assert lumber["expected"] == 10.0 and lumber["received_per_play"] == 4.0 and lumber["expected_per_play"] == 5.0
     assert lumber["ratio"] == pytest.approx(0.8)
-    # Per seat-play (two plays x three seats; the seat-plays without a row count as 0 - 0):
-    differences = [-1.0, 0.5, -1.5, 0.0, 0.0, 0.0]
+    # The differences per play, -0.5 and -1.5: mean -1, sd sqrt(1/2).
+    differences = [-0.5, -1.5]
     mean, sd = statistics.mean(differences), statistics.stdev(differences)
-    half = 1.96 * sd / math.sqrt(6)
-    assert lumber["mean_difference"] == pytest.approx(-1 / 3) and lumber["sd_difference"] == pytest.approx(sd)
+    half = 1.96 * sd / math.sqrt(2)
+    assert lumber["mean_difference"] == pytest.approx(-1.0) and lumber["sd_difference"] == pytest.approx(sd)
     assert (lumber["mean_difference_lo"], lumber["mean_difference_hi"]) == pytest.approx((mean - half, mean + half))
-    assert (lumber["ratio_lo"], lumber["ratio_hi"]) == pytest.approx((1 + (mean - half) * 6 / 10,
-                                                                      1 + (mean + half) * 6 / 10))
+    # The ratio's residuals per play, received - 0.8 x promised: 8 - 6.8 = 1.2 and 0 - 1.2 = -1.2; their squares sum
+    # to 2.88, over n (n - 1) = 2: 1.44; the standard error sqrt(1.44) / 5 (the mean promise a play) = 0.24.
+    se = math.sqrt((1.2 ** 2 + 1.2 ** 2) / 2) / 5
+    assert se == pytest.approx(0.24)
+    assert (lumber["ratio_lo"], lumber["ratio_hi"]) == pytest.approx((0.8 - 1.96 * se, 0.8 + 1.96 * se))
+    assert (lumber["ratio_lo90"], lumber["ratio_hi90"]) == pytest.approx((0.8 - 1.6448536 * se, 0.8 + 1.6448536 * se))
+    assert lumber["ratio_p"] == pytest.approx(two_sided_p(0.2 / 0.24))
+    # City ore: one play, 4 received of 4 promised, the other nothing: the promise kept exactly, nothing varies.
     ore = row(mart, building="city", resource="ore")
     assert (ore["received"], ore["expected"], ore["ratio"], ore["mean_difference"]) == (4, 4.0, 1.0, 0.0)
     assert ore["mean_difference_lo"] == ore["mean_difference_hi"] == 0.0
+    assert ore["ratio_lo"] == ore["ratio_hi"] == 1.0 and ore["ratio_p"] == 1.0
 
 
 def test_losses_mart_by_hand(fixture_marts):
@@ -274,16 +309,52 @@ def test_losses_mart_by_hand(fixture_marts):
     assert row(mart, seat=1)["robbed_share"] == 0.0
 
 
+def test_loss_pairs_mart_by_hand(fixture_marts):
+    """Two seats compared play by play. Cards lost (robbed + discarded): play 0 seats 3, 4, 2; play 1 seats 3, 0, 6.
+    The run's mean loss a seat is 18 / 6 = 3, so the margin is 0.03."""
+    mart = fixture_marts["mart_catan_loss_pairs"]
+    assert mart.height == 3
+    lost = {0: [3, 3], 1: [4, 0], 2: [2, 6]}
+    z90 = 1.6448536269514722
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        d = [y - x for x, y in zip(lost[a], lost[b])]
+        mean, se = statistics.mean(d), statistics.stdev(d) / math.sqrt(2)
+        r = row(mart, seat_a=a, seat_b=b)
+        assert (r["n_plays"], r["mean_lost_a"], r["mean_lost_b"]) == (2, statistics.mean(lost[a]),
+                                                                      statistics.mean(lost[b]))
+        assert r["difference"] == pytest.approx(mean)
+        assert (r["difference_lo"], r["difference_hi"]) == pytest.approx((mean - 1.96 * se, mean + 1.96 * se))
+        assert (r["difference_lo90"], r["difference_hi90"]) == pytest.approx((mean - z90 * se, mean + z90 * se))
+        assert r["p_value"] == pytest.approx(two_sided_p(mean / se))
+        assert r["margin"] == pytest.approx(0.03) and r["equivalent"] is False
+    # Seats 1 and 2: differences -2 and 6, mean 2, sd sqrt(32), se 4: z = 0.5.
+    assert row(mart, seat_a=1, seat_b=2)["p_value"] == pytest.approx(two_sided_p(0.5))
+
+
 def test_card_holders_mart_by_hand(fixture_marts):
+    """The holder's win share over the plays with a holder against a fair 1/3, and the seats without the card one
+    observation a play (their mean share), both with Wilson's interval at the effective number of plays."""
     mart = fixture_marts["mart_catan_card_holders"]
     route = row(mart, card="longest_route")
-    assert (route["n_plays"], route["plays_with_holder"], route["holder_wins"], route["holder_share"]) == (2, 1, 1, 0.5)
-    assert route["holder_win_rate"] == 1.0
-    assert (route["holder_win_rate_lo"], route["holder_win_rate_hi"]) == pytest.approx(wilson(1, 1))
-    assert (route["seat_plays_without"], route["wins_without"], route["without_win_rate"]) == (5, 1, 0.2)
-    assert (route["without_win_rate_lo"], route["without_win_rate_hi"]) == pytest.approx(wilson(1, 5))
+    assert (route["n_plays"], route["plays_with_holder"], route["holder_wins"], route["held_share"]) == (2, 1, 1, 0.5)
+    # One play with a holder, who won: nothing varies, so the effective plays are the one play.
+    assert (route["holder_win_share"], route["holder_effective_plays"], route["fair_share"]) == (
+        1.0, 1.0, pytest.approx(1 / 3))
+    assert (route["holder_win_share_lo"], route["holder_win_share_hi"]) == pytest.approx(wilson(1, 1))
+    # z = (1 - 1/3) / sqrt((1/3)(2/3) / 1) = sqrt(2).
+    assert route["holder_p_value"] == pytest.approx(two_sided_p(math.sqrt(2)))
+    # Without the route: play 0's seats 1 and 2 won nothing (0); play 1 had no holder, its three seats shared seat
+    # 2's win (1/3). Mean 1/6, mean square 1/18, variance 1/36: effective plays 2 (5/36) / (1/36) = 10.
+    assert route["without_win_share"] == pytest.approx(1 / 6)
+    assert (route["without_win_share_lo"], route["without_win_share_hi"]) == pytest.approx(wilson(10 / 6, 10))
     army = row(mart, card="largest_army")
-    assert (army["plays_with_holder"], army["holder_wins"], army["holder_win_rate"], army["holder_share"]) == (
+    # Seat 1 held it and lost play 0; seat 2 held it and won play 1: shares 0 and 1, effective plays 2.
+    assert (army["plays_with_holder"], army["holder_wins"], army["holder_win_share"], army["held_share"]) == (
         2, 1, 0.5, 1.0)
-    assert (army["seat_plays_without"], army["wins_without"], army["without_win_rate"]) == (4, 1, 0.25)
-    assert (army["without_win_rate_lo"], army["without_win_rate_hi"]) == pytest.approx(wilson(1, 4))
+    assert (army["holder_win_share_lo"], army["holder_win_share_hi"]) == pytest.approx(wilson(1, 2))
+    # z = (1/2 - 1/3) / sqrt((2/9) / 2) = 1/2.
+    assert army["holder_p_value"] == pytest.approx(two_sided_p(0.5))
+    # Without the army: play 0's seats 0 and 2 shared seat 0's win (1/2); play 1's seats 0 and 1 won nothing (0).
+    # Mean 1/4, mean square 1/8, variance 1/16: effective plays 2 (3/16) / (1/16) = 6.
+    assert army["without_win_share"] == pytest.approx(0.25)
+    assert (army["without_win_share_lo"], army["without_win_share_hi"]) == pytest.approx(wilson(1.5, 6))

@@ -344,3 +344,28 @@ def test_balance_and_the_seat_test_need_two_plays():
     assert math.isnan(E.balance(one_play).value) and math.isnan(E.seat_test(one_play).statistic)
     summary = E.seat_summary(one_play)
     assert summary["balance"] is None and summary["seat_test_statistic"] is None
+
+
+@pytest.mark.parametrize("plays", [
+    [(1, 3), (0, 2), (2, 4), (1, 1)],          # events of a kind k within each play's m events
+    [(0, 3), (0, 2), (0, 5)],                  # never: the events themselves
+    [(2, 2), (3, 3)],                          # always
+    [(1, 4)],                                  # one play: no variance to estimate
+    [(5, 10), (5, 10), (5, 10)],               # every play alike
+])
+def test_the_ratio_macros_are_their_twins_and_count_plays_as_units(plays):
+    k, m = np.array([p[0] for p in plays], float), np.array([p[1] for p in plays], float)
+    sums = (len(plays), k.sum(), (k * k).sum(), (k * m).sum(), m.sum(), (m * m).sum())
+    con = connect()
+    try:
+        se, lo, hi = con.execute("select ratio_se($1, $2, $3, $4, $5, $6), ratio_share_lo($1, $2, $3, $4, $5, $6), "
+                                 "ratio_share_hi($1, $2, $3, $4, $5, $6)", list(sums)).fetchone()
+    finally:
+        con.close()
+    twin_se = E.ratio_se(*sums)
+    assert (se is None and math.isnan(twin_se)) or se == pytest.approx(twin_se, rel=1e-12)
+    assert (lo, hi) == pytest.approx(E.ratio_share_interval(*sums), rel=1e-12, abs=1e-15)
+    if len(plays) > 1 and 0 < k.sum() < m.sum():  # by hand: the ratio estimator's variance over plays
+        r = k.sum() / m.sum()
+        by_hand = math.sqrt(((k - r * m) ** 2).sum() / (len(plays) * (len(plays) - 1))) / m.mean()
+        assert twin_se == pytest.approx(by_hand, rel=1e-12)

@@ -2,9 +2,11 @@
 the shared game length and run balance, Die Mauer's penalty marts and match totals.
 
 Each lake below is written by hand, row by row, and every answer is worked out here from those rows, by hand or
-with plain Python and NumPy (never by running the marts' SQL again). Intervals are checked at both ends, to the
-last bits: Wilson for rates, mean +- 1.96 sd / sqrt(n) for means (pipelines/shared/macros.sql), and
-Die Mauer's match totals' seeded bootstrap re-implemented from its description.
+with plain Python and NumPy (never by running the marts' SQL again, nor with simlib.analysis.estimators). Intervals
+are checked at both ends, to the last bits: Wilson for rates, Wilson at the effective number of plays for win
+shares (docs/statistics.md), mean +- 1.96 sd / sqrt(n) for means (pipelines/shared/macros.sql), and Die Mauer's
+match totals' seeded bootstrap re-implemented from its description. Balance's median-unbiased estimate is a redraw:
+what can be checked of it by hand is (tests/mart_checks.py: assert_balance).
 """
 
 from __future__ import annotations
@@ -14,12 +16,24 @@ import json
 import math
 from collections import Counter
 from datetime import datetime, timezone
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
-from mart_checks import marts_of, row, wilson
+from mart_checks import (
+    assert_balance,
+    effective_n,
+    holm,
+    marts_of,
+    row,
+    seat_test,
+    share_interval,
+    share_p,
+    shares_of,
+    wilson,
+)
 from scipy import stats
 
 from simlib.analysis.pipeline import build
@@ -274,23 +288,34 @@ def test_the_hand_made_lakes_say_what_their_comments_say():
 
 # --- 1. Mauerbruch: endings and pair deciders -------------------------------------------------------------
 
+def breaker_shares(plays: list[tuple]) -> list[Fraction]:
+    """The breaker's win share in each broken play with a breaker (the seat that took a non-empty neighbouring
+    stack): 1/winners when it won, a tie splitting the win, else 0."""
+    return [Fraction(int(p[2] in winners_of(p[6])), len(winners_of(p[6]))) for p in plays
+            if p[0] == "broken" and p[1] > 0]
+
+
 def expected_endings(run_id: str, plays: list[tuple]) -> dict:
     """Every column of mart_mauerbruch_endings, from the drawn plays with plain Python and NumPy."""
     n = len(plays)
+    players = len(plays[0][6])
     blocked = sum(p[0] == "blocked" for p in plays)
     bonuses = [p[1] for p in plays if p[0] == "broken"]
-    breaks = [(p[2], p[2] in winners_of(p[6])) for p in plays if p[0] == "broken"]
+    breakers = [p[2] for p in plays if p[0] == "broken" and p[1] > 0]
+    shares = breaker_shares(plays)
     lo, hi = mean_interval(bonuses)
+    share_lo, share_hi = share_interval(shares) if shares else (None, None)
     return {
-        "game": "mauerbruch", "run_id": run_id, "players": len(plays[0][6]), "deck_name": "numnum",
+        "game": "mauerbruch", "run_id": run_id, "players": players, "deck_name": "numnum",
         "deck_id": "deck1", "n_plays": n, "blocked_plays": blocked, "blocked_rate": blocked / n,
         "blocked_rate_lo": wilson_clamped(blocked, n)[0], "blocked_rate_hi": wilson_clamped(blocked, n)[1],
         "mean_bonus": float(np.mean(bonuses)) if bonuses else None, "mean_bonus_lo": lo, "mean_bonus_hi": hi,
-        "max_bonus": max(p[1] for p in plays),
-        "breaker_win_rate": sum(won for _, won in breaks) / len(breaks) if breaks else None,
-        "breaker_win_rate_lo": wilson_clamped(sum(won for _, won in breaks), len(breaks))[0] if breaks else None,
-        "breaker_win_rate_hi": wilson_clamped(sum(won for _, won in breaks), len(breaks))[1] if breaks else None,
-        "seat0_breaks_rate": sum(seat == 0 for seat, _ in breaks) / len(breaks) if breaks else None,
+        "max_bonus": max(p[1] for p in plays), "n_breaks": len(shares), "fair_share": 1 / players,
+        "breaker_win_share": float(sum(shares) / len(shares)) if shares else None,
+        "breaker_win_share_lo": share_lo, "breaker_win_share_hi": share_hi,
+        "breaker_effective_plays": effective_n(shares) if shares else None,
+        "breaker_p_value": share_p(shares, 1 / players) if shares else None,
+        "seat0_breaks_rate": breakers.count(0) / len(breakers) if breakers else None,
         "mean_cards_left": float(np.mean([p[3] for p in plays])),
         "mean_opening_pairs": float(np.mean([p[4] for p in plays])),
         "mean_turns": float(np.mean([p[5] for p in plays])),
@@ -299,24 +324,40 @@ def expected_endings(run_id: str, plays: list[tuple]) -> dict:
 
 def test_mauerbruch_endings_by_hand(marts):
     endings = marts["mart_mauerbruch_endings"]
-    assert len(endings.columns) == 21 and endings.height == 3
+    assert len(endings.columns) == 25 and endings.height == 3
     a = row(endings, run_id="mb_a")
     # Two of five plays blocked; the bonuses of the three broken plays are 6, 3 and 9: mean 6, sd 3.
     assert (a["blocked_plays"], a["blocked_rate"], a["max_bonus"]) == (2, 0.4, 9)
     assert (a["blocked_rate_lo"], a["blocked_rate_hi"]) == close(wilson(2, 5))
     assert a["mean_bonus"] == 6.0
     assert (a["mean_bonus_lo"], a["mean_bonus_hi"]) == close((6 - Z * 3 / math.sqrt(3), 6 + Z * 3 / math.sqrt(3)))
-    # Breakers: seat 0 won play 0, seat 2 shared play 1's win, seat 0 lost play 3.
-    assert (a["breaker_win_rate"], a["seat0_breaks_rate"]) == close((2 / 3, 2 / 3))
-    assert (a["breaker_win_rate_lo"], a["breaker_win_rate_hi"]) == close(wilson(2, 3))
+    # Breakers: seat 0 won play 0 (share 1), seat 2 shared play 1's win with seat 1 (1/2), seat 0 lost play 3 (0).
+    # A win rate would read 2/3; the win share is 1.5/3 = 1/2. The shares vary less than wins: mean of squares
+    # 1.25/3, variance 5/12 - 1/4 = 1/6, so the effective plays are 3 (1/4) / (1/6) = 4.5, and the score test
+    # against a fair 1/3 has z = (1/2 - 1/3) / sqrt((2/9) / 4.5) = 0.75.
+    assert (a["n_breaks"], a["breaker_win_share"], a["seat0_breaks_rate"]) == (3, 0.5, close(2 / 3))
+    assert a["breaker_effective_plays"] == close(4.5)
+    assert (a["breaker_win_share_lo"], a["breaker_win_share_hi"]) == close(wilson(2.25, 4.5))
+    assert a["breaker_p_value"] == close(math.erfc(0.75 / math.sqrt(2)))
     assert (a["mean_cards_left"], a["mean_opening_pairs"], a["mean_turns"]) == close((66 / 5, 4 / 5, 63 / 5))
     # mb_b: one blocked play, so nobody broke the wall: no bonus, no breaker, no interval.
     b = row(endings, run_id="mb_b")
-    assert (b["blocked_rate"], b["blocked_rate_hi"], b["max_bonus"]) == (1.0, 1.0, 0)
-    assert b["mean_bonus"] is b["mean_bonus_lo"] is b["breaker_win_rate"] is b["seat0_breaks_rate"] is None
-    assert b["breaker_win_rate_lo"] is b["breaker_win_rate_hi"] is None
+    assert (b["blocked_rate"], b["blocked_rate_hi"], b["max_bonus"], b["n_breaks"]) == (1.0, 1.0, 0, 0)
+    assert b["mean_bonus"] is b["mean_bonus_lo"] is b["breaker_win_share"] is b["seat0_breaks_rate"] is None
+    assert b["breaker_win_share_lo"] is b["breaker_win_share_hi"] is b["breaker_p_value"] is None
     for run_id, (plays, _) in MB_RUNS.items():
         assert_columns(row(endings, run_id=run_id), expected_endings(run_id, plays))
+
+
+def clustered_share_interval(k: list[int], m: list[int]) -> tuple[float, float]:
+    """A share of pairs with the play as the unit: R = sum k / sum m (k a play's pairs of a kind, m all its pairs),
+    its variance the ratio estimator's over plays, sum (k - R m)^2 / (n (n - 1) mean(m)^2), and Wilson's interval at
+    the effective number of pairs R (1 - R) / variance."""
+    k, m = np.asarray(k, float), np.asarray(m, float)
+    n, r = len(k), k.sum() / m.sum()
+    variance = ((k - r * m) ** 2).sum() / (n * (n - 1) * m.mean() ** 2)
+    effective = r * (1 - r) / variance
+    return wilson_clamped(r * effective, effective)
 
 
 def test_mauerbruch_pair_deciders_by_hand(marts):
@@ -325,12 +366,25 @@ def test_mauerbruch_pair_deciders_by_hand(marts):
     n = len(MB_A_PAIRS)  # 12 pairs in 5 plays
     decided = Counter(p[9] for p in MB_A_PAIRS)
     assert (decided["joker"], decided["ban"], decided["ban pair"]) == (3, 2, 2)
+    # The play is the unit (a play's pairs share its deal). Per play 0-4: pairs 3, 3, 2, 2, 2; joker pairs 0, 0, 2,
+    # 0, 1; ban-decided pairs 1, 1, 0, 0, 0.
+    pairs = [sum(p[0] == play for p in MB_A_PAIRS) for play in range(5)]
+    jokers = [sum(p[0] == play and p[9] == "joker" for p in MB_A_PAIRS) for play in range(5)]
+    bans = [sum(p[0] == play and p[9] == "ban" for p in MB_A_PAIRS) for play in range(5)]
+    assert (pairs, jokers, bans) == ([3, 3, 2, 2, 2], [0, 0, 2, 0, 1], [1, 1, 0, 0, 0])
+    # Jokers: R = 1/4, the residuals k - R m are -3/4, -3/4, 3/2, -1/2, 1/2 (squares summing to 3.875), the mean
+    # play has 2.4 pairs: variance 3.875 / (5 x 4 x 2.4^2) = 3.875 / 115.2, effective pairs 0.1875 / that.
+    joker_pairs = 0.1875 / (3.875 / 115.2)
+    assert clustered_share_interval(jokers, pairs) == close(wilson(0.25 * joker_pairs, joker_pairs))
+    joker_lo, joker_hi = clustered_share_interval(jokers, pairs)
+    ban_lo, ban_hi = clustered_share_interval(bans, pairs)
+    assert (ban_lo, ban_hi) != close(wilson(2, n))  # not the pairs as if independent
     expected = {
         "game": "mauerbruch", "run_id": "mb_a", "n_pairs": 12, "n_plays": 5,
         "double_share": 7 / 12,
-        "joker_share": 3 / 12, "joker_share_lo": wilson(3, n)[0], "joker_share_hi": wilson(3, n)[1],
+        "joker_share": 3 / 12, "joker_share_lo": joker_lo, "joker_share_hi": joker_hi,
         "ban_pair_share": 2 / 12,
-        "ban_decided_share": 2 / 12, "ban_decided_share_lo": wilson(2, n)[0], "ban_decided_share_hi": wilson(2, n)[1],
+        "ban_decided_share": 2 / 12, "ban_decided_share_lo": ban_lo, "ban_decided_share_hi": ban_hi,
         "ban_in_force_share": 8 / 12,  # pairs taken with ban2 or ban5 set
         "swap_share": 2 / 12,
     }
@@ -372,66 +426,87 @@ def test_game_length_quantiles_and_mean(marts):
 
 # --- 3. the shared run balance ----------------------------------------------------------------------------
 
+BALANCE = ("balance", "balance_lo", "balance_hi")
+
+
 def expected_balance(game: str, run_id: str, winners: list[list[int]], players: int, completed: list[bool],
                      turns: list[int]) -> dict:
+    """Every column of mart_run_balance but balance (a redraw: assert_balance checks what can be checked of it)."""
     n = len(winners)
-    wins = [sum(seat in w for w in winners) for seat in range(players)]
-    rates = [w / n for w in wins]
-    share0 = sum(1 / len(w) for w in winners if 0 in w) / n
-    # The seats x (won, not won) table: each seat has n plays, so a seat's expected wins are all wins / players.
-    expected_won = sum(wins) / players
-    chi2 = sum((w - expected_won) ** 2 / expected_won if expected_won else 0.0 for w in wins)
-    chi2 += sum(((n - w) - (n - expected_won)) ** 2 / (n - expected_won) if n - expected_won else 0.0
-                for w in wins)
-    lo, hi = wilson_clamped(wins[0], n)
+    table = shares_of(winners, players)
+    by_seat = [[play[seat] for play in table] for seat in range(players)]
+    fair = Fraction(1, players)
+    means = [sum(x) / n for x in by_seat]
+    lo, hi = share_interval(by_seat[0])
+    distance = [abs(m - fair) for m in means]
+    largest = distance.index(max(distance))  # index(): the lowest seat on a tie
+    p_holm = holm([share_p(x, 1 / players) for x in by_seat])
+    statistic, dof, _ = seat_test(table)
     return {
         "game": game, "run_id": run_id, "players": players, "n_plays": n,
-        "seat0_win_rate": rates[0], "seat0_win_rate_lo": lo, "seat0_win_rate_hi": hi,
-        "seat0_advantage": share0 - 1 / players, "balance": 1 - (max(rates) - min(rates)),
-        "best_seat": rates.index(max(rates)), "worst_seat": rates.index(min(rates)),  # index(): the lowest seat
-        "chi2": chi2, "chi2_dof": players - 1, "chi2_p_value": chi2_sf(chi2, players - 1),
+        "seat0_win_share": float(means[0]), "seat0_win_share_lo": lo, "seat0_win_share_hi": hi,
+        "seat0_advantage": float(means[0] - fair), "seat0_advantage_lo": lo - 1 / players,
+        "seat0_advantage_hi": hi - 1 / players,
+        "largest_seat": largest, "largest_advantage": float(means[largest] - fair), "largest_p_holm": p_holm[largest],
+        "seat_test_statistic": statistic, "seat_test_dof": dof,
+        "seat_test_p": None if statistic is None else chi2_sf(statistic, dof),
         "completion_rate": sum(completed) / n, "incomplete_plays": n - sum(completed),
         "tie_rate": sum(len(w) > 1 for w in winners) / n, "mean_turns": float(np.mean(turns)),
     }
 
 
+def assert_run_balance(got: dict, expected: dict, winners: list[list[int]], players: int) -> None:
+    assert_columns({k: v for k, v in got.items() if k not in BALANCE}, expected)
+    if len(winners) < 2:
+        assert [got[k] for k in BALANCE] == [None] * 3
+    else:
+        assert_balance(got, shares_of(winners, players))
+
+
 def test_run_balance_by_hand(marts):
     balance = marts["mart_run_balance"]
     a = row(balance, run_id="mb_a")
-    # Wins by seat: 2, 3, 2 of 5. Seat 0 and seat 2 tie for worst: the lowest seat is named.
-    assert (a["best_seat"], a["worst_seat"], a["balance"]) == (1, 0, close(1 - (3 / 5 - 2 / 5)))
-    # Seat 0's win shares: 1 (play 0) + 1/2 (play 4), over 5 plays.
-    assert a["seat0_advantage"] == close(1.5 / 5 - 1 / 3)
-    # Expected wins 7/3 per seat; the not-won cells expect 5 - 7/3 = 8/3.
-    chi2 = 2 * (2 - 7 / 3) ** 2 / (7 / 3) + (3 - 7 / 3) ** 2 / (7 / 3) + 2 * (3 - 8 / 3) ** 2 / (8 / 3) \
-        + (2 - 8 / 3) ** 2 / (8 / 3)
-    assert (a["chi2"], a["chi2_p_value"]) == close((chi2, math.exp(-chi2 / 2)))
+    # Win shares by seat: 1 + 1/2 (plays 0, 4), 1/2 + 1 + 1/2 (plays 1, 2, 4), 1/2 + 1 (plays 1, 3): 0.3, 0.4, 0.3
+    # of 5. Seat 1 lies farthest from the fair share, 1/15 above it.
+    assert (a["seat0_win_share"], a["seat0_advantage"]) == close((1.5 / 5, 1.5 / 5 - 1 / 3))
+    assert (a["largest_seat"], a["largest_advantage"]) == (1, close(0.4 - 1 / 3))
+    # The seat test, solved in fractions: T = 5 d' S+ d = 2/13 on 2 degrees of freedom (every play has a winner).
+    assert (a["seat_test_statistic"], a["seat_test_dof"], a["seat_test_p"]) == (
+        close(2 / 13), 2, close(math.exp(-1 / 13)))
     assert (a["tie_rate"], a["completion_rate"], a["incomplete_plays"]) == (0.4, 0.6, 2)
-    # mb_long: seats 0 and 1 tie for best (30 of 60 wins each): seat 0 is named; seat 3 never won.
+    # mb_long: seats 0 and 1 win 2.5 of every 6 plays' shares, seat 2 one, seat 3 none: seat 3 lies farthest from
+    # the fair share (1/4 below); T = 60 on 3 degrees of freedom. The gap of 5/12 is far beyond the noise of 60
+    # plays: balance is below 1, and no lower than 1 - 5/12.
     long = row(balance, run_id="mb_long")
-    assert (long["best_seat"], long["worst_seat"], long["balance"]) == (0, 3, 0.5)
+    assert (long["largest_seat"], long["largest_advantage"]) == (3, -0.25)
+    assert (long["seat_test_statistic"], long["seat_test_dof"]) == (close(60.0), 3)
+    assert 1 - 5 / 12 <= long["balance"] < long["balance_hi"] < 1
     assert (long["tie_rate"], long["completion_rate"]) == close((10 / 60, 56 / 60))
     assert long["seat0_advantage"] == close((20 + 10 / 2) / 60 - 1 / 4)
-    # mb_b: one play, both seats won: nothing to test against, chi2 0 and p-value 1.
+    # mb_b: one play, both seats won: the shares sit at the fair share, S is 0: no test, no balance.
     b = row(balance, run_id="mb_b")
-    assert (b["chi2"], b["chi2_p_value"], b["best_seat"], b["worst_seat"], b["tie_rate"]) == (0, 1, 0, 0, 1)
+    assert (b["seat_test_statistic"], b["seat_test_dof"], b["seat_test_p"], b["tie_rate"]) == (None, 0, None, 1)
+    assert (b["balance"], b["largest_seat"], b["largest_advantage"], b["largest_p_holm"]) == (None, 0, 0, 1)
 
     for run_id, (plays, _) in MB_RUNS.items():
         winners = [winners_of(p[6]) for p in plays]
-        expected = expected_balance("mauerbruch", run_id, winners, len(plays[0][6]), [p[0] == "broken" for p in plays],
+        players = len(plays[0][6])
+        expected = expected_balance("mauerbruch", run_id, winners, players, [p[0] == "broken" for p in plays],
                                     [p[5] for p in plays])
-        assert_columns(row(balance, run_id=run_id), expected)
+        assert_run_balance(row(balance, run_id=run_id), expected, winners, players)
     rows = mauer_seat_plays()
     mauer_winners = []
     for play in range(len(MAUER_MATCHES) * ROUNDS):
         by_seat = {r["seat"]: r["penalty"] for r in rows if r["play_index"] == play}
         mauer_winners.append(sorted(s for s, p in by_seat.items() if p == min(by_seat.values())))
-    assert_columns(row(balance, run_id="mauer_a"),
-                   expected_balance("mauer", "mauer_a", mauer_winners, 3, [True] * 20, list(range(8, 28))))
+    assert_run_balance(row(balance, run_id="mauer_a"),
+                       expected_balance("mauer", "mauer_a", mauer_winners, 3, [True] * 20, list(range(8, 28))),
+                       mauer_winners, 3)
 
 
 def test_the_closed_form_chi_square_tail_agrees_with_scipy():
-    """A second opinion on the test's own chi-square tail (the marts compute theirs with SciPy)."""
+    """A second opinion on the test's own chi-square tail (the seat test's p; the marts compute theirs with
+    SciPy)."""
     for dof in (1, 2, 3):
         for x in (0.0, 0.3, 1.7, 4.2, 11.0):
             assert chi2_sf(x, dof) == close(float(stats.chi2.sf(x, dof)))
@@ -501,14 +576,59 @@ def test_mauer_penalty_hist(marts):
     assert row(hist, seat=0, policy="heavy", penalty=0)["share"] == 0.5
 
 
+def expected_pair(x_a: list[int], x_b: list[int], unit_mean: float) -> dict:
+    """A pair compared unit by unit: b - a per unit, its mean with mean -+ 1.96 sd / sqrt(n) and -+ 1.6449 (the 90%
+    interval of TOST), the normal two-sided p, and the margin: 1% of the mean a seat (position) of the run."""
+    d = np.asarray(x_b, dtype=float) - np.asarray(x_a, dtype=float)
+    n, mean, sd = len(d), float(d.mean()), float(np.std(d, ddof=1))
+    se = sd / math.sqrt(n)
+    z90 = float(stats.norm.ppf(0.95))
+    return {"n_units": n, "mean_a": float(np.mean(x_a)), "mean_b": float(np.mean(x_b)), "difference": mean,
+            "difference_lo": mean - Z * se, "difference_hi": mean + Z * se, "difference_lo90": mean - z90 * se,
+            "difference_hi90": mean + z90 * se, "p_value": math.erfc(abs(mean) / se / math.sqrt(2)),
+            "margin": 0.01 * unit_mean,
+            "equivalent": -0.01 * unit_mean < mean - z90 * se and mean + z90 * se < 0.01 * unit_mean}
+
+
+def test_mauer_pair_differences(marts):
+    """Every pair of seats compared play by play and every pair of table positions match by match: the seats of a
+    play share its deal, so the interval is the paired difference's over plays (matches), not two seats' apart."""
+    rows = mauer_seat_plays()
+    pairs = marts["mart_mauer_pair_differences"]
+    assert pairs.height == 6  # three pairs of seats, three of positions
+    penalty = {(r["play_index"], r["seat"]): r["penalty"] for r in rows}
+    seats = {s: [penalty[play, s] for play in range(20)] for s in range(3)}
+    assert seats[1] == [5, 6, 4, 2, 2, 9, 8, 0, 0, 3, 6, 4, 0, 1, 3, 8, 11, 0, 1, 6]
+    seat_mean = sum(r["penalty"] for r in rows) / 60
+    positions = {p: match_totals(p) for p in range(3)}
+    position_mean = sum(map(sum, positions.values())) / 30
+    # Seats 0 and 1: the paired differences 1 - 0 have mean 79/20 - 60/20 = 0.95 (seat 0 sums 60 over the 20 plays).
+    assert sum(seats[0]) == 60 and row(pairs, compared="seat", a=0, b=1)["difference"] == close(0.95)
+    for compared, unit, values, mean in (("seat", "play", seats, seat_mean),
+                                         ("position", "match", positions, position_mean)):
+        for a, b in ((0, 1), (0, 2), (1, 2)):
+            expected = {"game": "mauer", "run_id": "mauer_a", "compared": compared, "unit": unit, "a": a, "b": b,
+                        "n_plays": 20} | expected_pair(values[a], values[b], mean)
+            assert_columns(row(pairs, compared=compared, a=a, b=b), expected)
+    # With 20 plays nothing is shown within 1% of the mean.
+    assert not pairs["equivalent"].any()
+
+
 # --- 5. Die Mauer's match totals (a Polars model with a seeded bootstrap) ---------------------------------
 
 def match_totals(player: int) -> list[int]:
     return [sum(by_position[player] for by_position in match) for match in MAUER_MATCHES]
 
 
-def match_won(player: int) -> list[bool]:
-    return [sum(r[player] for r in m) == min(sum(r[p] for r in m) for p in range(3)) for m in MAUER_MATCHES]
+def match_shares(player: int) -> list[Fraction]:
+    """The position's win share of each match: 1/winners when its total is the lowest (a tie splits the win), else
+    0."""
+    shares = []
+    for m in MAUER_MATCHES:
+        totals = [sum(r[p] for r in m) for p in range(3)]
+        winners = [p for p in range(3) if totals[p] == min(totals)]
+        shares.append(Fraction(int(player in winners), len(winners)))
+    return shares
 
 
 def bootstrap_interval(totals: list[int], seed_text: str) -> tuple[float, float]:
@@ -528,7 +648,10 @@ def test_mauer_match_totals(marts):
     assert totals.height == 3
     # Position 0's totals: 3, 0, 3, 5, 4, 8, 2, 6, 3, 9; sorted 0, 2, 3, 3, 3, 4, 5, 6, 8, 9.
     p0 = row(totals, player=0)
-    assert (p0["mean_total"], p0["median_total"], p0["share_zero"], p0["match_win_rate"]) == (4.3, 3.5, 0.1, 0.4)
+    assert (p0["mean_total"], p0["median_total"], p0["share_zero"]) == (4.3, 3.5, 0.1)
+    # It wins matches 0, 1 and 6 alone and ties match 8 with position 2: a win share of 3.5 of 10 (a win rate, the
+    # tie counted whole, would read 4 of 10). Position 1 wins four alone (0.4), position 2 two and the tie (0.25).
+    assert [row(totals, player=p)["match_win_share"] for p in range(3)] == [0.35, 0.4, 0.25]
     # The model's quantiles follow NumPy's "lower" rule (the value at 0-based floor((n - 1) q)), not quantile_disc
     # as the other marts: of 10 totals the 75% quantile is the 7th, 5 (quantile_disc: the 8th, 6) and the 95%
     # quantile the 9th, 8 (quantile_disc: the 10th, 9).
@@ -542,7 +665,9 @@ def test_mauer_match_totals(marts):
             "game": "mauer", "run_id": "mauer_a", "player": player, "policy": policy, "n_matches": 10,
             "rounds": 2, "n_plays": 20, "mean_total": float(np.mean(x)), "mean_total_lo": lo, "mean_total_hi": hi,
             "median_total": float(np.median(x)), "share_zero": float(np.mean(np.asarray(x) == 0)),
-            "match_win_rate": float(np.mean(match_won(player))),
+            "match_win_share": float(sum(match_shares(player)) / 10),
+            "match_win_share_lo": share_interval(match_shares(player))[0],
+            "match_win_share_hi": share_interval(match_shares(player))[1],
         } | {f"{q}_total": int(np.quantile(x, p / 100, method="lower")) for q, p in QUANTILES.items() if q != "median"}
         assert_columns(row(totals, player=player), expected)
         assert lo < expected["mean_total"] < hi

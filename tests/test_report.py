@@ -65,10 +65,11 @@ FIGURES_MAUERBRUCH = ["seat_advantage", "game_length", "policy_table_3p", "endin
 # the skill ladder from the tournament's pairings of rungs (heavy against random, reader against heavy)
 FIGURES = ["seat_advantage", "game_length", "policy_table_4p_rounds_1", "skill_ladder", "penalty_by_seat",
            "match_totals", "baurunde_cases"]
-TABLES = ["Balance per run", "Win share and advantage by seat, per set-up", "Game length per set-up", "Policy strength",
+TABLES = ["Balance and the seat test per set-up", "Win share and advantage by seat, per set-up",
+          "Game length per set-up", "Policy strength",
           "The skill ladder: balance at each rung", "The skill ladder: each rung against the rung below",
           "The skill ladder: skill depth", "Penalty points by seat", "Penalty points by policy",
-          "Match totals by table position", "How Baurunden resolve", "Assumed rule parameters", "Runs"]
+          "Match totals by table position", "How build rounds resolve", "Assumed rule parameters", "Runs"]
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +102,7 @@ def test_the_mauerbruch_page_has_its_figures(report):
     for name in FIGURES_MAUERBRUCH:
         assert figure_png(page, f"mauerbruch_{name}"), name
         assert f"id='mauerbruch_{name}'" in page, name
-    for title in ("How games end", "What decides pairs", "Balance per run"):
+    for title in ("How games end", "What decides pairs", "Balance and the seat test per set-up"):
         assert f"<h3>{title}" in page or f"<summary>{title}" in page, title  # long tables start folded
     assert "deck" in page and "deck_cards" not in page  # derived parameters stay out of labels and inputs
 

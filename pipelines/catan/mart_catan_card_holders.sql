@@ -1,8 +1,9 @@
--- Catan: how often the holder of the longest-route card and of the largest-army card at the end wins,
--- per run, against the seats without the card. A card has at most one holder per play, so the plays
--- with a holder are the holders' seat-plays (no count of distinct plays).
-with seats as (
-    select * from stg_catan_seats
+-- Catan: does the holder of the longest-route card (of the largest-army card) at the end win? Per run, the
+-- holder's win share over the plays with a holder against a seat's fair share, 1 / players, and the mean win share
+-- of the seats without the card, a play the unit (int_catan_card_play_sums). Intervals are Wilson's at the
+-- effective number of plays, the p-value the score test against the fair share (docs/statistics.md).
+with card_sums as (
+    select * from int_catan_card_play_sums
 ),
 
 games as (
@@ -10,26 +11,23 @@ games as (
 ),
 
 plays as (
-    select run_id, count(*) as n_plays
+    select run_id, any_value(players) as players
     from games
     group by all
-),
-
-cards as (
-    select run_id, 'longest_route' as card, longest_route_card as holds, winner from seats
-    union all
-    select run_id, 'largest_army' as card, largest_army_card as holds, winner from seats
 ),
 
 sums as (
     select
         run_id,
         card,
-        count(*) filter (where holds) as plays_with_holder,
-        count(*) filter (where holds and winner) as holder_wins,
-        count(*) filter (where not holds) as seat_plays_without,
-        count(*) filter (where not holds and winner) as wins_without
-    from cards
+        sum(n_plays)::bigint as n_plays,
+        sum(plays_with_holder)::bigint as plays_with_holder,
+        sum(holder_wins)::bigint as holder_wins,
+        coalesce(sum(holder_share_sum), 0) as holder_share_sum,
+        coalesce(sum(holder_share_sq_sum), 0) as holder_share_sq_sum,
+        sum(without_share_sum) as without_share_sum,
+        sum(without_share_sq_sum) as without_share_sq_sum
+    from card_sums
     group by all
 ),
 
@@ -38,18 +36,24 @@ final as (
         'catan' as game,
         s.run_id,
         s.card,
-        p.n_plays,
+        s.n_plays,
         s.plays_with_holder,
-        s.plays_with_holder / p.n_plays as holder_share,
+        s.plays_with_holder / s.n_plays as held_share,
         s.holder_wins,
-        s.holder_wins / nullif(s.plays_with_holder, 0) as holder_win_rate,
-        wilson_lo(s.holder_wins, nullif(s.plays_with_holder, 0)) as holder_win_rate_lo,
-        wilson_hi(s.holder_wins, nullif(s.plays_with_holder, 0)) as holder_win_rate_hi,
-        s.seat_plays_without,
-        s.wins_without,
-        s.wins_without / nullif(s.seat_plays_without, 0) as without_win_rate,
-        wilson_lo(s.wins_without, nullif(s.seat_plays_without, 0)) as without_win_rate_lo,
-        wilson_hi(s.wins_without, nullif(s.seat_plays_without, 0)) as without_win_rate_hi
+        1.0 / p.players as fair_share,
+        -- no holder, no share: the macros would make [0, 1] of nothing (greatest and least skip nulls)
+        s.holder_share_sum / nullif(s.plays_with_holder, 0) as holder_win_share,
+        case when s.plays_with_holder > 0 then share_lo(s.plays_with_holder, s.holder_share_sum,
+                                                        s.holder_share_sq_sum) end as holder_win_share_lo,
+        case when s.plays_with_holder > 0 then share_hi(s.plays_with_holder, s.holder_share_sum,
+                                                        s.holder_share_sq_sum) end as holder_win_share_hi,
+        case when s.plays_with_holder > 0 then share_effective_n(s.plays_with_holder, s.holder_share_sum,
+                                                                 s.holder_share_sq_sum) end as holder_effective_plays,
+        case when s.plays_with_holder > 0 then share_p(s.plays_with_holder, s.holder_share_sum, s.holder_share_sq_sum,
+                                                       1.0 / p.players) end as holder_p_value,
+        s.without_share_sum / s.n_plays as without_win_share,
+        share_lo(s.n_plays, s.without_share_sum, s.without_share_sq_sum) as without_win_share_lo,
+        share_hi(s.n_plays, s.without_share_sum, s.without_share_sq_sum) as without_win_share_hi
     from sums as s
     join plays as p using (run_id)
 )

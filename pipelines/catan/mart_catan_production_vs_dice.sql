@@ -1,9 +1,11 @@
--- Catan: cards received from rolls against what the dice promised (pips/36 per roll), per run, building
--- kind and resource. The gap is what the robber and the bank shortage take. The interval is that of the
--- mean difference per seat-play, from sums (a seat-play without a row received and was promised
--- nothing: a difference of 0), so memory does not grow with the plays.
-with production as (
-    select * from stg_catan_production
+-- Catan: cards received from rolls against what the dice promised (pips/36 per roll), per run, building kind and
+-- resource. The gap is what the robber and the bank shortage take. The play is the unit: its seats share its
+-- dice, its robber and its bank, so the sums come per play, all seats together (int_catan_production_play_sums),
+-- and every interval is over plays. The ratio received / promised is a ratio of two sums over plays: its interval
+-- and p-value (against 1, the dice's promise kept) use the ratio estimator's standard error (macro ratio_se, r and
+-- e a play's received and promised cards; docs/statistics.md).
+with play_sums as (
+    select * from int_catan_production_play_sums
 ),
 
 games as (
@@ -11,7 +13,7 @@ games as (
 ),
 
 plays as (
-    select run_id, count(*) as n_plays, sum(players)::bigint as n_seat_plays
+    select run_id, count(*) as n_plays
     from games
     group by all
 ),
@@ -21,25 +23,33 @@ sums as (
         run_id,
         building,
         resource,
-        sum(amount)::bigint as received,
+        sum(received)::bigint as received,
+        sum(received_sq_sum)::bigint as received_sq_sum,
         sum(expected) as expected,
-        sum(difference) as difference_sum,
-        sum(difference * difference) as difference_sq_sum
-    from production
+        sum(expected_sq_sum) as expected_sq_sum,
+        sum(received_by_expected_sum) as received_by_expected_sum
+    from play_sums
     group by all
 ),
 
-differences as (
+ratios as (
     select
         s.*,
         p.n_plays,
-        p.n_seat_plays,
-        s.difference_sum / p.n_seat_plays as mean_difference,
-        sd_from_sums(p.n_seat_plays, s.difference_sum, s.difference_sq_sum) as sd_difference,
-        mean_ci_half(sd_from_sums(p.n_seat_plays, s.difference_sum, s.difference_sq_sum), p.n_seat_plays)
-            as half_width
+        s.received / nullif(s.expected, 0) as ratio,
+        -- a play's difference received - promised: its sum and sum of squares over plays
+        s.received - s.expected as difference_sum,
+        s.received_sq_sum - 2 * s.received_by_expected_sum + s.expected_sq_sum as difference_sq_sum
     from sums as s
     join plays as p using (run_id)
+),
+
+errors as (
+    select
+        *,
+        sd_from_sums(n_plays, difference_sum, difference_sq_sum) as sd_difference,
+        ratio_se(n_plays, received, received_sq_sum, received_by_expected_sum, expected, expected_sq_sum) as ratio_se
+    from ratios
 ),
 
 final as (
@@ -49,19 +59,24 @@ final as (
         building,
         resource,
         n_plays,
-        n_seat_plays,
         received,
         expected,
         received / n_plays as received_per_play,
         expected / n_plays as expected_per_play,
-        mean_difference,
-        mean_difference - half_width as mean_difference_lo,
-        mean_difference + half_width as mean_difference_hi,
+        difference_sum / n_plays as mean_difference,
+        difference_sum / n_plays - mean_ci_half(sd_difference, n_plays) as mean_difference_lo,
+        difference_sum / n_plays + mean_ci_half(sd_difference, n_plays) as mean_difference_hi,
         sd_difference,
-        received / nullif(expected, 0) as ratio,
-        1 + (mean_difference - half_width) * n_seat_plays / nullif(expected, 0) as ratio_lo,
-        1 + (mean_difference + half_width) * n_seat_plays / nullif(expected, 0) as ratio_hi
-    from differences
+        ratio,
+        ratio - 1.96 * ratio_se as ratio_lo,
+        ratio + 1.96 * ratio_se as ratio_hi,
+        ratio - 1.6448536269514722 * ratio_se as ratio_lo90,
+        ratio + 1.6448536269514722 * ratio_se as ratio_hi90,
+        case
+            when ratio_se > 0 then 2 * norm_sf(abs(ratio - 1) / ratio_se)
+            when ratio_se = 0 then (ratio = 1)::int::double
+        end as ratio_p
+    from errors
 )
 
 select * from final

@@ -1,23 +1,24 @@
--- Mauerbruch: how games end, per run: how often the wall is blocked, what breaking it is worth,
--- and whether the breaker wins (with its Wilson interval: what decides a play). The breaker is the one
--- seat of a play with bonus cards, so the breaker figures are sums over seats, joined to the play figures
--- per run (no join per play).
+-- Mauerbruch: how games end, per run: how often the wall is blocked, what breaking it is worth, and the
+-- breaker's win share (what decides a play) against a seat's fair share, 1 / players. The share splits a tied
+-- win among its winners, as every fairness figure does (docs/statistics.md); its interval is Wilson's at the
+-- effective number of plays, and its p the score test against the fair share. The breaker sums come per part
+-- (int_mauerbruch_breaker_sums), the play figures from the plays, joined per run (no join per play here).
 with games as (
     select * from stg_mauerbruch_games
 ),
 
-seats as (
-    select * from stg_mauerbruch_seats
+breaker_sums as (
+    select * from int_mauerbruch_breaker_sums
 ),
 
 breakers as (
     select
         run_id,
-        count(*) as n_breakers,
-        count(*) filter (where winner) as breakers_won,
-        count(*) filter (where seat = 0) as seat0_breaks
-    from seats
-    where bonus_cards > 0
+        sum(n_breaks)::bigint as n_breaks,
+        sum(share_sum) as share_sum,
+        sum(share_sq_sum) as share_sq_sum,
+        sum(seat0_breaks)::bigint as seat0_breaks
+    from breaker_sums
     group by all
 ),
 
@@ -56,11 +57,17 @@ final as (
         p.mean_bonus - mean_ci_half(p.sd_bonus, p.broken_plays) as mean_bonus_lo,
         p.mean_bonus + mean_ci_half(p.sd_bonus, p.broken_plays) as mean_bonus_hi,
         p.max_bonus,
-        b.breakers_won / nullif(b.n_breakers, 0) as breaker_win_rate,
-        -- the macros would make [0, 1] of no breaker at all (greatest and least skip nulls)
-        case when b.n_breakers > 0 then wilson_lo(b.breakers_won, b.n_breakers) end as breaker_win_rate_lo,
-        case when b.n_breakers > 0 then wilson_hi(b.breakers_won, b.n_breakers) end as breaker_win_rate_hi,
-        b.seat0_breaks / nullif(b.n_breakers, 0) as seat0_breaks_rate,
+        coalesce(b.n_breaks, 0) as n_breaks,
+        1.0 / p.players as fair_share,
+        -- no breaker, no share: the macros would make [0, 1] of nothing (greatest and least skip nulls)
+        b.share_sum / nullif(b.n_breaks, 0) as breaker_win_share,
+        case when b.n_breaks > 0 then share_lo(b.n_breaks, b.share_sum, b.share_sq_sum) end as breaker_win_share_lo,
+        case when b.n_breaks > 0 then share_hi(b.n_breaks, b.share_sum, b.share_sq_sum) end as breaker_win_share_hi,
+        case when b.n_breaks > 0 then share_effective_n(b.n_breaks, b.share_sum, b.share_sq_sum) end
+            as breaker_effective_plays,
+        case when b.n_breaks > 0 then share_p(b.n_breaks, b.share_sum, b.share_sq_sum, 1.0 / p.players) end
+            as breaker_p_value,
+        b.seat0_breaks / nullif(b.n_breaks, 0) as seat0_breaks_rate,
         p.mean_cards_left,
         p.mean_opening_pairs,
         p.mean_turns

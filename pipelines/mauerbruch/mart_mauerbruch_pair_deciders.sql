@@ -1,55 +1,70 @@
--- Mauerbruch: how often jokers and bans decide pairs, per run with --events. A joker decides a pair it
--- is part of (it matches any number card); a ban decides a pair whose kind it changed (a same-symbol
--- pair whose only common divisor is the banned 2 or 5 becomes single); two bans make a ban pair.
-with events as (
-    select * from stg_mauerbruch_events
+-- Mauerbruch: how often jokers and bans decide pairs, per run with --events (int_mauerbruch_pair_play_sums
+-- classifies the pairs). A share of pairs is a ratio of two sums over plays (pairs of a kind / pairs), and the
+-- play is the unit: a play's pairs share its deal, so they are not independent draws. The interval is Wilson's at
+-- the effective number of pairs (macros ratio_share_lo/hi: the ratio estimator's variance over plays, k and m a
+-- play's pairs of the kind and all its pairs); where nothing varies, the pairs themselves.
+with pair_sums as (
+    select * from int_mauerbruch_pair_play_sums
+),
+
+games as (
+    select * from stg_mauerbruch_games
 ),
 
 plays as (
     select run_id, count(*) as n_plays
-    from stg_mauerbruch_games
+    from games
     group by all
 ),
 
-cards as (
+sums as (
     select
-        *,
-        split_part(label_a, ':', 1) as symbol_a,
-        split_part(label_b, ':', 1) as symbol_b,
-        try_cast(split_part(label_a, ':', 2) as int) as value_a,
-        try_cast(split_part(label_b, ':', 2) as int) as value_b
-    from events
+        run_id,
+        sum(n_pairs)::bigint as n_pairs,
+        sum(pairs_sq_sum)::bigint as pairs_sq_sum,
+        sum(doubles)::bigint as doubles,
+        sum(jokers)::bigint as jokers,
+        sum(jokers_sq_sum)::bigint as jokers_sq_sum,
+        sum(jokers_by_pairs_sum)::bigint as jokers_by_pairs_sum,
+        sum(ban_pairs)::bigint as ban_pairs,
+        sum(ban_decided)::bigint as ban_decided,
+        sum(ban_decided_sq_sum)::bigint as ban_decided_sq_sum,
+        sum(ban_decided_by_pairs_sum)::bigint as ban_decided_by_pairs_sum,
+        sum(ban_in_force)::bigint as ban_in_force,
+        sum(swaps)::bigint as swaps
+    from pair_sums
+    group by all
 ),
 
-classified as (
+ratios as (
     select
-        *,
-        label_a like '%:joker' or label_b like '%:joker' as joker_pair,
-        label_a in ('ban2', 'ban5') and label_a = label_b as ban_pair,
-        value_a is not null and value_b is not null and symbol_a = symbol_b
-            and ((gcd(value_a, value_b) = 2 and ban2) or (gcd(value_a, value_b) = 5 and ban5)) as ban_decided
-    from cards
+        s.*,
+        p.n_plays,
+        s.jokers / s.n_pairs as joker_share,
+        s.ban_decided / s.n_pairs as ban_decided_share
+    from sums as s
+    join plays as p using (run_id)
 ),
 
 final as (
     select
         'mauerbruch' as game,
         run_id,
-        count(*) as n_pairs,
-        any_value(p.n_plays) as n_plays,
-        avg((pair_kind = 'double')::int) as double_share,
-        avg(joker_pair::int) as joker_share,
-        wilson_lo(count(*) filter (where joker_pair), count(*)) as joker_share_lo,
-        wilson_hi(count(*) filter (where joker_pair), count(*)) as joker_share_hi,
-        avg(ban_pair::int) as ban_pair_share,
-        avg(ban_decided::int) as ban_decided_share,
-        wilson_lo(count(*) filter (where ban_decided), count(*)) as ban_decided_share_lo,
-        wilson_hi(count(*) filter (where ban_decided), count(*)) as ban_decided_share_hi,
-        avg((ban2 or ban5)::int) as ban_in_force_share,
-        avg(swapped::int) as swap_share
-    from classified
-    join plays as p using (run_id)
-    group by run_id
+        n_pairs,
+        n_plays,
+        doubles / n_pairs as double_share,
+        joker_share,
+        ratio_share_lo(n_plays, jokers, jokers_sq_sum, jokers_by_pairs_sum, n_pairs, pairs_sq_sum) as joker_share_lo,
+        ratio_share_hi(n_plays, jokers, jokers_sq_sum, jokers_by_pairs_sum, n_pairs, pairs_sq_sum) as joker_share_hi,
+        ban_pairs / n_pairs as ban_pair_share,
+        ban_decided_share,
+        ratio_share_lo(n_plays, ban_decided, ban_decided_sq_sum, ban_decided_by_pairs_sum, n_pairs, pairs_sq_sum)
+            as ban_decided_share_lo,
+        ratio_share_hi(n_plays, ban_decided, ban_decided_sq_sum, ban_decided_by_pairs_sum, n_pairs, pairs_sq_sum)
+            as ban_decided_share_hi,
+        ban_in_force / n_pairs as ban_in_force_share,
+        swaps / n_pairs as swap_share
+    from ratios
 )
 
 select * from final

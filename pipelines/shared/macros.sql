@@ -64,3 +64,28 @@ create or replace macro share_p(n, s, ss, p0) as
 -- The 90% interval's half width of a mean (TOST at 5%: the interval inside +/- a margin rules out a larger change).
 create or replace macro mean_ci90_half(sd, n) as
     case when n > 1 then 1.6448536269514722 * coalesce(sd, 0) / sqrt(n) else null end;
+
+-- A ratio of two sums over plays, R = k / m (a share of events counted within plays: k a play's events of one kind,
+-- m all its events; or cards received over cards promised), with the play as the unit: from n plays, the sums k, m
+-- and the sums of squares and cross products kk, km, mm over plays. ratio_se is the ratio estimator's standard
+-- error, sqrt(sum (k_i - R m_i)^2 / (n (n - 1))) / mean(m) (null with one play). A share of events gets Wilson's
+-- interval at the effective number of events R(1 - R) / se^2 (the events themselves where nothing varies).
+-- Twins: simlib/analysis/estimators.py (ratio_se, ratio_share_interval).
+create or replace macro ratio_se(n, k, kk, km, m, mm) as
+    case when n > 1 and m > 0 then
+        sqrt(greatest(kk - 2 * (k::double / m) * km + (k::double / m) ^ 2 * mm, 0) / (n * (n - 1.0))) / (m::double / n)
+    end;
+
+create or replace macro ratio_effective_n(n, k, kk, km, m, mm) as
+    case
+        when (k::double / m) * (1 - k::double / m) <= 1e-12 then m::double
+        when coalesce(ratio_se(n, k, kk, km, m, mm), 0) ^ 2 <= 1e-12 * (k::double / m) * (1 - k::double / m)
+            then m::double
+        else (k::double / m) * (1 - k::double / m) / ratio_se(n, k, kk, km, m, mm) ^ 2
+    end;
+
+create or replace macro ratio_share_lo(n, k, kk, km, m, mm) as
+    wilson_lo(k::double / m * ratio_effective_n(n, k, kk, km, m, mm), ratio_effective_n(n, k, kk, km, m, mm));
+
+create or replace macro ratio_share_hi(n, k, kk, km, m, mm) as
+    wilson_hi(k::double / m * ratio_effective_n(n, k, kk, km, m, mm), ratio_effective_n(n, k, kk, km, m, mm));

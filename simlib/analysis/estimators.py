@@ -68,6 +68,28 @@ def share_p_value(n: float, s: float, ss: float, p0: float) -> float:
     return float(2 * stats.norm.sf(abs(zscore)))
 
 
+# Ratios of two sums over plays (events counted within plays) --------------------------------------------------------
+
+
+def ratio_se(n: float, k: float, kk: float, km: float, m: float, mm: float) -> float:
+    """The ratio estimator's standard error of R = k / m from n plays' sums (k, m), squares (kk, mm) and cross
+    products (km): sqrt(sum (k_i - R m_i)^2 / (n (n - 1))) / mean(m) (the SQL macro ratio_se)."""
+    if n <= 1 or m <= 0:
+        return math.nan
+    r = k / m
+    return math.sqrt(max(kk - 2 * r * km + r * r * mm, 0.0) / (n * (n - 1))) / (m / n)
+
+
+def ratio_share_interval(n: float, k: float, kk: float, km: float, m: float, mm: float,
+                         z: float = Z95) -> tuple[float, float]:
+    """A share of events counted within plays: Wilson's interval at the effective number of events R(1 - R) / se^2
+    (the events themselves where nothing varies); the SQL macros ratio_share_lo, ratio_share_hi."""
+    r, se = k / m, ratio_se(n, k, kk, km, m, mm)
+    bernoulli = r * (1 - r)
+    size = m if bernoulli <= 1e-12 or not (se * se > 1e-12 * bernoulli) else bernoulli / (se * se)
+    return wilson(r * size, size, z)
+
+
 # Means and paired differences ------------------------------------------------------------------------------------
 
 

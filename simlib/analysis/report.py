@@ -64,6 +64,12 @@ _GLOSSARY = (
                               "than the margin. More plays would tell."),
     ("Paired plays", "A What-if variant and its baseline play the same seed, play by play, so a difference comes from "
                      "the rule, not from luck; the pairing gain says how much narrower that makes the interval."),
+    ("Play by play", "Two seats (or a variant and its baseline) compared within each play, the interval taken over "
+                     "the plays' differences: what both share in a play cancels."),
+    ("Effective plays", "How many plays of plain wins and losses would vary as these shares do (ties make shares vary "
+                        "less): the size a share's interval rests on."),
+    ("Match, build round", "Die Mauer: a build round (Baurunde) is its unit of length; a match is several plays with "
+                           "the table positions kept, the first builder moving on each play."),
     ("Fixed opening", "A table whose every play opens the same way (a fixed map, scripted openings): its numbers "
                       "describe that opening, and no verdict rests on it."),
     ("Skill ladder, rung", "Policies from weakest to strongest (random, the heuristics, search at rising budgets); a "

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ...analysis.page import Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence
+from ...analysis.estimators import MARGIN_SHARE, Z90, holm, wilson
+from ...analysis.page import Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence, span
 
 # The pair measures of mart_mauerbruch_pair_deciders, in words; those with an interval in the mart have _lo/_hi.
 PAIR_MEASURES = {"double_share": "a double pair", "joker_share": "a joker made the pair",
@@ -29,15 +30,16 @@ def endings(page: Page) -> None:
     runs = page.runs.select("run_id", "focal", options=pl.col("options").fill_null(""))
     # Tables of one policy at the published rules; the opening variants are the What-if page's.
     drawn = (ends.join(runs, on="run_id").filter(pl.col("homogeneous") & (pl.col("options") == ""))
-             .drop_nulls("breaker_win_rate").sort("players", "label"))
+             .drop_nulls("breaker_win_share").sort("players", "label"))
     if drawn.is_empty():
         return
+    drawn = _breaker_tests(drawn)
     colours = [page.colour(p) for p in drawn["focal"]]
     y = np.arange(drawn.height)[::-1]
     fig, axes = page.subplots(3, width=3.3, height=0.42 * drawn.height + 1.6, sharey=True)
-    _rate_panel(axes[0], drawn, "breaker_win_rate", colours)
-    axes[0].scatter(100 / drawn["players"], y, marker="|", s=300, color="grey", label="a seat's fair share")
-    axes[0].set(xlabel="the breaker wins (% of broken plays)", xlim=(0, 100))
+    _rate_panel(axes[0], drawn, "breaker_win_share", colours)
+    axes[0].scatter(100 * drawn["fair_share"], y, marker="|", s=300, color="grey", label="a seat's fair share")
+    axes[0].set(xlabel="the breaker's win share\n(% of broken plays, ties split)", xlim=(0, 100))
     axes[0].legend()
     _rate_panel(axes[1], drawn, "mean_bonus", colours, scale=1.0)
     axes[1].set_xlabel("cards the break adds (mean)")
@@ -45,39 +47,79 @@ def endings(page: Page) -> None:
     axes[2].set(xlabel="plays that end blocked (%)", xlim=(0, None))
     axes[0].set_yticks(y, [f"{label} (n = {n:,})" for label, n in drawn.select("label", "n_plays").rows()])
     fig.suptitle(f"{page.game.title}: how plays end, tables of one policy (95% intervals)", y=1.02)
-    above = drawn.filter(pl.col("breaker_win_rate_lo") > 1 / pl.col("players"))
     top = drawn.sort("n_plays", "players", descending=True).row(0, named=True)
     blocked = drawn.sort("blocked_rate", descending=True).row(0, named=True)
-    tables = f"{count(drawn.height, 'table')} of one policy"
-    breaker = (f"at {top['label']} the player who breaks the wall wins {pct(top['breaker_win_rate'])} "
-               f"({interval(top['breaker_win_rate_lo'], top['breaker_win_rate_hi'])}) of broken plays against a "
-               f"fair {pct(1 / top['players'])}")
+    breaker = (f"at {top['label']} the player who breaks the wall takes a win share of "
+               f"{ci(top, 'breaker_win_share')} of broken plays against a fair {pct(top['fair_share'])}")
     page.figure("endings", fig, "How plays end", sentence(
-        breaker, f"significantly more than a seat's fair share at {above.height} of {tables}",
-        f"the break adds {number(drawn['mean_bonus'].min(), 1)} to {number(drawn['mean_bonus'].max(), 1)} cards on "
-        f"average, and at most {pct(blocked['blocked_rate'])} of plays end blocked ({blocked['label']}, "
+        breaker, *_breaker_findings(drawn),
+        f"the break adds {span(drawn['mean_bonus'], lambda x: number(x, 1))} cards on average, and at most "
+        f"{pct(blocked['blocked_rate'])} of plays end blocked ({blocked['label']}, "
         f"{interval(blocked['blocked_rate_lo'], blocked['blocked_rate_hi'])})"))
-    page.verdict("own", "Does the player who breaks the wall win?", _breaker_verdict(drawn, above, top))
+    page.verdict("own", "Does the player who breaks the wall win?", _breaker_verdict(drawn, top))
     every = page.with_labels(page.mart("mart_mauerbruch_endings")).filter(pl.col("counted"))
     page.split_table("How games end", every.sort("players", "label"), [
-        "label", "n_plays", "breaker_win_rate", "breaker_win_rate_lo", "breaker_win_rate_hi", "mean_bonus",
-        "mean_bonus_lo", "mean_bonus_hi", "blocked_rate", "blocked_rate_lo", "blocked_rate_hi", "blocked_plays",
-        "seat0_breaks_rate", "max_bonus", "mean_cards_left", "mean_opening_pairs", "mean_turns", "deck_name",
-        "run_id"], mart="mart_mauerbruch_endings")
+        "label", "n_plays", "n_breaks", "breaker_win_share", "breaker_win_share_lo", "breaker_win_share_hi",
+        "fair_share", "breaker_p_value", "mean_bonus", "mean_bonus_lo", "mean_bonus_hi", "blocked_rate",
+        "blocked_rate_lo", "blocked_rate_hi", "blocked_plays", "seat0_breaks_rate", "max_bonus", "mean_cards_left",
+        "mean_opening_pairs", "mean_turns", "deck_name", "run_id"], mart="mart_mauerbruch_endings",
+        note="The breaker's win share splits a shared win among its winners, as every comparison with the fair "
+             "share does; mean_turns counts the turns after the opening.")
 
 
-def _breaker_verdict(drawn: pl.DataFrame, above: pl.DataFrame, top: dict) -> str:
-    """The index's answer: at how many tables of one policy the breaker wins significantly more than a seat's fair
-    share, and the breaker's win rate with its interval at the most-played table."""
-    n, k = drawn.height, above.height
-    if n == 1:
-        said = f"{'yes, ' if k else 'not '}significantly above a fair share at the only one-policy table"
-    elif k:
-        said = f"{'yes, ' if k == n else ''}significantly above a fair share at {k} of {n} one-policy tables"
+def _breaker_tests(drawn: pl.DataFrame) -> pl.DataFrame:
+    """The drawn tables with the breaker's p Holm-adjusted over them (one family: every table the figure draws) and
+    whether its 90% interval lies within the margin of the fair share (TOST: no effect larger)."""
+    near = []
+    for r in drawn.iter_rows(named=True):
+        lo, hi = wilson(r["breaker_win_share"] * r["breaker_effective_plays"], r["breaker_effective_plays"], Z90)
+        near.append(r["fair_share"] - MARGIN_SHARE < lo and hi < r["fair_share"] + MARGIN_SHARE)
+    return drawn.with_columns(p_holm=pl.Series(holm(drawn["breaker_p_value"].to_numpy()), dtype=pl.Float64),
+                              within_margin=pl.Series(near, dtype=pl.Boolean))
+
+
+def _apart(tested: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The tables where the breaker takes more, and those where it takes less, than a fair share (Holm p < 0.05)."""
+    shown = tested.filter(pl.col("p_holm") < 0.05)
+    return (shown.filter(pl.col("breaker_win_share") > pl.col("fair_share")),
+            shown.filter(pl.col("breaker_win_share") < pl.col("fair_share")))
+
+
+def _breaker_findings(tested: pl.DataFrame) -> list[str]:
+    """Where the breaker takes more or less than a fair share (Holm), where the plays rule out an effect larger than
+    the margin, and where they are too few to tell."""
+    n = tested.height
+    more, less = _apart(tested)
+    level = tested.filter(pl.col("p_holm") >= 0.05)
+    tables = f"{count(n, 'table')} of one policy"
+    said = " and ".join(f"{word} at {rows.height} of {tables}" for rows, word in (
+        (more, "more than a fair share"), (less, "less than a fair share")) if rows.height)
+    near = level.filter(pl.col("within_margin"))["label"].to_list()
+    unclear = level.filter(~pl.col("within_margin"))["label"].to_list()
+    return [f"the breaker takes {said} (Holm over {count(n, 'test')})" if said else None,
+            f"within {MARGIN_SHARE * 100:.0f} percentage point of the fair share at {', '.join(near)}"
+            if near else None,
+            f"too few plays to tell at {', '.join(unclear)}" if unclear else None]
+
+
+def _breaker_verdict(tested: pl.DataFrame, top: dict) -> str:
+    """The index's answer: at how many tables of one policy the breaker takes more (or less) than a seat's fair
+    share, Holm over the tables, and its win share with its interval at the most-played table."""
+    n = tested.height
+    where = "the only one-policy table" if n == 1 else f"{n} one-policy tables"
+    more, less = (rows.height for rows in _apart(tested))
+    if more or less:
+        at = [f"{word} at " + ("the only one-policy table" if n == 1 else f"{k} of {n} one-policy tables")
+              for k, word in ((more, "more than a fair share"), (less, "less than a fair share")) if k]
+        said = ("yes: " if more == n else "") + "the breaker takes " + " and ".join(at) + (
+            " (Holm over the tables)" if n > 1 else "")
+    elif tested["within_margin"].all():
+        said = (f"no: within {MARGIN_SHARE * 100:.0f} percentage point of a fair share at "
+                + ("the only one-policy table" if n == 1 else f"all {n} one-policy tables"))
     else:
-        said = f"not significantly above a fair share at any of {n} one-policy tables"
-    return sentence(said, f"at {top['label']} the breaker wins {ci(top, 'breaker_win_rate')} of broken plays, "
-                          f"fair {pct(1 / top['players'])}")
+        said = f"too few plays to tell at {where}"
+    return sentence(said, f"at {top['label']} the breaker takes a win share of {ci(top, 'breaker_win_share')} of "
+                          f"broken plays, fair {pct(top['fair_share'])}")
 
 
 def pair_deciders(page: Page) -> None:
@@ -99,7 +141,7 @@ def pair_deciders(page: Page) -> None:
         ax.errorbar(100 * share[sure], y[sure], fmt="none", color="black", capsize=2, xerr=100 * error_bar_lengths(
             share[sure], [row[f"{order[k]}_lo"] for k in sure], [row[f"{order[k]}_hi"] for k in sure]))
     ax.set_yticks(np.arange(len(order))[::-1], [PAIR_MEASURES[m] for m in order])
-    ax.set_xlabel("share of pairs taken (%; 95% Wilson intervals where drawn)")
+    ax.set_xlabel("share of pairs taken (%; 95% intervals where drawn, the play the unit)")
     ax.set_title(f"{page.game.title}: what decides a pair (runs that logged every pair)")
     ax.legend()
     rows = deciders.to_dicts()
@@ -110,7 +152,7 @@ def pair_deciders(page: Page) -> None:
         "a ban turns a double into a single in " + " and ".join(
             f"{pct(r['ban_decided_share'])} ({interval(r['ban_decided_share_lo'], r['ban_decided_share_hi'])})"
             for r in rows) + (" respectively" if len(rows) > 1 else "") + ", though one lies open during "
-        f"{pct(deciders['ban_in_force_share'].min())} to {pct(deciders['ban_in_force_share'].max())} of takes"))
+        f"{span(deciders['ban_in_force_share'])} of takes"))
     page.table("What decides pairs", deciders, [
         "label", "n_pairs", "joker_share", "joker_share_lo", "joker_share_hi", "ban_decided_share",
         "ban_decided_share_lo", "ban_decided_share_hi", "double_share", "ban_pair_share", "ban_in_force_share",
