@@ -334,13 +334,16 @@ def _cmd_sensitivity(args) -> None:
     if fixed:
         raise SimlibError(f"{', '.join(fixed)} is both varied and fixed (--option): give one")
 
-    def build(values):
+    def build(values, seed=args.seed):
         return RunConfig.build(game, players=args.players, policies=args.policies.split(","), plays=args.plays,
-                               seed=args.seed, options=options | values)
+                               seed=seed, options=options | values)
 
     points = sa.sample(box, args.method, args.size, args.seed)
     lake = Lake.at(args.lake)
-    print(f"sensitivity ({args.method}): {len(points)} points of {args.plays:,} plays on seed {args.seed}", flush=True)
+    replays = f" and {len(box)} steps again on {sa.REPLICATES} fresh seeds (the noise floor)" \
+        if args.method == "morris" else ""
+    print(f"sensitivity ({args.method}): {len(points)} points of {args.plays:,} plays on seed {args.seed}{replays}",
+          flush=True)
     if args.executor == "local":
         compile_kernels([build(sa.point_values(box, points[0]))], args.workers)
     with _open_executor(args) as executor:
@@ -348,8 +351,9 @@ def _cmd_sensitivity(args) -> None:
             values = play_values(lake, game, run(config, lake, progress=False, executor=executor).run_id)
             return {m: estimate(values, canonical(game, m)) for m in metrics}
 
-        results, se = sa.run_points(game, box, points, build, evaluate, metrics)
-    effects = sa.analyse(box, args.method, points, results, args.seed, se)
+        results = sa.run_points(box, points, build, evaluate, metrics, args.seed)
+        floors = sa.noise_floors(box, points, results, build, evaluate, args.seed) if args.method == "morris" else {}
+    effects = sa.analyse(box, args.method, points, results, args.seed, floors)
     first = build(sa.point_values(box, points[0])).run_id(game.rules_versions())
     write_sensitivity(lake, game.name, first, sa.rows(effects, box, args, len(points), game, options))
     print(f"{'parameter':<16} {'metric':<18} {'index':<8} value ± half width of its 95% interval")

@@ -41,8 +41,8 @@ def morris(tmp_path, game_name, players, lineup, plays, vary, metrics, size=3):
     game, lake = get_game(game_name), Lake.at(tmp_path)
     box = parse_box(game, vary)
 
-    def build(values):
-        return RunConfig.build(game, players=players, policies=lineup.split(","), plays=plays, seed=5,
+    def build(values, seed=5):
+        return RunConfig.build(game, players=players, policies=lineup.split(","), plays=plays, seed=seed,
                                options=values)
 
     def evaluate(config):
@@ -50,8 +50,8 @@ def morris(tmp_path, game_name, players, lineup, plays, vary, metrics, size=3):
         return {m: estimate(values, canonical(game, m)) for m in metrics}
 
     points = sa.sample(box, "morris", size, seed=2)
-    results, se = sa.run_points(game, box, points, build, evaluate, metrics)
-    effects = sa.analyse(box, "morris", points, results, 1, se)
+    results = sa.run_points(box, points, build, evaluate, metrics, 5)
+    effects = sa.analyse(box, "morris", points, results, 1)
     return {(e.parameter, e.metric, e.index): e.value for e in effects}, points, evaluate, build
 
 

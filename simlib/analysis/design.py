@@ -216,13 +216,14 @@ def sensitivity_answer(rows: pl.DataFrame) -> str:
             continue
         moving = mine.filter(pl.col("has_effect"))
         if moving.is_empty():
-            said.append(f"{metric} moves with none of them")
+            said.append(f"{metric}: no parameter shown to move it beyond the plays' own noise")
         else:
             index = moving["index_name"][0].replace("mu_star", "mu*")
             parts = [f"{r['parameter']} ({index} {r['value']:.3g} ± {r['value_hi'] - r['value']:.2g})"
                      for r in moving.iter_rows(named=True)]
             still = mine.filter(~pl.col("has_effect"))["parameter"].to_list()
-            said.append(f"{metric} moves with {', '.join(parts)}" + (f", not with {', '.join(still)}" if still else ""))
+            said.append(f"{metric} moves with {', '.join(parts)}"
+                        + (f"; not shown beyond noise with {', '.join(still)}" if still else ""))
     first = rows.row(0, named=True)
     fixed = json.loads(first["options"] or "{}")
     held = f" with {', '.join(f'{k}={v}' for k, v in fixed.items())} fixed" if fixed else ""

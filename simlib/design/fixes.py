@@ -34,7 +34,7 @@ from ..core.config import RunConfig
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.lake import Lake
-from .metrics import METRICS, Z95, Estimate, PlayValues, canonical, check_metric, estimate
+from .metrics import METRICS, Z95, Estimate, canonical, check_metric, estimate, play_values_of_runs
 from .tune import MIN_TRIAL_PLAYS, Dimension, EvaluateMany, Evaluation, Step, Tune, stepper_many
 
 FIX_MARGIN = 0.01  # fair: seat 0's advantage within ±1 percentage point, shown by TOST
@@ -449,44 +449,6 @@ def find_fixes(searches: list[FixSearch], evaluate_many: EvaluateMany, said: Cal
         except SimlibError as exc:  # e.g. Die Mauer's rounds: a value the plays of a trial do not divide
             skipped(search.dim, str(exc))
     return sorted(fixes, key=Fix.rank)
-
-
-def play_values_of_runs(lake: Lake, game: Game, run_ids: list[str]) -> dict[str, PlayValues]:
-    """metrics.play_values for several runs in one pass of the pipeline's models: a pass costs about 0.2 s however
-    few its plays, most of a short search's time when paid run by run (the same models and query, split by run)."""
-    import numpy as np
-
-    from ..analysis.duck import connect, create_lake_views
-    from ..analysis.pipeline import ModelContext, _lake_tables, _materialize, _upstream
-    from .metrics import _models
-
-    models = _models()
-    needed = _upstream(models, {"int_play_outcomes", "int_play_headline"})
-    tables = set().union(*(_lake_tables(models, models[name]) for name in needed))  # views of these alone
-    con = connect()
-    try:
-        ctx = ModelContext(con, create_lake_views(con, lake, [(game.name, r) for r in run_ids], tables=tables), lake)
-        for name, model in models.items():
-            if name in needed:
-                _materialize(con, model, ctx)
-        rows = con.execute("select o.run_id, o.players, o.turns, o.seat0_share, o.won, o.scores, h.value as headline "
-                           "from int_play_outcomes as o left join int_play_headline as h "
-                           "using (game, run_id, play_index) order by o.run_id, o.play_index").fetchnumpy()
-    finally:
-        con.close()
-    out = {}
-    for run_id in run_ids:
-        mine = rows["run_id"] == run_id
-        if not mine.any():
-            raise SimlibError(f"run {run_id} of {game.name} has no plays in the lake")
-        players = int(rows["players"][mine][0])
-
-        def matrix(column: str) -> np.ndarray:
-            return np.array([np.asarray(v, float) for v in rows[column][mine]]).reshape(-1, players)
-        out[run_id] = PlayValues(players, np.asarray(rows["turns"][mine], float),
-                                 np.asarray(rows["seat0_share"][mine], float), matrix("won"), matrix("scores"),
-                                 np.asarray(np.ma.filled(rows["headline"][mine], np.nan), float))
-    return out
 
 
 SPREAD_SECONDS = 0.5  # a run expected to take longer is spread over the executor's workers

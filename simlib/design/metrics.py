@@ -1,9 +1,10 @@
 """The metrics a design search aims at, read per play from a run in the lake.
 
 The per-play values come from the pipeline's own models (pipelines/shared/int_play_outcomes.sql and the game's
-part of int_play_headline), so that a tuned value means what the report's marts mean by it. A metric's interval
-is a 95% normal interval over the plays (each play is independent); balance, which is not a mean of per-play
-values, gets a percentile bootstrap over the plays.
+part of int_play_headline), so that a tuned value means what the report's marts mean by it, and the estimators are
+the marts' own twins (simlib/analysis/estimators.py): seat 0's advantage with the win share's interval, balance
+median-unbiased with its simultaneous interval, any other metric a 95% normal interval over the plays (each play
+is independent).
 """
 
 from __future__ import annotations
@@ -14,18 +15,17 @@ from functools import cache
 
 import numpy as np
 
+from ..analysis.estimators import Z95, balance, seat_sums, share_interval
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.lake import Lake
-
-Z95 = 1.959963984540054
-BOOTSTRAP = 400  # resamples for balance's interval
 
 # name: (what it is, its fair value or None)
 METRICS = {
     "seat0_advantage": ("seat 0's win share minus the fair share 1/players (a shared win split among the winners)",
                         0.0),
-    "balance": ("1 - (the highest seat's win rate - the lowest's); 1 when every seat wins equally often", 1.0),
+    "balance": ("1 - (the highest seat's win share - the lowest's), median-unbiased; 1 when every seat wins an equal "
+                "share", 1.0),
     "mean_length": ("mean turns a play (the game's `turns` column)", None),
     "mean_score": ("mean score of a seat (every seat's score averaged)", None),
     "headline": ("the game's headline figure a play (int_play_headline), averaged over the plays that have it",
@@ -69,14 +69,12 @@ def check_target(name: str, value: float, players: int) -> None:
 
 @dataclass(frozen=True)
 class PlayValues:
-    """One run's plays: turns and seat 0's win share a play, whether each seat won (a shared win is a win for
-    every winner, as in mart_seat_outcomes' win rate) and its score (plays x seats), and the headline (NaN where
-    a play has none)."""
+    """One run's plays: turns a play, each seat's win share (1/winners where it won, else 0) and score (plays x
+    seats), and the headline (NaN where a play has none)."""
 
     players: int
     turns: np.ndarray
-    seat0_share: np.ndarray
-    won: np.ndarray
+    shares: np.ndarray
     scores: np.ndarray
     headline: np.ndarray
 
@@ -105,6 +103,12 @@ def _models():
 
 def play_values(lake: Lake, game: Game, run_id: str) -> PlayValues:
     """A complete run's per-play values, computed by the pipeline's models over that run alone."""
+    return play_values_of_runs(lake, game, [run_id])[run_id]
+
+
+def play_values_of_runs(lake: Lake, game: Game, run_ids: list[str]) -> dict[str, PlayValues]:
+    """play_values for several runs in one pass of the pipeline's models: a pass costs about 0.2 s however few its
+    plays, most of a short search's time when paid run by run (the same models and query, split by run)."""
     from ..analysis.duck import connect, create_lake_views
     from ..analysis.pipeline import ModelContext, _materialize, _upstream
 
@@ -112,29 +116,32 @@ def play_values(lake: Lake, game: Game, run_id: str) -> PlayValues:
     needed = _upstream(models, {"int_play_outcomes", "int_play_headline"})
     con = connect()
     try:
-        ctx = ModelContext(con, create_lake_views(con, lake, [(game.name, run_id)]), lake)
+        ctx = ModelContext(con, create_lake_views(con, lake, [(game.name, r) for r in run_ids]), lake)
         for name, model in models.items():
             if name in needed:
                 _materialize(con, model, ctx)
-        outcomes = con.execute("select players, turns, seat0_share, won, scores from int_play_outcomes "
-                               "order by play_index").fetchnumpy()
-        headline = con.execute("select o.play_index, h.value from int_play_outcomes as o left join "
-                               "int_play_headline as h using (game, run_id, play_index) order by o.play_index"
-                               ).fetchnumpy()["value"]
+        rows = con.execute("select o.run_id, o.players, o.turns, o.shares, o.scores, h.value as headline "
+                           "from int_play_outcomes as o left join int_play_headline as h "
+                           "using (game, run_id, play_index) order by o.run_id, o.play_index").fetchnumpy()
     finally:
         con.close()
-    if len(outcomes["turns"]) == 0:
-        raise SimlibError(f"run {run_id} of {game.name} has no plays in the lake")
-    players = int(outcomes["players"][0])
-    won = np.array([np.asarray(w, float) for w in outcomes["won"]]).reshape(-1, players)
-    return PlayValues(players, np.asarray(outcomes["turns"], float), np.asarray(outcomes["seat0_share"], float), won,
-                      np.array([np.asarray(s, float) for s in outcomes["scores"]]).reshape(-1, players),
-                      np.asarray(np.ma.filled(headline, np.nan), float))
+    out = {}
+    for run_id in run_ids:
+        mine = rows["run_id"] == run_id
+        if not mine.any():
+            raise SimlibError(f"run {run_id} of {game.name} has no plays in the lake")
+        players = int(rows["players"][mine][0])
+
+        def matrix(column: str) -> np.ndarray:
+            return np.array([np.asarray(v, float) for v in rows[column][mine]]).reshape(-1, players)
+        out[run_id] = PlayValues(players, np.asarray(rows["turns"][mine], float), matrix("shares"), matrix("scores"),
+                                 np.asarray(np.ma.filled(rows["headline"][mine], np.nan), float))
+    return out
 
 
 def _per_play(values: PlayValues, name: str) -> np.ndarray:
     if name == "seat0_advantage":
-        return values.seat0_share - 1 / values.players
+        return values.shares[:, 0] - 1 / values.players
     if name == "mean_length":
         return values.turns
     if name == "mean_score":
@@ -145,19 +152,16 @@ def _per_play(values: PlayValues, name: str) -> np.ndarray:
     return values.scores[:, seat]
 
 
-def _balance(won: np.ndarray) -> float:
-    rates = won.mean(axis=0)
-    return 1 - (rates.max() - rates.min())
-
-
 def estimate(values: PlayValues, name: str) -> Estimate:
-    """The metric over the run's plays with its 95% interval."""
+    """The metric over the run's plays with its 95% interval, by the marts' estimators."""
+    n = len(values.turns)
     if name == "balance":
-        rng = np.random.default_rng(0)  # a fixed stream: the same run always gives the same interval
-        n = len(values.turns)
-        boot = [_balance(values.won[rng.integers(0, n, n)]) for _ in range(BOOTSTRAP)]
-        lo, hi = np.quantile(boot, [0.025, 0.975])
-        return Estimate(_balance(values.won), float(lo), float(hi), float(np.std(boot) * np.sqrt(n)), n)
+        b = balance(seat_sums(values.shares))
+        return Estimate(b.value, b.lo, b.hi, (b.hi - b.lo) / (2 * Z95) * np.sqrt(n), n)
+    if name == "seat0_advantage":  # the win share's interval (share_lo, share_hi), shifted by the fair share
+        x, fair = values.shares[:, 0], 1 / values.players
+        lo, hi = share_interval(n, x.sum(), (x * x).sum())
+        return Estimate(float(x.mean() - fair), lo - fair, hi - fair, float(x.std(ddof=1)) if n > 1 else 0.0, n)
     x = _per_play(values, name)
     if len(x) == 0:
         raise SimlibError(f"no play of the run has a value of {name}")

@@ -2,7 +2,9 @@
 
 SALib draws the points of the parameter box (Morris trajectories, or Saltelli's sample for Sobol); each distinct
 point is a run of `plays` plays in the lake, every point on the same seed (common random numbers: a parameter
-that does not touch a metric leaves it exactly unchanged, so its effect is 0, not noise). Integer parameters
+that does not touch a metric leaves it exactly unchanged, so its effect is 0, not noise). Morris' noise floor, what
+mu_star would be from the plays' noise alone, comes from replicated points: one step of each parameter played again
+on fresh seeds (noise_floors). Integer parameters
 take the sampled value rounded. A list of values (`--vary opening=discard,piles`: a choice, or chosen numbers) is
 sampled as a range over its positions, 0 to n, each value taking an equal share, in the order given: its Morris
 effect is per whole range like any other's. SALib's own bootstrap gives each index its 95% interval.
@@ -78,19 +80,33 @@ def _value(d: Dimension, x: float) -> Any:
     return int(round(x)) if isinstance(d.low, int) else float(x)
 
 
-def morris_noise(se: float) -> float:
-    """The mu_star that noise alone gives: an elementary effect is the difference of two points' metrics (each with
-    standard error `se`) over the step DELTA, so its noise is normal with sd sqrt(2) se / DELTA, and the mean of its
-    absolute value is sqrt(2 / pi) times that. A parameter that changes the plays without changing the metric
-    (e.g. a penalty that heuristic players read) shows about this much."""
-    delta = MORRIS_LEVELS / (2 * (MORRIS_LEVELS - 1))  # SALib's step for num_levels levels
-    return float(np.sqrt(2 / np.pi) * np.sqrt(2) * se / delta)
+REPLICATES = 3  # fresh seeds each replicated step is played on again: the noise floor's degrees of freedom
+
+
+def replicated_steps(box: list[Dimension], points: np.ndarray) -> dict[int, tuple[int, int]]:
+    """For each parameter, the first step of a trajectory that moves it alone: its two points' rows (the step whose
+    elementary effect the noise floor replays on fresh seeds)."""
+    steps = {}
+    for i in range(len(points) - 1):
+        moved = np.flatnonzero(points[i] != points[i + 1])
+        if len(moved) == 1 and int(moved[0]) not in steps and (i + 1) % (len(box) + 1) != 0:
+            steps[int(moved[0])] = (i, i + 1)
+    return steps
+
+
+def morris_noise(effects: list[float]) -> float:
+    """The mu_star that noise alone gives, from one step's elementary effects replayed on several seeds: each is
+    (metric after - metric before) / the step in the unit box, on one seed, the two points sharing their random
+    numbers, so their spread
+    across seeds is the effect's own noise (the common random numbers narrow it: two points taken as independent
+    would overstate it about twofold); the mean of its absolute value is sqrt(2 / pi) times its sd."""
+    return float(np.sqrt(2 / np.pi) * np.std(effects, ddof=1)) if len(effects) > 1 else float("nan")
 
 
 def analyse(box: list[Dimension], method: str, points: np.ndarray, results: dict[str, np.ndarray],
-            seed: int, se: dict[str, float] | None = None) -> list[Effect]:
-    """Each parameter's indices for each metric (results: metric -> its value at each point, in order; se: metric
-    -> a point's typical standard error, for Morris' noise floor)."""
+            seed: int, floors: dict[tuple[str, str], float] | None = None) -> list[Effect]:
+    """Each parameter's indices for each metric (results: metric -> its value at each point, in order; floors:
+    (parameter, metric) -> the mu_star noise alone gives, from replicated steps)."""
     from SALib.analyze import morris, sobol
 
     effects = []
@@ -101,8 +117,8 @@ def analyse(box: list[Dimension], method: str, points: np.ndarray, results: dict
         else:
             r = sobol.analyze(problem(box), y, calc_second_order=False, seed=seed)
             names = (("S1", "S1_conf"), ("ST", "ST_conf"))
-        floor = morris_noise((se or {}).get(metric, 0.0)) if method == "morris" else float("nan")
         for k, d in enumerate(box):
+            floor = (floors or {}).get((d.name, metric), float("nan")) if method == "morris" else float("nan")
             for index, conf in names:
                 effects.append(Effect(d.name, metric, index, float(r[index][k]),
                                       float(r[conf][k]) if conf else float("nan"),
@@ -110,19 +126,34 @@ def analyse(box: list[Dimension], method: str, points: np.ndarray, results: dict
     return effects
 
 
-def run_points(game: Game, box: list[Dimension], points: np.ndarray, build: Callable[[dict], RunConfig],
-               evaluate: Callable[[RunConfig], dict[str, Estimate]],
-               metrics: list[str]) -> tuple[dict[str, np.ndarray], dict[str, float]]:
-    """Every point played (a point drawn twice, or two points that round alike, plays once): each metric's value
-    at each point, and its median standard error over the points."""
+def run_points(box: list[Dimension], points: np.ndarray, build: Callable[[dict, int], RunConfig],
+               evaluate: Callable[[RunConfig], dict[str, Estimate]], metrics: list[str],
+               seed: int) -> dict[str, np.ndarray]:
+    """Every point played on `seed` (a point drawn twice, or two points that round alike, plays once): each metric's
+    value at each point."""
     configs = {json.dumps(point_values(box, row), sort_keys=True): None for row in points}
     for key in configs:  # every point's configuration checked before anything runs
-        configs[key] = build(json.loads(key))
+        configs[key] = build(json.loads(key), seed)
     seen = {key: evaluate(config) for key, config in configs.items()}
-    out = {m: np.array([seen[json.dumps(point_values(box, row), sort_keys=True)][m].value for row in points])
-           for m in metrics}
-    se = {m: float(np.median([e[m].sd / np.sqrt(e[m].plays) for e in seen.values()])) for m in metrics}
-    return out, se
+    return {m: np.array([seen[json.dumps(point_values(box, row), sort_keys=True)][m].value for row in points])
+            for m in metrics}
+
+
+def noise_floors(box: list[Dimension], points: np.ndarray, results: dict[str, np.ndarray],
+                 build: Callable[[dict, int], RunConfig], evaluate: Callable[[RunConfig], dict[str, Estimate]],
+                 seed: int) -> dict[tuple[str, str], float]:
+    """Morris' noise floor per parameter and metric from replicated points: one step of each parameter played again
+    on REPLICATES fresh seeds (both its points on each seed), its elementary effects' spread across the seeds."""
+    floors = {}
+    for k, (a, b) in replicated_steps(box, points).items():
+        step = (points[b][k] - points[a][k]) / (box[k].high - box[k].low if not box[k].choices else len(box[k].choices))
+        replays = [(evaluate(build(point_values(box, points[a]), seed + r)),
+                    evaluate(build(point_values(box, points[b]), seed + r))) for r in range(1, REPLICATES + 1)]
+        for metric, y in results.items():
+            effects = [(y[b] - y[a]) / step] + [(after[metric].value - before[metric].value) / step
+                                                 for before, after in replays]
+            floors[(box[k].name, metric)] = morris_noise(effects)
+    return floors
 
 
 def rows(effects: list[Effect], box: list[Dimension], args, n_points: int, game: Game,
