@@ -1,7 +1,9 @@
 """Burgenland's marts (pipelines/burgenland/): on a tiny hand-made lake, every answer computed here from the rows
 the lake was written from, and on a small real run (several part files per run), recomputed from the lake with
 Polars (another engine); the report page leads with the starting-hands question. The marts are per set-up
-(mart_run_setups): only counted runs, so a run that repeats another's plays adds nothing."""
+(mart_run_setups): only counted runs, so a run that repeats another's plays adds nothing. The play is the unit of
+every interval: a per-seat figure's interval is computed here from each play's sums (`clustered`), and a win share's
+is Wilson's at its effective size (docs/statistics.md), all with this file's own arithmetic."""
 
 from __future__ import annotations
 
@@ -42,6 +44,34 @@ def ratio_ci(x, y):
     n, r = len(x), sum(x) / sum(y)
     half = Z * math.sqrt(sum((a - r * b) ** 2 for a, b in zip(x, y)) / (n * (n - 1))) / (sum(y) / n)
     return r, r - half, r + half
+
+
+def clustered(pairs) -> tuple[float, float]:
+    """A mean per seat-play from each play's (seats m, their summed value y), every play of the set-up listed (a play
+    without a seat of the group as (0, 0)): sum y / sum m and its variance with the play as the unit."""
+    n, m, y = len(pairs), sum(a for a, _ in pairs), sum(b for _, b in pairs)
+    r = y / m
+    return r, sum((b - r * a) ** 2 for a, b in pairs) * n / ((n - 1) * m * m)
+
+
+def clustered_mean(pairs) -> tuple[float, float, float]:
+    """The mean per seat-play and its 95% normal interval, clustered by play."""
+    r, var = clustered(pairs)
+    return r, r - Z * math.sqrt(var), r + Z * math.sqrt(var)
+
+
+def clustered_share(pairs) -> tuple[float, float, float]:
+    """A share per seat-play (each value 0 to 1) and its 95% Wilson interval at the effective size r (1 - r) / var
+    (the seat-plays where nothing varies)."""
+    r, m = sum(b for _, b in pairs) / sum(a for a, _ in pairs), sum(a for a, _ in pairs)
+    var = sum((b - r * a) ** 2 for a, b in pairs) / (m * m)  # as the shared share_effective_n: no n / (n - 1)
+    n_eff = m if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / m else r * (1 - r) / var
+    return (r, *wilson(r * n_eff, n_eff))
+
+
+def normal_p(difference: float, se: float) -> float:
+    """Two-sided p of a normal difference against 0."""
+    return math.erfc(abs(difference) / se / math.sqrt(2))
 
 
 def half(values) -> float:
@@ -161,6 +191,15 @@ def seats_of(run_id: str) -> list[dict]:
             for p, (winner, _, _, _, play_seats) in enumerate(RUNS[run_id][2]) for n, s in enumerate(play_seats)]
 
 
+def per_play(run_id: str, value, among=lambda s: True) -> list[tuple[int, float]]:
+    """Each play of run_id as (seats of the group, their summed value): the group's seats are those `among` keeps."""
+    plays = {}
+    for s in seats_of(run_id):
+        m, y = plays.get(s["play"], (0, 0))
+        plays[s["play"]] = (m + 1, y + value(s)) if among(s) else (m, y)
+    return [plays[p] for p in sorted(plays)]
+
+
 def margins(run_id: str, seat: int) -> list[float]:
     """The seat's pieces placed minus the other seats' mean, play by play."""
     plays = {}
@@ -194,49 +233,72 @@ def test_start_hands_by_hand(hand):
     assert (gaps["setup_label"] == stag["setup_label"]).all()
     for seat in range(4):
         g = row(gaps, seat=seat)
-        won = {r: [s["won"] for s in seats_of(r) if s["seat"] == seat] for r in ("a_stag", "b_equal")}
+        # a Burgenland play has one winner at most (none when it stalls): the win share is 1 for the winner
+        won = {r: [float(s["won"]) for s in seats_of(r) if s["seat"] == seat] for r in ("a_stag", "b_equal")}
         ps, pe = (statistics.mean(won[r]) for r in ("a_stag", "b_equal"))
         assert (g["staggered_n_plays"], g["equal_n_plays"], g["fair_share"]) == (3, 2, 0.25)
         assert g["same_seed_plays"] == 2  # seed 1 both: plays 0 and 1 start from the same shuffles
-        assert (g["staggered_win_rate"], g["equal_win_rate"]) == pytest.approx((ps, pe))
-        assert (g["staggered_win_rate_lo"], g["staggered_win_rate_hi"]) == pytest.approx(wilson(sum(won["a_stag"]), 3))
-        h = Z * math.sqrt(ps * (1 - ps) / 3 + pe * (1 - pe) / 2)
-        assert (g["difference"], g["difference_lo"], g["difference_hi"]) == pytest.approx((ps - pe, ps - pe - h,
-                                                                                          ps - pe + h))
+        assert (g["staggered_win_share"], g["equal_win_share"]) == pytest.approx((ps, pe))
+        # without ties a share varies as a win does: its interval is the plain Wilson interval at the plays
+        assert (g["staggered_win_share_lo"], g["staggered_win_share_hi"]) == pytest.approx(
+            wilson(sum(won["a_stag"]), 3))
+        assert (g["equal_win_share_lo"], g["equal_win_share_hi"]) == pytest.approx(wilson(sum(won["b_equal"]), 2))
+        assert (g["staggered_effective_plays"], g["equal_effective_plays"]) == pytest.approx((3, 2))
+        # the score test against the fair share, and the difference's normal test (independent samples)
+        assert g["staggered_p_value"] == pytest.approx(normal_p(ps - 0.25, math.sqrt(0.25 * 0.75 / 3)))
+        assert g["equal_p_value"] == pytest.approx(normal_p(pe - 0.25, math.sqrt(0.25 * 0.75 / 2)))
+        se = math.sqrt(ps * (1 - ps) / 3 + pe * (1 - pe) / 2)
+        assert (g["difference"], g["difference_lo"], g["difference_hi"]) == pytest.approx((ps - pe, ps - pe - Z * se,
+                                                                                          ps - pe + Z * se))
+        assert g["difference_p_value"] == pytest.approx(normal_p(ps - pe, se) if se else float(ps == pe))
         ms, me = margins("a_stag", seat), margins("b_equal", seat)
         d, dh = statistics.mean(ms) - statistics.mean(me), math.hypot(half(ms), half(me))
         assert (g["staggered_margin"], g["equal_margin"]) == pytest.approx((statistics.mean(ms), statistics.mean(me)))
         assert (g["margin_difference"], g["margin_difference_lo"], g["margin_difference_hi"]) == pytest.approx(
             (d, d - dh, d + dh))
-    zero = row(gaps, seat=0)
-    assert (zero["staggered_vs_fair"], zero["equal_vs_fair"]) == ("within", "within")  # a few plays say little
+    assert not any("win_rate" in c or "vs_fair" in c for c in gaps.columns)  # the page judges, with Holm
     # the shared seat mart it reads: Burgenland's score is the pieces placed
     seat0 = of(hand, "mart_seat_advantage", "a_stag", seat=0)
     placed = [s["placed"] for s in seats_of("a_stag") if s["seat"] == 0]
     assert seat0["mean_score"] == pytest.approx(statistics.mean(placed))
 
 
+def test_the_start_hands_verdict_rests_on_holm_and_the_margin():
+    from simlib.games.burgenland.report import _tested, verdict_words
+
+    base = {"seat": 0, "fair_share": 0.25, "staggered_effective_plays": 10_000.0, "equal_effective_plays": 10_000.0,
+            "difference_p_value": 0.5}
+    # seat 0 at 20% staggered (p tiny), 25.1% equal (p large, but within 1 pp: fair), and a seat of p = 0.02 that
+    # one test alone would call apart but that Holm over the figure's 4 tests does not
+    rows = pl.DataFrame([base | {"staggered_win_share": 0.20, "staggered_p_value": 1e-9, "equal_win_share": 0.251,
+                                 "equal_p_value": 0.8},
+                         base | {"seat": 1, "staggered_win_share": 0.26, "staggered_p_value": 0.02,
+                                 "equal_win_share": 0.25, "equal_p_value": 1.0}])
+    tested = _tested(rows)
+    assert tested["staggered_p_holm"].to_list() == pytest.approx([4e-9, 0.06])
+    assert tested["staggered_vs_fair"].to_list() == ["below", "unclear"]
+    assert tested["equal_vs_fair"].to_list() == ["fair", "fair"]
+    assert verdict_words("below", "fair") == VERDICTS["below", "fair"]
+    assert verdict_words("unclear", "above").startswith("too few plays to tell whether the extra card compensates")
+    assert "significant" not in " ".join(VERDICTS.values())
+
+
 def test_length_by_hand(hand):
     for run_id, (_, policies, plays) in RUNS.items():
         if run_id == "a_stag_prefix":
             continue
-        length = of(hand, "mart_burgenland_length", run_id)
-        rounds = [math.ceil(turns / len(policies)) for _, turns, _, _, _ in plays]
-        assert rounds == [r for _, _, r, _, _ in plays]  # the lake's rounds: ceil(turns / players)
-        assert (length["n_runs"], length["n_plays"]) == (1, len(plays))
-        assert length["mean_rounds"] == pytest.approx(statistics.mean(rounds))
-        if len(rounds) > 1:
-            assert (length["mean_rounds_lo"], length["mean_rounds_hi"]) == pytest.approx(mean_ci(rounds))
-            assert length["sd_rounds"] == pytest.approx(statistics.stdev(rounds))
-        assert (length["min_rounds"], length["p05_rounds"], length["median_rounds"], length["p95_rounds"],
-                length["max_rounds"]) == (min(rounds), disc(rounds, 0.05), disc(rounds, 0.5), disc(rounds, 0.95),
-                                          max(rounds))
         ends = [end for _, _, _, end, _ in plays]
+        length = of(hand, "mart_burgenland_length", run_id)
+        assert (length["n_runs"], length["n_plays"]) == (1, len(plays))
         for reason in ("last_piece", "stalled", "turn_limit"):
             k = ends.count(reason)
             assert length[f"n_{reason}"] == k and length[f"{reason}_rate"] == pytest.approx(k / len(ends))
             assert (length[f"{reason}_rate_lo"], length[f"{reason}_rate_hi"]) == pytest.approx(wilson(k, len(ends)))
+        # the length itself is in turns, the game's one unit (the shared mart the page draws)
+        turns = of(hand, "mart_setup_length", run_id)
+        assert turns["mean_turns"] == pytest.approx(statistics.mean(t for _, t, _, _, _ in plays))
     assert of(hand, "mart_burgenland_length", "b_equal")["start_hands"] == "equal"
+    assert not any("round" in c for c in hand["mart_burgenland_length"].columns)
 
 
 def test_pieces_left_by_hand(hand):
@@ -253,12 +315,17 @@ def test_pieces_left_by_hand(hand):
             assert (r["seat_plays"], r["supply"], r["policy"]) == (len(losers), supply[kind], "random")
             assert r["mean_left"] == pytest.approx(statistics.mean(left))
             assert r["left_share"] == pytest.approx(statistics.mean(left) / supply[kind])
-            if len(left) > 1:
-                assert (r["mean_left_lo"], r["mean_left_hi"]) == pytest.approx(mean_ci(left))
-                assert (r["left_share_lo"], r["left_share_hi"]) == pytest.approx(
-                    tuple(x / supply[kind] for x in mean_ci(left)))
             assert (r["holder_share"], r["share_of_left"]) == pytest.approx((held / len(left), sum(left) / total))
-            assert (r["holder_share_lo"], r["holder_share_hi"]) == pytest.approx(wilson(held, len(left)))
+            if len(RUNS[run_id][2]) > 1:  # the play is the unit: a play's losing seats summed first
+                mean = clustered_mean(per_play(run_id, lambda s: s[column], lambda s: not s["won"]))
+                assert (r["mean_left"], r["mean_left_lo"], r["mean_left_hi"]) == pytest.approx(mean)
+                assert (r["left_share_lo"], r["left_share_hi"]) == pytest.approx(
+                    tuple(x / supply[kind] for x in mean[1:]))
+                holders = clustered_share(per_play(run_id, lambda s: float(s[column] > 0), lambda s: not s["won"]))
+                assert (r["holder_share_lo"], r["holder_share_hi"]) == pytest.approx(holders[1:])
+            else:  # one play: no interval of a mean; a share's is Wilson's at its seat-plays
+                assert r["mean_left_lo"] is None
+                assert (r["holder_share_lo"], r["holder_share_hi"]) == pytest.approx(wilson(held, len(left)))
     # the stalled play's four seats all count: none won
     assert of(hand, "mart_burgenland_pieces_left", "b_equal", kind="any")["seat_plays"] == 7
 
@@ -272,9 +339,10 @@ def test_jokers_by_hand(hand):
         held = sum(v > 0 for v in values)
         assert (r["seat_plays"], r["n_plays"]) == (n, 3)
         assert (r["mean_jokers"], r["mean_jokers_lo"], r["mean_jokers_hi"]) == pytest.approx(
-            (statistics.mean(values), *mean_ci(values)))
+            clustered_mean(per_play("a_stag", lambda s: s[f"jokers_{measure}"])))
+        assert r["holder_share"] == pytest.approx(held / n)
         assert (r["holder_share"], r["holder_share_lo"], r["holder_share_hi"]) == pytest.approx(
-            (held / n, *wilson(held, n)))
+            clustered_share(per_play("a_stag", lambda s: float(s[f"jokers_{measure}"] > 0))))
         assert r["share_of_jokers"] == pytest.approx(sum(values) / (n + gained))  # of the dealt one + gained
     # the builder in seat 0 (its own set-up) bought two jokers for coins, the one in seat 1 none
     zero = of(hand, "mart_burgenland_jokers", "c_builder_0", policy="builder", measure="exchanged")
@@ -284,30 +352,39 @@ def test_jokers_by_hand(hand):
 
 def test_wells_by_hand(hand):
     seats = seats_of("a_stag")
-    per_play = [sum(s["wells_built"] for s in seats if s["play"] == p) for p in range(3)]
+    per_play_wells = [sum(s["wells_built"] for s in seats if s["play"] == p) for p in range(3)]
+    per_play_coins = [sum(s["well_coins"] for s in seats if s["play"] == p) for p in range(3)]
     wells = of(hand, "mart_burgenland_wells", "a_stag")
-    assert (wells["n_plays"], wells["wells_per_play"]) == (3, pytest.approx(statistics.mean(per_play)))
-    assert (wells["wells_per_play_lo"], wells["wells_per_play_hi"]) == pytest.approx(mean_ci(per_play))
+    assert (wells["n_plays"], wells["wells_per_play"]) == (3, pytest.approx(statistics.mean(per_play_wells)))
+    assert (wells["wells_per_play_lo"], wells["wells_per_play_hi"]) == pytest.approx(mean_ci(per_play_wells))
     built, coins = [s["wells_built"] for s in seats], [s["well_coins"] for s in seats]
     assert (wells["seat_plays"], wells["mean_wells"]) == (12, pytest.approx(statistics.mean(built)))
-    assert (wells["mean_wells_lo"], wells["mean_wells_hi"]) == pytest.approx(mean_ci(built))
+    # the play is the unit: a play's four seats summed first (at a table of one policy, the per-play sums / 4)
+    assert (wells["mean_wells"], wells["mean_wells_lo"], wells["mean_wells_hi"]) == pytest.approx(
+        clustered_mean(per_play("a_stag", lambda s: s["wells_built"])))
+    assert (wells["mean_wells_lo"], wells["mean_wells_hi"]) == pytest.approx(
+        tuple(x / 4 for x in mean_ci(per_play_wells)))
     builders = sum(b > 0 for b in built)
     assert (wells["builder_share"], wells["builder_share_lo"], wells["builder_share_hi"]) == pytest.approx(
-        (builders / 12, *wilson(builders, 12)))
+        clustered_share(per_play("a_stag", lambda s: float(s["wells_built"] > 0))))
+    assert wells["builder_share"] == pytest.approx(builders / 12)
     assert (wells["mean_well_coins"], wells["mean_well_coins_lo"], wells["mean_well_coins_hi"]) == pytest.approx(
-        (statistics.mean(coins), *mean_ci(coins)))
+        clustered_mean(per_play("a_stag", lambda s: s["well_coins"])))
+    assert statistics.mean(coins) == pytest.approx(wells["mean_well_coins"])
     assert (wells["coins_per_well"], wells["coins_per_well_lo"], wells["coins_per_well_hi"]) == pytest.approx(
-        ratio_ci(coins, built))
+        ratio_ci(per_play_coins, per_play_wells))  # a ratio of the plays' sums: plays as the units
     for w in range(3):
         r = of(hand, "mart_burgenland_win_by_wells", "a_stag", wells_built=w)
         mine = [s for s in seats if s["wells_built"] == w]
         wins = sum(s["won"] for s in mine)
+        group = per_play("a_stag", lambda s: float(s["won"]), lambda s: s["wells_built"] == w)
         assert (r["wells_supply"], r["seat_plays"], r["wins"]) == (2, len(mine), wins)
-        assert (r["seat_play_share"], r["win_rate"], r["fair_share"]) == pytest.approx(
+        assert (r["seat_play_share"], r["win_share"], r["fair_share"]) == pytest.approx(
             (len(mine) / 12, wins / len(mine), 0.25))
-        assert (r["win_rate_lo"], r["win_rate_hi"]) == pytest.approx(wilson(wins, len(mine)))
-        assert (r["mean_placed"], r["mean_well_coins"]) == pytest.approx(
-            (statistics.mean(s["placed"] for s in mine), statistics.mean(s["well_coins"] for s in mine)))
+        assert (r["win_share"], r["win_share_lo"], r["win_share_hi"]) == pytest.approx(clustered_share(group))
+        assert (r["mean_placed"], r["mean_placed_lo"], r["mean_placed_hi"]) == pytest.approx(
+            clustered_mean(per_play("a_stag", lambda s: s["placed"], lambda s: s["wells_built"] == w)))
+        assert r["mean_well_coins"] == pytest.approx(statistics.mean(s["well_coins"] for s in mine))
         assert w == 2 or wins == 0  # a seat short of a well never wins
     assert of(hand, "mart_burgenland_win_by_wells", "d_two", wells_built=3)["wells_supply"] == 3
 
@@ -324,23 +401,24 @@ def test_central_by_hand(hand):
         (with_central / 3, *wilson(with_central, 3)))
     assert (castle["placed_share"], castle["placed_share_lo"], castle["placed_share_hi"]) == pytest.approx(
         ratio_ci(play_central, play_placed))
-    central = [s["central_built"] for s in seats]
     users = [s for s in seats if s["central_built"] > 0]
     others = [s for s in seats if s["central_built"] == 0]
     assert (castle["seat_plays"], castle["users"], castle["non_users"]) == (12, len(users), len(others))
     assert (castle["mean_central"], castle["mean_central_lo"], castle["mean_central_hi"]) == pytest.approx(
-        (statistics.mean(central), *mean_ci(central)))
+        clustered_mean(per_play("a_stag", lambda s: s["central_built"])))
     assert (castle["user_share"], castle["user_share_lo"], castle["user_share_hi"]) == pytest.approx(
-        (len(users) / 12, *wilson(len(users), 12)))
+        clustered_share(per_play("a_stag", lambda s: float(s["central_built"] > 0))))
+    # the policy's share of its pieces there: a ratio of its per-play sums (here every seat is the policy)
     assert (castle["policy_placed_share"], castle["policy_placed_share_lo"], castle["policy_placed_share_hi"]) == (
-        pytest.approx(ratio_ci(central, [s["placed"] for s in seats])))
+        pytest.approx(ratio_ci(play_central, play_placed)))
     user_wins, other_wins = sum(s["won"] for s in users), sum(s["won"] for s in others)
-    assert (castle["user_win_rate"], castle["non_user_win_rate"]) == pytest.approx(
-        (user_wins / len(users), other_wins / len(others)))
-    assert (castle["user_win_rate_lo"], castle["user_win_rate_hi"]) == pytest.approx(wilson(user_wins, len(users)))
+    assert (castle["user_win_share"], castle["non_user_win_share"], castle["fair_share"]) == pytest.approx(
+        (user_wins / len(users), other_wins / len(others), 0.25))
+    assert (castle["user_win_share"], castle["user_win_share_lo"], castle["user_win_share_hi"]) == pytest.approx(
+        clustered_share(per_play("a_stag", lambda s: float(s["won"]), lambda s: s["central_built"] > 0)))
     builder = of(hand, "mart_burgenland_central", "c_builder_0", policy="builder")
     assert (builder["n_runs"], builder["seat_plays"], builder["users"], builder["non_users"]) == (1, 1, 0, 1)
-    assert builder["non_user_win_rate"] == 1.0 and builder["user_win_rate"] is None
+    assert builder["non_user_win_share"] == 1.0 and builder["user_win_share"] is None
     assert builder["central_per_play"] == sum(s["central_built"] for s in seats_of("c_builder_0"))
 
 
@@ -413,10 +491,10 @@ def test_seat_marts_agree_with_the_lake(real):
             assert mine["hands"].unique().to_list() == [hands]
             assert mine["names"].unique().to_list() == ["random,random,random,random"]
             assert r[f"{hands}_n_plays"] == mine.height == 240
-            assert r[f"{hands}_win_rate"] == pytest.approx(mine["winner"].mean())
+            assert r[f"{hands}_win_share"] == pytest.approx(mine["winner"].mean())  # one winner a play at most
             assert r[f"{hands}_margin"] == pytest.approx(mine["margin"].mean())
         assert r["same_seed_plays"] == 240  # both at seed 7
-        assert r["difference"] == pytest.approx(r["staggered_win_rate"] - r["equal_win_rate"])
+        assert r["difference"] == pytest.approx(r["staggered_win_share"] - r["equal_win_share"])
     # every seat's jokers balance: the one dealt + gained = used + left
     assert (1 + seats["jokers_gained"] == seats["jokers_used"] + seats["jokers_left"]).all()
 
@@ -443,13 +521,11 @@ def test_play_marts_agree_with_the_lake(real):
     assert length.height == len(REAL_RUNS)
     for r in length.iter_rows(named=True):
         mine = games.filter(pl.col("setup_id") == r["setup_id"])
-        # the mart's rounds come from the shared turn histogram; the lake writes them down itself
-        assert r["n_plays"] == mine.height and r["mean_rounds"] == pytest.approx(mine["rounds"].mean())
-        rounds = mine["rounds"].to_list()
-        assert (r["median_rounds"], r["p95_rounds"], r["max_rounds"]) == (
-            disc(rounds, 0.5), disc(rounds, 0.95), max(rounds))
-        assert r["last_piece_rate"] == pytest.approx(mine["completed"].mean())
+        assert r["n_plays"] == mine.height and r["last_piece_rate"] == pytest.approx(mine["completed"].mean())
         assert r["start_hands"] == mine["hands"].unique().item()
+        # the length the page draws: turns, the game's one unit (the shared mart)
+        turns = row(marts["mart_setup_length"], setup_id=r["setup_id"])
+        assert turns["mean_turns"] == pytest.approx(mine["turns"].mean())
 
     seats = lake_seats(lake, marts)
     for r in marts["mart_burgenland_wells"].iter_rows(named=True):
@@ -459,6 +535,11 @@ def test_play_marts_agree_with_the_lake(real):
         assert r["coins_per_well"] == pytest.approx(theirs["well_coins"].sum() / theirs["wells_built"].sum())
     short = seats.filter(pl.col("wells_built") < pl.col("wells_supply"))
     assert short["winner"].sum() == 0  # a seat short of a well never wins
+    for r in marts["mart_burgenland_win_by_wells"].iter_rows(named=True):
+        theirs = seats.filter((pl.col("setup_id") == r["setup_id"]) & (pl.col("policy_spec") == r["policy_spec"])
+                              & (pl.col("wells_built") == r["wells_built"]))
+        assert (r["seat_plays"], r["win_share"]) == (theirs.height, pytest.approx(theirs["winner"].mean()))
+        assert r["win_share_lo"] - 1e-12 <= r["win_share"] <= r["win_share_hi"] + 1e-12  # rounding at 0 or 1
     assert marts["mart_burgenland_win_by_wells"].filter(pl.col("wells_built") < pl.col("wells_supply"))[
         "seat_plays"].sum() == short.height
     for r in marts["mart_burgenland_central"].iter_rows(named=True):
@@ -474,23 +555,28 @@ def test_the_report_page_leads_with_the_starting_hands(real):
     page = (reports / "burgenland.html").read_text()
     figures = figure_names(page, "burgenland")
     assert figures[0] == "start_hands"
-    for name in ("seat_advantage", "length", "pieces_left", "jokers", "wells", "central"):
+    for name in ("seat_advantage", "game_length", "pieces_left", "jokers", "wells", "central"):
         assert name in figures, name
-    assert "game_length" not in figures  # replaced by the game's own length section
     for name in figures:
         assert len(figure_png(page, f"burgenland_{name}")) > 10_000, name
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
-    assert "under staggered hands seat 0 wins" in captions[0] and "under equal hands" in captions[0], captions[0]
+    assert "under staggered hands seat 0 wins a share of" in captions[0] and "under equal hands" in captions[0]
     assert "4 random players" in captions[0] and "share their seeds" in captions[0], captions[0]
-    # a verdict on the extra card (which one depends on this small sample's luck), with its rates
-    verdicts = [*VERDICTS.values(), "seat 0 is behind even with equal hands"]
+    assert "Holm" in captions[0] and "win rate" not in captions[0], captions[0]  # one estimand, one error rate
+    # a verdict on the extra card (which one depends on this small sample's luck), with its shares
+    verdicts = [*VERDICTS.values(), "too few plays to tell whether the extra card compensates"]
     assert any(v in captions[0] for v in verdicts) and re.search(r"\d+\.\d%", captions[0]), captions[0]
     assert all(len(c) > 80 for c in captions)
-    assert "rounds" in captions[figures.index("length")]
+    length = captions[figures.index("game_length")]
+    assert "turns" in length and "round" not in length and "placing its last piece" in length, length
+    own = " ".join(captions[figures.index(n)] for n in ("start_hands", "game_length", "pieces_left", "jokers",
+                                                          "wells", "central"))
+    assert "no significant" not in own and "not significant" not in own and "win rate" not in own
     tables = re.findall(r"<h3>(.*?)</h3>", page)
     assert tables[:2] == ["Staggered against equal starting hands by seat",
                           "Win share and advantage by seat, per set-up"]
-    assert "Game length in rounds and how plays end" in tables and "Game length per set-up" not in tables
+    assert "How plays end" in tables and "Game length per set-up" in tables
+    assert not any("round" in t for t in tables)
 
     index = (reports / "index.html").read_text().split("<div class='card'>")[1:]
     verdicts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", next(c for c in index if "burgenland.html" in c)))
@@ -499,7 +585,9 @@ def test_the_report_page_leads_with_the_starting_hands(real):
     assert "not measured" in readings and "free_well_tile" in readings, readings
     (start, _), (own, answer), (length, said) = list(verdicts.items())[:3]  # the index's questions, answered
     assert own == "Do staggered hands make up for the start?" and "at 4 random players" in answer, verdicts
-    assert (start, length) == ("Is the start player favoured?", "How long does a play last?") and "rounds" in said
+    assert "wins a share of" in answer and "Holm" in answer, answer
+    assert (start, length) == ("Is the start player favoured?", "How long does a play last?") and "turns" in said
+    assert "round" not in said
 
 
 def test_the_what_if_headline_is_the_pieces_left_by_the_seats_that_did_not_win(real):

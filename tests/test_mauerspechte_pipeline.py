@@ -1,6 +1,8 @@
 """Die Mauerspechte's marts (pipelines/mauerspechte/): on a tiny hand-made lake with every answer worked out by
 hand, and on a small real run, recomputed from the lake with Polars (another engine) and checked against the
-dice; the report page leads with the hotels."""
+dice; the report page leads with the hotels. The play is the unit of every per-seat interval (a play's seats summed
+first: `clustered`), who wins is told by the win share, its interval Wilson's at its effective size
+(docs/statistics.md), all with this file's own arithmetic."""
 
 from __future__ import annotations
 
@@ -167,6 +169,49 @@ def hand(hand_root):
     return marts_of(hand_root / "marts")
 
 
+def hand_seats() -> list[dict]:
+    """The hand-made run's seat-plays: won, hotels owned, wall pieces and lower pieces bought, points, and whether
+    it held Bester Mauerspecht."""
+    hotels, walls = {}, {}
+    for h in HOTEL_ROWS:
+        hotels[h["play_index"], h["seat"]] = hotels.get((h["play_index"], h["seat"]), 0) + 1
+    for w in WALL_ROWS:
+        pieces, lower = walls.get((w["play_index"], w["seat"]), (0, 0))
+        walls[w["play_index"], w["seat"]] = (pieces + 1, lower + (w["piece"] == "lower"))
+    return [{"play": play, "seat": seat, "won": GAME_ROWS[play]["winners"] == [seat], "points": sum(sources.values()),
+             "hotels": hotels.get((play, seat), 0), "wall": walls.get((play, seat), (0, 0))[0],
+             "lower": walls.get((play, seat), (0, 0))[1], "mauerspecht": sources.get("points_mauerspecht", 0) > 0,
+             **sources} for (play, seat), sources in POINTS.items()]
+
+
+def per_play(value, among=lambda s: True) -> list[tuple[int, float]]:
+    """The hand-made run's three plays as (seats of the group, their summed value)."""
+    mine = [s for s in hand_seats() if among(s)]
+    return [(sum(s["play"] == p for s in mine), sum(value(s) for s in mine if s["play"] == p)) for p in range(3)]
+
+
+def clustered(pairs):
+    """A mean per seat-play from each play's (seats m, summed value y): sum y / sum m and its variance with the play
+    as the unit."""
+    n, m, y = len(pairs), sum(a for a, _ in pairs), sum(b for _, b in pairs)
+    r = y / m
+    return r, sum((b - r * a) ** 2 for a, b in pairs) * n / ((n - 1) * m * m)
+
+
+def clustered_mean(pairs):
+    r, var = clustered(pairs)
+    return r, r - Z * math.sqrt(var), r + Z * math.sqrt(var)
+
+
+def clustered_share(pairs):
+    """A share per seat-play and its Wilson interval at the effective size r (1 - r) / var (the seat-plays where
+    nothing varies)."""
+    r, m = sum(b for _, b in pairs) / sum(a for a, _ in pairs), sum(a for a, _ in pairs)
+    var = sum((b - r * a) ** 2 for a, b in pairs) / (m * m)  # as the shared share_effective_n: no n / (n - 1)
+    n_eff = m if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / m else r * (1 - r) / var
+    return (r, *wilson(r * n_eff, n_eff))
+
+
 def test_hotel_payback_by_hand(hand):
     mart = hand["mart_mauerspechte_hotel_payback"]
     assert sorted(mart["chip"].to_list()) == [4, 5, 8] and (mart["n_plays"] == 3).all()
@@ -255,25 +300,39 @@ def test_wins_by_holdings_and_buyers_by_hand(hand):
     none = row(holdings, item="hotels", owned=0)
     one = row(holdings, item="hotels", owned=1)
     assert (none["seat_plays"], none["wins"], one["seat_plays"], one["wins"]) == (6, 0, 6, 3)
-    assert one["win_rate"] == 0.5 and (one["win_rate_lo"], one["win_rate_hi"]) == pytest.approx(wilson(3, 6))
-    assert one["seat_play_share"] == 0.5 and one["fair_share"] == 0.25
+    # one winner a play: the win share is the wins over the seat-plays; its interval counts plays
+    assert (one["win_share"], one["win_share_lo"], one["win_share_hi"]) == pytest.approx(
+        clustered_share(per_play(lambda s: float(s["won"]), lambda s: s["hotels"] == 1)))
+    assert one["win_share"] == 0.5 and one["seat_play_share"] == 0.5 and one["fair_share"] == 0.25
+    assert (one["mean_points"], one["mean_points_lo"], one["mean_points_hi"]) == pytest.approx(
+        clustered_mean(per_play(lambda s: s["points"], lambda s: s["hotels"] == 1)))
     assert one["mean_points"] == pytest.approx((15 + 7 + 3 + 15 + 2 + 15) / 6)
     walls = holdings.filter(pl.col("item") == "wall_pieces").sort("owned")
     assert walls["owned"].to_list() == [0, 1, 2]
     assert walls["seat_plays"].to_list() == [9, 1, 2] and walls["wins"].to_list() == [2, 0, 1]
+    assert not any("win_rate" in c for c in holdings.columns)
 
     buyers = hand["mart_mauerspechte_buyers"]
     hotel = row(buyers, item="hotel", seat=None)
     assert (hotel["seat_plays"], hotel["buyers"], hotel["buyer_wins"], hotel["mean_owned"]) == (12, 6, 3, 0.5)
-    assert hotel["buyer_win_rate"] == 0.5 and hotel["non_buyer_win_rate"] == 0.0
-    assert (hotel["non_buyer_win_rate_lo"], hotel["non_buyer_win_rate_hi"]) == pytest.approx(wilson(0, 6))
+    assert (hotel["mean_owned"], hotel["mean_owned_lo"], hotel["mean_owned_hi"]) == pytest.approx(
+        clustered_mean(per_play(lambda s: s["hotels"])))
+    assert (hotel["buyer_win_share"], hotel["buyer_win_share_lo"], hotel["buyer_win_share_hi"]) == pytest.approx(
+        clustered_share(per_play(lambda s: float(s["won"]), lambda s: s["hotels"] > 0)))
+    assert hotel["buyer_win_share"] == 0.5 and hotel["non_buyer_win_share"] == 0.0
+    # the non-buyers never won: nothing varies, Wilson's interval at their 6 seat-plays
+    assert (hotel["non_buyer_win_share_lo"], hotel["non_buyer_win_share_hi"]) == pytest.approx(wilson(0, 6))
     assert hotel["item_share"] == 1.0 and hotel["mean_lower"] is None
     seat2 = row(buyers, item="hotel", seat=2)
     assert (seat2["seat_plays"], seat2["buyers"], seat2["buyer_wins"], seat2["item_share"]) == (3, 3, 1, 0.5)
-    assert seat2["non_buyer_win_rate"] is None  # seat 2 bought one in every play
+    assert seat2["non_buyer_win_share"] is None  # seat 2 bought one in every play
+    # one seat is one seat-play a play: its share's interval is the plain Wilson interval at the plays
+    assert (seat2["buyer_win_share_lo"], seat2["buyer_win_share_hi"]) == pytest.approx(wilson(1, 3))
     wall = row(buyers, item="wall_piece", seat=None)
     assert (wall["buyers"], wall["buyer_wins"], wall["mean_owned"], wall["mean_lower"]) == (3, 1, 5 / 12, 2 / 12)
-    assert wall["non_buyer_win_rate"] == pytest.approx(2 / 9)
+    assert (wall["non_buyer_win_share"], wall["non_buyer_win_share_lo"], wall["non_buyer_win_share_hi"]) == (
+        pytest.approx(clustered_share(per_play(lambda s: float(s["won"]), lambda s: s["wall"] == 0))))
+    assert wall["non_buyer_win_share"] == pytest.approx(2 / 9)
     assert row(buyers, item="wall_piece", seat=0)["item_share"] == pytest.approx(2 / 5)
     assert row(buyers, item="wall_piece", seat=3)["mean_owned"] == pytest.approx(2 / 3)
 
@@ -286,9 +345,15 @@ def test_points_by_source_by_hand(hand):
         3, 8.0, 8.0, 8.0)
     assert cities["points_share"] == pytest.approx(24 / 45) and cities["mean_total_points"] == 15.0
     settlements = row(points, side="others", source="settlements")
-    others = [3, 2, 2, 2, 2, 2, 2, 2, 2]
     assert settlements["mean_points"] == pytest.approx(19 / 9)
-    assert (settlements["mean_points_lo"], settlements["mean_points_hi"]) == pytest.approx(mean_ci(others))
+    # three other seats a play: summed per play first, the play the unit
+    ends = clustered_mean(per_play(lambda s: s.get("points_settlements", 0), lambda s: not s["won"]))
+    assert (settlements["mean_points"], settlements["mean_points_lo"], settlements["mean_points_hi"]) == (
+        pytest.approx(ends))
+    chips = row(points, side="others", source="chips")  # 2, 1, 0 chip points over the others of plays 0, 1, 2
+    assert (chips["mean_points_lo"], chips["mean_points_hi"]) == pytest.approx(
+        clustered_mean(per_play(lambda s: s.get("points_chips", 0), lambda s: not s["won"]))[1:])
+    assert (chips["mean_points_lo"], chips["mean_points_hi"]) != pytest.approx(mean_ci([1, 1, 0, 1, 0, 0, 0, 0, 0]))
     for side, group in points.group_by("side"):
         assert group["mean_points"].sum() == pytest.approx(group["mean_total_points"][0]), side
     assert row(points, side="winners", source="hotels")["mean_points"] == 0.0
@@ -319,7 +384,9 @@ def test_wall_by_hand(hand):
     assert wall["mean_opened_fraction"] == pytest.approx((40 / 100 + 40 / 80) / 2)
     assert wall["mean_pieces"] == pytest.approx(5 / 3) and wall["all_pieces_share"] == 0.0
     # Bester Mauerspecht: seat 0 in play 0 (won), seat 3 in play 2 (lost).
-    assert (wall["holder_plays"], wall["holder_win_rate"], wall["without_win_rate"]) == (2, 0.5, 0.2)
+    assert (wall["holder_plays"], wall["holder_win_share"], wall["without_win_share"]) == (2, 0.5, 0.2)
+    assert (wall["without_win_share_lo"], wall["without_win_share_hi"]) == pytest.approx(
+        clustered_share(per_play(lambda s: float(s["won"]), lambda s: not s["mauerspecht"]))[1:])
     hist = hand["mart_mauerspechte_wall_open_hist"]
     assert hist["opened_turn"].to_list() == [40] and hist["n_plays_opened"].to_list() == [2]
     assert hist["share"].to_list() == pytest.approx([2 / 3])
@@ -381,6 +448,12 @@ def test_length_against_catan_pools_each_setup_once(pooled):
         assert r["catan_median_turns"] == _median(catan) == 51
         assert r["difference"] == pytest.approx(statistics.mean(plays) - statistics.mean(catan))
         assert (r["difference_lo"], r["difference_hi"]) == pytest.approx(_welch(plays, catan))
+        # its test, and whether a difference larger than 1% of Catan's length is ruled out (TOST, 90% interval)
+        d = statistics.mean(plays) - statistics.mean(catan)
+        se = math.sqrt(statistics.variance(plays) / len(plays) + statistics.variance(catan) / len(catan))
+        assert r["p_value"] == pytest.approx(math.erfc(abs(d) / se / math.sqrt(2)))
+        assert r["margin"] == pytest.approx(0.01 * statistics.mean(catan))
+        assert r["equivalent"] == (abs(d) + 1.6448536269514722 * se < 0.01 * statistics.mean(catan))
         assert r["ratio"] == pytest.approx(statistics.mean(plays) / statistics.mean(catan))
     assert row(length, setup_label="4 random players")["setup_id"] != row(
         length, setup_label="4 random players, hotels worth 2 points")["setup_id"]
@@ -487,6 +560,8 @@ def test_seat_marts_agree_with_the_lake(real):
     for r in holdings.iter_rows(named=True):
         mine = seats.filter((pl.col("run_id") == r["run_id"]) & (pl.col("hotels") == r["owned"]))
         assert (r["seat_plays"], r["wins"]) == (mine.height, mine["winner"].sum())
+        assert r["win_share"] == pytest.approx(mine["winner"].mean())  # one winner a play at most
+        assert r["win_share_lo"] - 1e-12 <= r["win_share"] <= r["win_share_hi"] + 1e-12  # rounding at 0 or 1
     parades = lake_table(lake, "love_parades")
     for r in marts["mart_mauerspechte_love_parades"].iter_rows(named=True):
         mine = parades.filter(pl.col("run_id") == r["run_id"])
@@ -515,10 +590,21 @@ def test_the_report_page_leads_with_the_hotels(real):
     assert "design in 18" in lead and re.search(r"\d+\.\d% \(\d+\.\d% to \d+\.\d%, chip \d+\)", lead), lead
     assert lead.startswith("<b>Does a hotel pay back its price?</b> At 4 random players ("), lead
     assert all(len(c) > 80 and "None" not in c and "nan" not in c for c in captions.values()), captions
-    # Scripted players on the fixed map: the sentence says why their seats differ, where they differ significantly.
-    seats = marts["mart_seat_advantage"].filter(pl.col("setup_label") == "3 builder players")
-    apart = seats["win_share_lo"].max() > seats["win_share_hi"].min()
-    assert ("the fixed map makes every scripted opening the same" in captions["seat_advantage"]) == apart
+    # Scripted players on the fixed map: drawn, but every play opens the same way, so no verdict rests on them.
+    fixed = marts["mart_run_setups"].filter(pl.col("fixed_opening"))["setup_label"].unique().to_list()
+    assert fixed == ["3 builder players"]
+    assert "the table of scripted players on the fixed map opens the same way in every play and gives no " \
+        "verdict" in captions["seat_advantage"].lower(), captions["seat_advantage"]
+    assert "The Berlin map is fixed" in page and "no verdict rests on them" in page  # the page's caveat box
+    # the length against Catan: tested with Holm over the figure's set-ups, never "no significant difference"
+    catan = captions["length_vs_catan"]
+    assert "significant" not in catan and any(w in catan for w in (
+        "(Holm over them)", "no difference larger than 1% of Catan", "too few plays to tell")), catan
+    assert "win rate" not in captions["hotel_wins"] and "win a share of" in captions["hotel_wins"]
+    index = (reports / "index.html").read_text().split("<div class='card'>")[1:]
+    verdicts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", next(c for c in index if "mauerspechte.html" in c)))
+    start = verdicts["Is the start player favoured?"]
+    assert "openings vary" in start and "builder" not in start, start  # the fixed map's table gives no verdict
     tables = re.findall(r"<h3>(.*?)</h3>", page)
     assert tables[:3] == ["Hotel payback by chip", "Hotel chips and the field&#x27;s buildings",
                           "Hotel owners against the other seats"]

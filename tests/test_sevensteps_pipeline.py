@@ -3,7 +3,10 @@ every answer worked out in the test from the rows written, and on a small real r
 recomputed from the lake with Polars (another engine). Runs pool through mart_run_setups: only counted runs (a run
 whose plays a longer run at the same seed holds counts once), per set-up or, for the skill gap, per pairing; the
 side and tile threshold are the set-up's option_values. The report page leads with the start player and the skill
-gap by side, its own sections replacing the generic seat-advantage and game-length figures."""
+gap by side, its own sections replacing the generic seat-advantage and game-length figures. The play is the unit of
+every interval (a per-seat figure summed over a play's seats first: `clustered`), who wins is told by the win share
+(a tie split), its interval Wilson's at its effective size (docs/statistics.md), all with this file's own
+arithmetic."""
 
 from __future__ import annotations
 
@@ -42,6 +45,46 @@ def welch(a, b):
     d = statistics.mean(a) - statistics.mean(b)
     half = Z * math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b))
     return d, d - half, d + half
+
+
+def clustered(pairs):
+    """A mean per seat-play from each play's (seats m, their summed value y), every play of the set-up listed: sum y /
+    sum m and its variance with the play as the unit."""
+    n, m, y = len(pairs), sum(a for a, _ in pairs), sum(b for _, b in pairs)
+    r = y / m
+    return r, sum((b - r * a) ** 2 for a, b in pairs) * n / ((n - 1) * m * m)
+
+
+def clustered_mean(pairs):
+    """The mean per seat-play and its 95% normal interval, clustered by play."""
+    r, var = clustered(pairs)
+    return r, r - Z * math.sqrt(var), r + Z * math.sqrt(var)
+
+
+def effective(r, var, n):
+    """A share's effective size r (1 - r) / var (n where nothing varies)."""
+    return n if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / n else r * (1 - r) / var
+
+
+def clustered_share(pairs):
+    """A share per seat-play and its 95% Wilson interval at its effective size, clustered by play."""
+    r, m = sum(b for _, b in pairs) / sum(a for a, _ in pairs), sum(a for a, _ in pairs)
+    var = sum((b - r * a) ** 2 for a, b in pairs) / (m * m)  # as the shared share_effective_n: no n / (n - 1)
+    n_eff = m if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / m else r * (1 - r) / var
+    return (r, *wilson(r * n_eff, n_eff))
+
+
+def share_ci(shares):
+    """A mean share over plays, its effective plays n p (1 - p) / (mean of squares - p^2), and its Wilson interval
+    there (the shared share_lo, share_hi)."""
+    n, p = len(shares), statistics.mean(shares)
+    n_eff = effective(p, statistics.mean(x * x for x in shares) - p * p, 1) * n if n else n
+    return p, n_eff, wilson(p * n_eff, n_eff)
+
+
+def normal_p(difference, se):
+    """Two-sided p of a normal difference against 0."""
+    return math.erfc(abs(difference) / se / math.sqrt(2))
 
 
 def half(values):
@@ -213,19 +256,19 @@ def test_start_player_by_hand(hand):
 
 def pairing(runs):
     """The worked skill gap of runs of one focal player (the policy with one seat) among a field."""
-    gaps, wins, field_scores, field_wins, seats = [], [], [], [], []
+    gaps, shares, field_scores, field_shares, seats = [], [], [], [], []
     for run_id in runs:
         policies, plays = RUNS[run_id][2], RUNS[run_id][3]
         focal = next(s for s, p in enumerate(policies) if policies.count(p) == 1 and p != "random")
         for scores, winners, _ in plays:
             gaps.append(margin(scores, focal))
-            wins.append(focal in winners)
+            shares.append((focal in winners) / len(winners))
             field_scores += [x for s, x in enumerate(scores) if s != focal]
-            field_wins += [s in winners for s in range(len(scores)) if s != focal]
+            field_shares += [(s in winners) / len(winners) for s in range(len(scores)) if s != focal]
             seats.append(focal)
     per_seat = [seats.count(s) for s in set(seats)]
-    return {"n_plays": len(gaps), "gap": statistics.mean(gaps), "half": half(gaps), "wins": sum(wins),
-            "field_mean_score": statistics.mean(field_scores), "field_win_rate": statistics.mean(field_wins),
+    return {"n_plays": len(gaps), "gap": statistics.mean(gaps), "half": half(gaps), "shares": shares,
+            "field_mean_score": statistics.mean(field_scores), "field_win_share": statistics.mean(field_shares),
             "seats_covered": len(per_seat), "seat_balance": min(per_seat) / max(per_seat)}
 
 
@@ -249,10 +292,14 @@ def test_skill_gap_by_hand(hand):
             assert (r["gap_lo"], r["gap_hi"]) == pytest.approx((w["gap"] - w["half"], w["gap"] + w["half"]))
         assert r["field_mean_score"] == pytest.approx(w["field_mean_score"])
         assert r["relative_gap"] == pytest.approx(w["gap"] / w["field_mean_score"])
-        assert r["focal_win_rate"] == pytest.approx(w["wins"] / w["n_plays"])
-        assert (r["focal_win_rate_lo"], r["focal_win_rate_hi"]) == pytest.approx(wilson(w["wins"], w["n_plays"]))
-        assert r["win_gap"] == pytest.approx(w["wins"] / w["n_plays"] - w["field_win_rate"])
-        assert r["fair_share"] == pytest.approx(1 / players)
+        share, n_eff, ends = share_ci(w["shares"])
+        assert (r["focal_win_share"], r["focal_effective_plays"]) == pytest.approx((share, n_eff))
+        assert (r["focal_win_share_lo"], r["focal_win_share_hi"]) == pytest.approx(ends)
+        fair = 1 / players
+        assert r["focal_p_value"] == pytest.approx(normal_p(share - fair, math.sqrt(fair * (1 - fair) / n_eff)))
+        assert r["field_win_share"] == pytest.approx(w["field_win_share"])
+        assert r["share_gap"] == pytest.approx(share - w["field_win_share"])
+        assert r["fair_share"] == pytest.approx(fair)
 
     sides = hand["mart_sevensteps_skill_gap_sides"]
     assert sides.height == 1  # the two-player table was played on the front only
@@ -266,11 +313,14 @@ def test_skill_gap_by_hand(hand):
     assert (s["difference"], s["difference_lo"], s["difference_hi"]) == pytest.approx((d, d - spread, d + spread))
     assert s["relative_difference"] == pytest.approx(b["gap"] / b["field_mean_score"]
                                                      - f["gap"] / f["field_mean_score"])
-    (f_lo, f_hi), (b_lo, b_hi) = wilson(f["wins"], f["n_plays"]), wilson(b["wins"], b["n_plays"])
-    fr, br = f["wins"] / f["n_plays"], b["wins"] / b["n_plays"]
-    assert s["win_rate_difference"] == pytest.approx(br - fr)
-    assert s["win_rate_difference_lo"] == pytest.approx(br - fr - math.hypot(br - b_lo, min(f_hi, 1) - fr))
-    assert s["win_rate_difference_hi"] == pytest.approx(br - fr + math.hypot(min(b_hi, 1) - br, fr - f_lo))
+    assert s["difference_p_value"] == pytest.approx(normal_p(d, spread / Z))
+    (fs, fn, _), (bs, bn, _) = share_ci(f["shares"]), share_ci(b["shares"])
+    se = math.sqrt(fs * (1 - fs) / fn + bs * (1 - bs) / bn)
+    assert (s["front_win_share"], s["back_win_share"], s["win_share_difference"]) == pytest.approx((fs, bs, bs - fs))
+    assert (s["win_share_difference_lo"], s["win_share_difference_hi"]) == pytest.approx(
+        (bs - fs - Z * se, bs - fs + Z * se))
+    # the greedy player wins every play alone on both sides: nothing varies, no difference
+    assert (se, s["win_share_difference_p_value"]) == (0, 1.0)
 
 
 # --- game length -----------------------------------------------------------------------------------------
@@ -279,28 +329,24 @@ def test_length_by_hand(hand):
     length = hand["mart_sevensteps_length"]
     assert sorted(length["setup_id"]) == sorted(hand["setup_of"][r] for r in COUNTED)
     for run_id in COUNTED:
-        side, threshold, _, plays = RUNS[run_id]
-        rounds = [p[2] for p in plays]
+        side, threshold, policies, plays = RUNS[run_id]
+        turns = [p[2] * len(policies) for p in plays]  # the game's one unit of length: every seat has a turn a round
         collapses = [COLLAPSES.get((run_id, i), 0) for i in range(len(plays))]
         r = row(length, setup_id=hand["setup_of"][run_id])
         assert (r["side"], r["tile_threshold"], r["n_runs"], r["n_plays"]) == (side, threshold, 1, len(plays))
-        assert r["mean_rounds"] == pytest.approx(statistics.mean(rounds))
+        assert r["mean_turns"] == pytest.approx(statistics.mean(turns))
         if len(plays) > 1:
-            assert (r["mean_rounds_lo"], r["mean_rounds_hi"]) == pytest.approx(mean_ci(rounds))
-            assert r["sd_rounds"] == pytest.approx(statistics.stdev(rounds))
+            assert (r["mean_turns_lo"], r["mean_turns_hi"]) == pytest.approx(mean_ci(turns))
+            assert r["sd_turns"] == pytest.approx(statistics.stdev(turns))
             assert (r["mean_collapses_lo"], r["mean_collapses_hi"]) == pytest.approx(mean_ci(collapses))
-        assert (r["min_rounds"], r["max_rounds"]) == (min(rounds), max(rounds))
-        assert [r["p05_rounds"], r["median_rounds"], r["p95_rounds"]] == [quantile_disc(rounds, q)
-                                                                          for q in (0.05, 0.5, 0.95)]
+        assert (r["min_turns"], r["max_turns"]) == (min(turns), max(turns))
+        assert [r["p05_turns"], r["median_turns"], r["p95_turns"]] == [quantile_disc(turns, q)
+                                                                       for q in (0.05, 0.5, 0.95)]
         done = [(run_id, i) not in INCOMPLETE for i in range(len(plays))]
         assert r["completion_rate"] == pytest.approx(statistics.mean(done))
         assert r["mean_collapses"] == pytest.approx(statistics.mean(collapses))
     assert row(length, setup_id=hand["setup_of"]["b_back"])["completion_rate"] == 0.5
-    # Rounds = turns / players: the shared turn histogram of a set-up, divided, is its rounds.
-    hist = hand["mart_setup_length_hist"].filter(pl.col("setup_id") == hand["setup_of"]["a_front"]).sort("turns")
-    rounds = sorted(p[2] for p in A_FRONT)
-    assert (hist["turns"] // 4).to_list() == sorted(set(rounds))
-    assert hist["n_plays_with_turns"].to_list() == [rounds.count(x) for x in sorted(set(rounds))]
+    assert not any("round" in c for c in length.columns)
 
 
 # --- the special tiles -----------------------------------------------------------------------------------
@@ -309,6 +355,17 @@ def a_front_seats():
     """Set-up a_front's seat-plays once each: (tiles, won, score)."""
     return [(a_front_tiles(p, s), s in winners, scores[s]) for p, (scores, winners, _) in enumerate(A_FRONT)
             for s in range(4)]
+
+
+def a_front_plays(value, among=lambda *seat: True):
+    """Set-up a_front's plays as (seats of the group, their summed value); value and among read a seat's
+    (tiles, share, score)."""
+    pairs = []
+    for p, (scores, winners, _) in enumerate(A_FRONT):
+        mine = [(a_front_tiles(p, s), (s in winners) / len(winners), scores[s]) for s in range(4)]
+        mine = [x for x in mine if among(*x)]
+        pairs.append((len(mine), sum(value(*x) for x in mine)))
+    return pairs
 
 
 def test_tiles_by_hand(hand):
@@ -322,12 +379,17 @@ def test_tiles_by_hand(hand):
         r = row(tiles, kind=kind)
         assert (r["side"], r["tile_threshold"], r["n_runs"], r["n_plays"], r["seat_plays"]) == ("front", 7, 1, 3, 12)
         assert r["mean_taken"] == pytest.approx(statistics.mean(t))
-        assert (r["mean_taken_lo"], r["mean_taken_hi"]) == pytest.approx(mean_ci(t))
-        assert r["mean_played"] == pytest.approx(statistics.mean(p))
+        # the play is the unit: a play's four seats summed first
+        assert (r["mean_taken"], r["mean_taken_lo"], r["mean_taken_hi"]) == pytest.approx(
+            clustered_mean(a_front_plays(lambda x, *_: x[taken])))
+        assert (r["mean_played"], r["mean_played_lo"], r["mean_played_hi"]) == pytest.approx(
+            clustered_mean(a_front_plays(lambda x, *_: x[played])))
         assert r["played_share"] == pytest.approx(sum(p) / sum(t))
-        assert r["taker_share"] == pytest.approx(statistics.mean(x > 0 for x in t))
+        assert (r["taker_share"], r["taker_share_lo"], r["taker_share_hi"]) == pytest.approx(
+            clustered_share(a_front_plays(lambda x, *_: float(x[taken] > 0))))
         assert (r["mean_left"], r["holder_share"]) == pytest.approx((statistics.mean(held), statistics.mean(held)))
-        assert (r["holder_share_lo"], r["holder_share_hi"]) == pytest.approx(wilson(sum(held), 12))
+        assert (r["holder_share"], r["holder_share_lo"], r["holder_share_hi"]) == pytest.approx(
+            clustered_share(a_front_plays(lambda x, *_: float(x[left]))))
     both = row(tiles, kind="any")
     assert both["mean_taken"] == pytest.approx(statistics.mean(s["aids_taken"] + s["bonuses_taken"]
                                                                for s, _, _ in seats))
@@ -342,11 +404,19 @@ def test_tiles_by_hand(hand):
         mine = [(won, score) for s, won, score in seats if s["aids_taken"] + s["bonuses_taken"] == taken]
         r = row(wins, taken=taken)
         won = sum(w for w, _ in mine)
-        assert (r["seat_plays"], r["wins"], r["n_plays"]) == (len(mine), won, 3)
-        assert r["win_rate"] == pytest.approx(won / len(mine))
-        assert (r["win_rate_lo"], r["win_rate_hi"]) == pytest.approx(wilson(won, len(mine)))
+
+        def group(x, *_):
+            return x["aids_taken"] + x["bonuses_taken"] == taken
+
+        assert (r["seat_plays"], r["wins"], r["n_plays"], r["fair_share"]) == (len(mine), won, 3, 0.25)
+        # a tie splits the win: seats 0 and 1 share play 1, a half each
+        assert (r["win_share"], r["win_share_lo"], r["win_share_hi"]) == pytest.approx(
+            clustered_share(a_front_plays(lambda _, share, __: share, group)))
         assert r["seat_play_share"] == pytest.approx(len(mine) / 12)
-        assert r["mean_score"] == pytest.approx(statistics.mean(s for _, s in mine))
+        assert (r["mean_score"], r["mean_score_lo"], r["mean_score_hi"]) == pytest.approx(
+            clustered_mean(a_front_plays(lambda *x: x[2], group)), nan_ok=True)
+    shared = row(wins, taken=2)  # seats 0 and 1 of play 1 took two tiles each and tied: a win rate would say 100%
+    assert (shared["seat_plays"], shared["wins"], shared["win_share"]) == (2, 2, 0.5)
 
 
 def test_tile_value_by_hand(hand):
@@ -379,13 +449,22 @@ def test_tile_value_by_hand(hand):
 # --- the threshold option --------------------------------------------------------------------------------
 
 def threshold_metrics(run_id):
-    """Per metric: the values a run's mean and interval rest on (tables of one policy)."""
+    """Per metric: the values a run's mean and interval rest on (tables of one policy), one a play: the tiles a
+    play's four seats took (a mean per seat-play, clustered by play), the play's mean score (the play as the unit)."""
     plays = RUNS[run_id][3]
-    tiles = [sum(t for k, t in seat_tiles(run_id, p, s).items() if k in ("aids_taken", "bonuses_taken"))
-             for p in range(len(plays)) for s in range(4)]
-    return {"tiles_taken": tiles, "score": [x for scores, _, _ in plays for x in scores],
+    tiles = [(4, sum(t for s in range(4) for k, t in seat_tiles(run_id, p, s).items()
+                     if k in ("aids_taken", "bonuses_taken"))) for p in range(len(plays))]
+    return {"tiles_taken": tiles, "score": [statistics.mean(scores) for scores, _, _ in plays],
             "seat0_advantage": [(0 in winners) / len(winners) - 0.25 for _, winners, _ in plays],
-            "seat0_margin": [margin(scores, 0) for scores, _, _ in plays], "rounds": [p[2] for p in plays]}
+            "seat0_margin": [margin(scores, 0) for scores, _, _ in plays], "turns": [4 * p[2] for p in plays]}
+
+
+def mean_and_half(values):
+    """A metric's mean and the half width of its 95% interval: normal over plays, or clustered by play for pairs."""
+    if isinstance(values[0], tuple):
+        mean, lo, _ = clustered_mean(values)
+        return mean, mean - lo
+    return statistics.mean(values), half(values)
 
 
 def test_threshold_by_hand(hand):
@@ -399,13 +478,17 @@ def test_threshold_by_hand(hand):
     assert sorted(effect["metric"]) == sorted(base)
     for metric in base:
         r = row(effect, metric=metric)
-        a, b = other[metric], base[metric]
-        assert (r["n"], r["base_n"]) == (len(a), len(b))
-        assert (r["value"], r["base_value"]) == pytest.approx((statistics.mean(a), statistics.mean(b)), abs=1e-12)
-        assert (r["base_value_lo"], r["base_value_hi"]) == pytest.approx(mean_ci(b), abs=1e-12)
-        d, spread = statistics.mean(a) - statistics.mean(b), math.hypot(half(a), half(b))
+        (a, a_half), (b, b_half) = mean_and_half(other[metric]), mean_and_half(base[metric])
+        assert (r["value"], r["base_value"]) == pytest.approx((a, b), abs=1e-12)
+        assert (r["base_value_lo"], r["base_value_hi"]) == pytest.approx((b - b_half, b + b_half), abs=1e-12)
+        d, spread = a - b, math.hypot(a_half, b_half)
         assert (r["difference"], r["difference_lo"], r["difference_hi"]) == pytest.approx(
             (d, d - spread, d + spread), abs=1e-12)
+        assert r["p_value"] == pytest.approx(normal_p(d, spread / Z) if spread else float(d == 0))
+        margin_ = 0.01 if metric == "seat0_advantage" else 0.01 * abs(b)  # 1 pp, else 1% of the base value
+        assert r["margin"] == pytest.approx(margin_)
+        assert r["equivalent"] == (abs(d) + 1.6448536269514722 * spread / Z < margin_)
+    assert row(effect, metric="tiles_taken")["n"] == 8  # seat-plays: 2 plays of 4 seats
 
 
 # --- a small real run -------------------------------------------------------------------------------------
@@ -487,7 +570,10 @@ def test_seat_and_skill_marts_agree_with_the_lake(real):
         assert r["gap"] == pytest.approx(focal["margin"].mean())
         assert (r["gap_lo"], r["gap_hi"]) == pytest.approx(mean_ci(focal["margin"].to_list()))
         assert r["field_mean_score"] == pytest.approx(field["score"].mean())
-        assert r["focal_win_rate"] == pytest.approx(focal["winner"].mean())
+        winners = lake_table(lake, "seats").group_by("run_id", "play_index").agg(n_winners=pl.col("winner").sum())
+        shares = focal.join(winners, on=["run_id", "play_index"]).select(
+            pl.when(pl.col("winner")).then(1 / pl.col("n_winners")).otherwise(0.0))
+        assert r["focal_win_share"] == pytest.approx(shares.to_series().mean())  # a tie split among its winners
         assert r["gap"] > 0  # a greedy player outscores random ones
     sides = row(marts["mart_sevensteps_skill_gap_sides"], focal="greedy")
     front, back = row(gaps, side="front"), row(gaps, side="back")
@@ -506,11 +592,10 @@ def test_length_and_tile_marts_agree_with_the_lake(real):
     for r in length.iter_rows(named=True):
         mine = games.filter(pl.col("setup_id") == r["setup_id"])
         assert (mine["side"] == r["side"]).all() and (mine["tile_threshold"] == r["tile_threshold"]).all()
-        assert r["n_plays"] == mine.height and r["mean_rounds"] == pytest.approx(mine["rounds"].mean())
-        assert r["median_rounds"] == quantile_disc(mine["rounds"].to_list(), 0.5)
+        assert r["n_plays"] == mine.height and r["mean_turns"] == pytest.approx(mine["turns"].mean())
+        assert r["median_turns"] == quantile_disc(mine["turns"].to_list(), 0.5)
         assert r["completion_rate"] == pytest.approx(mine["completed"].mean())
         assert r["mean_collapses"] == pytest.approx(mine["collapses"].mean())
-        assert (mine["turns"] == mine["rounds"] * mine["players"]).all()  # what rounds from turns rests on
 
     seats = lake_table(lake, "seats").join(setups, on="run_id")
     for r in marts["mart_sevensteps_tiles"].iter_rows(named=True):
@@ -556,13 +641,16 @@ def test_threshold_mart_agrees_with_the_lake(real):
     taken = row(effect, metric="tiles_taken")
     assert (taken["base_value"], taken["value"]) == pytest.approx(
         (at[7]["tiles_taken"].cast(pl.Float64).mean(), at[8]["tiles_taken"].cast(pl.Float64).mean()))
-    score = row(effect, metric="score")
+    score = row(effect, metric="score")  # the play as the unit: each play's mean score
+    play_scores = {t: at[t].group_by("run_id", "play_index").agg(pl.col("score").mean())["score"].to_list()
+                   for t in (7, 8)}
     assert (score["difference"], score["difference_lo"], score["difference_hi"]) == pytest.approx(
-        welch(at[8]["score"].to_list(), at[7]["score"].to_list()))
+        welch(play_scores[8], play_scores[7]))
     games = lake_table(lake, "games").join(setups, on="run_id")
-    rounds = row(effect, metric="rounds")
-    assert rounds["difference"] == pytest.approx(games.filter(pl.col("tile_threshold") == 8)["rounds"].mean()
-                                                 - games.filter(pl.col("tile_threshold") == 7)["rounds"].mean())
+    turns = row(effect, metric="turns")
+    assert turns["difference"] == pytest.approx(games.filter(pl.col("tile_threshold") == 8)["turns"].mean()
+                                                - games.filter(pl.col("tile_threshold") == 7)["turns"].mean())
+    assert 0 <= turns["p_value"] <= 1 and turns["margin"] == pytest.approx(0.01 * turns["base_value"])
 
 
 def test_the_report_page_leads_with_the_skill_gap_then_the_start_player(real):
@@ -578,11 +666,16 @@ def test_the_report_page_leads_with_the_skill_gap_then_the_start_player(real):
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
     assert "as the rule text claims" in captions[0] and "back − front" in captions[0], captions[0]
     assert "seat 0 wins a share of" in captions[1] and re.search(r"\d+\.\d%", captions[1]), captions[1]
+    assert "Holm" in captions[0] and "Holm" in captions[1], captions[:2]  # the tests of a figure: one error rate
+    assert "turns" in captions[2] and "round" not in re.sub(r"rounds of \d turns", "", captions[2]), captions[2]
     assert "seed&#x27;s claim" not in page  # the rule text's claim
     assert "bservational" in page and all(len(c) > 80 for c in captions)
+    own = " ".join(captions[figures.index(n)] for n in ("skill_gap", "start_player", "length", "tiles"))
+    assert "significant" not in own.replace("Holm", "") and "win rate" not in own, own
     tables = re.findall(r"<h3>(.*?)</h3>", page)
     assert tables[:4] == ["Skill gap per pairing", "Skill gap: back − front",
-                          "Start player: win share and margin by seat", "Game length in rounds per set-up"]
+                          "Start player: win share and margin by seat", "Game length in turns per set-up"]
+    assert "Win share by tiles taken (both kinds)" in page and "Win rate by tiles" not in page
     assert "Tile threshold against the rule text&#x27;s 7" in tables
 
     index = (reports / "index.html").read_text().split("<div class='card'>")[1:]
@@ -593,4 +686,4 @@ def test_the_report_page_leads_with_the_skill_gap_then_the_start_player(real):
     (start, _), (own, answer), (length, said) = list(verdicts.items())[:3]  # the index's questions, answered
     assert (start, own, length) == ("Is the start player favoured?", "Does the back side reward skill more?",
                                    "How long does a play last?")
-    assert "at greedy against 3 random" in answer and "rounds" in said, verdicts
+    assert "at greedy against 3 random" in answer and "turns" in said and "round" not in said, verdicts

@@ -1,9 +1,14 @@
--- Burgenland, per set-up (its counted runs), policy and measure of int_burgenland_seat_values (pieces left by
--- kind, jokers by source and use), over all the policy's seat-plays and over those that did not win: the
--- seat-plays, the measure's total and mean with its 95% interval, and the share of seat-plays holding at least
--- one (Wilson). What mart_burgenland_pieces_left and mart_burgenland_jokers read.
-with seat_values as (
-    select * from int_burgenland_seat_values
+-- Burgenland, per set-up (its counted runs), policy, group of its seats and measure of int_burgenland_group_sums: the
+-- seat-plays, the measure's total and its mean per seat-play, the share of seat-plays holding at least one, each with
+-- its 95% interval clustered by play. The seats of a play share its cards, so the play is the unit
+-- (docs/statistics.md): a mean per seat-play is a ratio of sums R = sum y / sum m over the plays (y: the measure summed
+-- over the group's seats in a play, m: those seats), its variance sum (y - R m)^2 n / ((n - 1) (sum m)^2) over the set-
+-- up's n plays (a play without a seat of the group adds 0). A mean's interval is normal; a share's (the holders, a win
+-- share) is Wilson's at the effective size R (1 - R) / (sum (y - R m)^2 / (sum m)^2), as the shared share_lo does for
+-- one value a play (where it is then the plays). What mart_burgenland_pieces_left, _jokers, _wells, _central and
+-- _win_by_wells read.
+with group_sums as (
+    select * from int_burgenland_group_sums
 ),
 
 setup_runs as (
@@ -15,32 +20,64 @@ setups as (
 ),
 
 sums as (
-    -- Grouped with and without `winner`: the rows without it are every seat-play's.
     select
-        u.setup_id, v.policy_spec, v.measure,
-        case when grouping(v.winner) = 1 then 'all' else 'non_winners' end as among,
-        any_value(v.policy) as policy,
-        sum(v.n_seat_plays)::bigint as n,
-        sum(v.amount::bigint * v.n_seat_plays) as s, sum(v.amount::hugeint * v.amount * v.n_seat_plays) as ss,
-        coalesce(sum(v.n_seat_plays) filter (where v.amount > 0), 0)::bigint as holders
+        u.setup_id, g.policy_spec, g.among, g.level, g.measure,
+        any_value(g.policy) as policy,
+        sum(g.seats_sum)::bigint as m_s, sum(g.seats_sq_sum)::hugeint as m_ss,
+        sum(g.value_sum) as y_s, sum(g.value_sq_sum) as y_ss, sum(g.seats_value_sum) as my_s,
+        sum(g.holders_sum)::bigint as h_s, sum(g.holders_sq_sum)::hugeint as h_ss,
+        sum(g.seats_holders_sum)::hugeint as mh_s
     from setup_runs as u
-    join seat_values as v using (run_id)
-    group by grouping sets ((u.setup_id, v.policy_spec, v.measure), (u.setup_id, v.policy_spec, v.measure, v.winner))
-    having grouping(v.winner) = 1 or not v.winner
+    join group_sums as g using (run_id)
+    group by all
+),
+
+ratios as (
+    -- R = sum y / sum m and its variance clustered by play, for the measure (v) and the holders (h)
+    select
+        s.*, u.setup_label, u.players, u.start_hands, u.n_runs, u.n_plays,
+        s.y_s / s.m_s as v_ratio,
+        s.h_s / s.m_s as h_ratio,
+        case when u.n_plays > 1 then greatest(0, s.y_ss - 2 * (s.y_s / s.m_s) * s.my_s + (s.y_s / s.m_s) ^ 2 * s.m_ss)
+            * u.n_plays / ((u.n_plays - 1.0) * s.m_s * s.m_s) end as v_var,
+        case when u.n_plays > 1 then greatest(0, s.h_ss - 2 * (s.h_s / s.m_s) * s.mh_s + (s.h_s / s.m_s) ^ 2 * s.m_ss)
+            * u.n_plays / ((u.n_plays - 1.0) * s.m_s * s.m_s) end as h_var,
+        -- a share's effective size takes the variance without the n / (n - 1) of a mean's interval, as the shared
+        -- share_effective_n does: one seat a play, it is then exactly the plays
+        greatest(0, s.y_ss - 2 * (s.y_s / s.m_s) * s.my_s + (s.y_s / s.m_s) ^ 2 * s.m_ss) / (s.m_s * s.m_s) as v_pvar,
+        greatest(0, s.h_ss - 2 * (s.h_s / s.m_s) * s.mh_s + (s.h_s / s.m_s) ^ 2 * s.m_ss) / (s.m_s * s.m_s) as h_pvar
+    from sums as s
+    join setups as u using (setup_id)
+),
+
+effective as (
+    -- A share's effective size: how many independent seat-plays would vary as these do (the seat-plays where nothing
+    -- varies)
+    select
+        *,
+        case when v_ratio * (1 - v_ratio) <= 1e-12 or v_pvar <= 1e-12 * v_ratio * (1 - v_ratio) / m_s
+            then m_s::double else v_ratio * (1 - v_ratio) / v_pvar end as v_effective,
+        case when h_ratio * (1 - h_ratio) <= 1e-12 or h_pvar <= 1e-12 * h_ratio * (1 - h_ratio) / m_s
+            then m_s::double else h_ratio * (1 - h_ratio) / h_pvar end as h_effective
+    from ratios
 ),
 
 final as (
     select
-        u.setup_id, u.setup_label, u.players, u.start_hands, u.n_runs, u.n_plays,
-        s.policy, s.policy_spec, s.measure, s.among,
-        s.n as seat_plays,
-        s.s as total,
-        s.s / s.n as mean,
-        mean_lo_int(s.n, s.s, s.ss) as mean_lo, mean_hi_int(s.n, s.s, s.ss) as mean_hi,
-        s.holders / s.n as holder_share,
-        wilson_lo(s.holders, s.n) as holder_share_lo, wilson_hi(s.holders, s.n) as holder_share_hi
-    from sums as s
-    join setups as u using (setup_id)
+        setup_id, setup_label, players, start_hands, n_runs, n_plays,
+        policy, policy_spec, among, level, measure,
+        m_s as seat_plays,
+        y_s as total,
+        v_ratio as mean,
+        v_ratio - 1.96 * sqrt(v_var) as mean_lo,
+        v_ratio + 1.96 * sqrt(v_var) as mean_hi,
+        case when measure = 'win_share' then wilson_lo(v_ratio * v_effective, v_effective) end as share_lo,
+        case when measure = 'win_share' then wilson_hi(v_ratio * v_effective, v_effective) end as share_hi,
+        h_s as holders,
+        h_ratio as holder_share,
+        wilson_lo(h_ratio * h_effective, h_effective) as holder_share_lo,
+        wilson_hi(h_ratio * h_effective, h_effective) as holder_share_hi
+    from effective
 )
 
 select * from final

@@ -1,92 +1,70 @@
--- Burgenland, how much the central castle is used: per play (all seats) the pieces built there, the share of
--- plays with any, and their share of all pieces the seats placed; per seat-play of each policy the pieces it
--- built there, the share of seats that used it, their share of the policy's pieces placed, and the win rates
--- of the seats that used it and of those that did not; by set-up, each distinct play once
--- (int_burgenland_setups, int_burgenland_setup_plays). Each figure is followed by its 95% interval.
-with counts as (
-    select * from int_burgenland_seat_counts
+-- Burgenland, how much the central castle is used: per play (all seats) the pieces built there, the share of plays
+-- with any, and their share of all pieces the seats placed; per seat-play of each policy the pieces it built there,
+-- the share of seats that used it, their share of the policy's pieces placed, and the win shares of the seats that
+-- used it and of those that did not (a win split among its winners; one winner at most a play); by set-up, each
+-- distinct play once (int_burgenland_setups). The play is the unit of every interval (its seats share its cards):
+-- per-play figures from int_burgenland_setup_plays, per-seat ones clustered by play (int_burgenland_measure_stats).
+with stats as (
+    select * from int_burgenland_measure_stats
 ),
 
 setup_plays as (
     select * from int_burgenland_setup_plays
 ),
 
-setup_runs as (
-    select * from int_burgenland_setups
+central as (
+    select * from stats where among = 'all' and measure = 'central_built'
 ),
 
-per_play as (
-    -- x: pieces in the central castle, y: pieces placed, per play
-    select
-        setup_id, n_plays as n, plays_with_central as with_central,
-        central_sum as x_s, central_sq_sum as x_ss, placed_sum as y_s, placed_sq_sum as y_ss, central_placed_sum as xy_s
-    from setup_plays
+users as (
+    select * from stats where among = 'central_users' and measure = 'win_share'
 ),
 
-per_seat as (
-    -- the same per seat-play of a policy, with the win counts of the seats that used the castle and did not
-    select
-        u.setup_id, u.setup_label, u.players, u.start_hands, u.n_runs, u.n_plays, c.policy_spec,
-        any_value(c.policy) as policy,
-        sum(c.n_seat_plays)::bigint as n,
-        sum(c.central_built::bigint * c.n_seat_plays) as x_s,
-        sum(c.central_built::hugeint * c.central_built * c.n_seat_plays) as x_ss,
-        sum(c.placed_sum) as y_s, sum(c.placed_sq_sum)::hugeint as y_ss,
-        sum(c.central_built::hugeint * c.placed_sum) as xy_s,
-        coalesce(sum(c.n_seat_plays) filter (where c.central_built > 0), 0)::bigint as users,
-        coalesce(sum(c.n_seat_plays) filter (where c.central_built > 0 and c.winner), 0)::bigint as user_wins,
-        coalesce(sum(c.n_seat_plays) filter (where c.central_built = 0), 0)::bigint as non_users,
-        coalesce(sum(c.n_seat_plays) filter (where c.central_built = 0 and c.winner), 0)::bigint as non_user_wins
-    from setup_runs as u
-    join counts as c using (run_id)
-    group by all
+non_users as (
+    select * from stats where among = 'central_non_users' and measure = 'win_share'
 ),
 
 shares as (
-    -- The central castle's share of the pieces placed, per play and per seat-play of a policy: a ratio of sums
-    -- R = sum(x) / sum(y), its 95% interval by the delta method: var(R) = sum((x - R y)^2) / (n (n - 1) mean(y)^2).
+    -- The central castle's share of the pieces placed, per play (all seats: policy_spec null) and of a policy's
+    -- seats: a ratio of per-play sums R = sum(x) / sum(y), its 95% interval by the delta method with the play as
+    -- the unit: var(R) = sum((x - R y)^2) / (n (n - 1) mean(y)^2).
     select
-        unit, setup_id, policy_spec,
-        x_s / nullif(y_s, 0) as ratio,
-        1.96 * sqrt(greatest(0, (x_ss - 2 * (x_s / y_s) * xy_s + (x_s / y_s) ^ 2 * y_ss) / (n * (n - 1.0))))
-            / nullif(y_s / n, 0) as half
-    from (
-        select 'play' as unit, setup_id, null as policy_spec, n, x_s, x_ss, y_s, y_ss, xy_s from per_play
-        union all
-        select 'seat' as unit, setup_id, policy_spec, n, x_s, x_ss, y_s, y_ss, xy_s from per_seat
-    )
+        setup_id, policy_spec, n_plays, central_sum, central_sq_sum, plays_with_central,
+        central_sum / nullif(placed_sum, 0) as ratio,
+        1.96 * sqrt(greatest(0, (central_sq_sum - 2 * (central_sum / placed_sum) * central_placed_sum
+                                 + (central_sum / placed_sum) ^ 2 * placed_sq_sum) / (n_plays * (n_plays - 1.0))))
+            / nullif(placed_sum / n_plays, 0) as half
+    from setup_plays
 ),
 
 final as (
     select
         'burgenland' as game,
-        s.setup_id, s.setup_label, s.players, s.start_hands, s.policy, s.policy_spec,
-        s.n_runs, s.n_plays,
-        p.x_s / p.n as central_per_play,
-        mean_lo_int(p.n, p.x_s, p.x_ss) as central_per_play_lo, mean_hi_int(p.n, p.x_s, p.x_ss) as central_per_play_hi,
-        p.with_central / p.n as play_share,
-        wilson_lo(p.with_central, p.n) as play_share_lo, wilson_hi(p.with_central, p.n) as play_share_hi,
-        pr.ratio as placed_share,
-        pr.ratio - pr.half as placed_share_lo, pr.ratio + pr.half as placed_share_hi,
-        s.n as seat_plays,
-        s.x_s / s.n as mean_central,
-        mean_lo_int(s.n, s.x_s, s.x_ss) as mean_central_lo, mean_hi_int(s.n, s.x_s, s.x_ss) as mean_central_hi,
-        sr.ratio as policy_placed_share,
-        sr.ratio - sr.half as policy_placed_share_lo, sr.ratio + sr.half as policy_placed_share_hi,
-        s.users / s.n as user_share,
-        wilson_lo(s.users, s.n) as user_share_lo, wilson_hi(s.users, s.n) as user_share_hi,
-        s.users,
-        s.user_wins / nullif(s.users, 0) as user_win_rate,
-        case when s.users > 0 then wilson_lo(s.user_wins, s.users) end as user_win_rate_lo,
-        case when s.users > 0 then wilson_hi(s.user_wins, s.users) end as user_win_rate_hi,
-        s.non_users,
-        s.non_user_wins / nullif(s.non_users, 0) as non_user_win_rate,
-        case when s.non_users > 0 then wilson_lo(s.non_user_wins, s.non_users) end as non_user_win_rate_lo,
-        case when s.non_users > 0 then wilson_hi(s.non_user_wins, s.non_users) end as non_user_win_rate_hi
-    from per_seat as s
-    join per_play as p using (setup_id)
-    join shares as pr on pr.unit = 'play' and pr.setup_id = s.setup_id
-    join shares as sr on sr.unit = 'seat' and sr.setup_id = s.setup_id and sr.policy_spec = s.policy_spec
+        c.setup_id, c.setup_label, c.players, c.start_hands, c.policy, c.policy_spec,
+        c.n_runs, c.n_plays,
+        p.central_sum / p.n_plays as central_per_play,
+        mean_lo_int(p.n_plays, p.central_sum, p.central_sq_sum) as central_per_play_lo,
+        mean_hi_int(p.n_plays, p.central_sum, p.central_sq_sum) as central_per_play_hi,
+        p.plays_with_central / p.n_plays as play_share,
+        wilson_lo(p.plays_with_central, p.n_plays) as play_share_lo,
+        wilson_hi(p.plays_with_central, p.n_plays) as play_share_hi,
+        p.ratio as placed_share,
+        p.ratio - p.half as placed_share_lo, p.ratio + p.half as placed_share_hi,
+        c.seat_plays,
+        c.mean as mean_central, c.mean_lo as mean_central_lo, c.mean_hi as mean_central_hi,
+        r.ratio as policy_placed_share,
+        r.ratio - r.half as policy_placed_share_lo, r.ratio + r.half as policy_placed_share_hi,
+        c.holder_share as user_share, c.holder_share_lo as user_share_lo, c.holder_share_hi as user_share_hi,
+        c.holders as users,
+        u.mean as user_win_share, u.share_lo as user_win_share_lo, u.share_hi as user_win_share_hi,
+        c.seat_plays - c.holders as non_users,
+        o.mean as non_user_win_share, o.share_lo as non_user_win_share_lo, o.share_hi as non_user_win_share_hi,
+        1.0 / c.players as fair_share
+    from central as c
+    join shares as p on p.setup_id = c.setup_id and p.policy_spec is null
+    join shares as r on r.setup_id = c.setup_id and r.policy_spec = c.policy_spec
+    left join users as u on u.setup_id = c.setup_id and u.policy_spec = c.policy_spec
+    left join non_users as o on o.setup_id = c.setup_id and o.policy_spec = c.policy_spec
 )
 
 select * from final

@@ -1,11 +1,13 @@
 -- Burgenland, is the extra card fair compensation? Two set-ups that differ only in their starting hands (the
 -- same players, policies by seat and other options; staggered: seat k starts with 4 + k colour cards, equal: 4
--- each) are joined, and per seat their win rates and margins (mart_seat_advantage: each distinct play once) set
--- side by side: the difference staggered - equal with its 95% interval, and where each stands against the fair
--- 1/players (under equal hands seat 0's lead is what the extra cards are to make up for; under staggered hands a
--- fair seat 0 is `within` the fair share). The intervals treat the two samples as independent. Runs at the same
+-- each) are joined, and per seat their win shares (a win split among its winners, the estimand every fairness
+-- figure compares with the fair 1/players), the tests against the fair share and the margins
+-- (mart_seat_advantage: each distinct play once) set side by side: the difference staggered - equal with its 95%
+-- interval and p-value. The difference takes the two samples as independent, each share's variance p (1 - p) over
+-- its effective plays (mart_seat_advantage.effective_plays: the variance of its per-play shares). Runs at the same
 -- seed start each play index from the same shuffles, so where the set-ups share seeds (same_seed_plays > 0) their
--- plays are paired, not independent: the sweep's paired difference (mart_variant_effects) is the exact one.
+-- plays are paired, not independent: the sweep's paired difference (mart_variant_effects) is the exact one. Which
+-- seats are favoured is the page's to say: its tests share one error rate (Holm over the figure's tests).
 with seats as (
     select * from mart_seat_advantage
 ),
@@ -44,17 +46,19 @@ final as (
         s.fair_share,
         s.n_plays + e.n_plays as n_plays,
         s.n_plays as staggered_n_plays, e.n_plays as equal_n_plays, coalesce(d.same_seed_plays, 0) as same_seed_plays,
-        -- the win rates with their Wilson intervals, and their difference (normal, independent samples)
-        s.win_rate as staggered_win_rate,
-        s.win_rate_lo as staggered_win_rate_lo, s.win_rate_hi as staggered_win_rate_hi,
-        e.win_rate as equal_win_rate,
-        e.win_rate_lo as equal_win_rate_lo, e.win_rate_hi as equal_win_rate_hi,
-        s.win_rate - e.win_rate as difference,
-        s.win_rate - e.win_rate - h.half as difference_lo, s.win_rate - e.win_rate + h.half as difference_hi,
-        case when s.win_rate_lo > s.fair_share then 'above' when s.win_rate_hi < s.fair_share then 'below'
-            else 'within' end as staggered_vs_fair,
-        case when e.win_rate_lo > e.fair_share then 'above' when e.win_rate_hi < e.fair_share then 'below'
-            else 'within' end as equal_vs_fair,
+        -- the win shares with their intervals and tests against the fair share, and their difference (normal,
+        -- independent samples)
+        s.win_share as staggered_win_share,
+        s.win_share_lo as staggered_win_share_lo, s.win_share_hi as staggered_win_share_hi,
+        s.p_value as staggered_p_value, s.effective_plays as staggered_effective_plays,
+        e.win_share as equal_win_share,
+        e.win_share_lo as equal_win_share_lo, e.win_share_hi as equal_win_share_hi,
+        e.p_value as equal_p_value, e.effective_plays as equal_effective_plays,
+        s.win_share - e.win_share as difference,
+        s.win_share - e.win_share - 1.96 * h.se as difference_lo,
+        s.win_share - e.win_share + 1.96 * h.se as difference_hi,
+        case when h.se > 0 then 2 * norm_sf(abs(s.win_share - e.win_share) / h.se)
+            when s.win_share = e.win_share then 1.0 else 0.0 end as difference_p_value,
         -- the margins (pieces placed - the other seats' mean, paired within each play), and their difference
         s.margin as staggered_margin, e.margin as equal_margin, s.margin - e.margin as margin_difference,
         s.margin - e.margin - h.margin_half as margin_difference_lo,
@@ -64,8 +68,8 @@ final as (
     join seats as e on e.game = 'burgenland' and e.setup_id = p.equal_setup_id and e.seat = s.seat
     cross join lateral (
         select
-            1.96 * sqrt(s.win_rate * (1 - s.win_rate) / s.n_plays + e.win_rate * (1 - e.win_rate) / e.n_plays)
-                as half,
+            sqrt(s.win_share * (1 - s.win_share) / s.effective_plays
+                 + e.win_share * (1 - e.win_share) / e.effective_plays) as se,
             sqrt((s.margin_hi - s.margin) ^ 2 + (e.margin_hi - e.margin) ^ 2) as margin_half
     ) as h
     left join same_seed as d using (staggered_setup_id, equal_setup_id)

@@ -5,8 +5,11 @@
 -- meets Catan's builder:variety=2 and not builder:variety=3. Both sides come from the shared
 -- mart_setup_length: counted runs only (each distinct play once), one set-up never pooled with another (a
 -- Die Mauerspechte set-up with hotel_points 2 has its own row; Catan's victory_points 12 is never its
--- partner). A set-up without a Catan partner has null Catan columns. The one model of this folder that reads
--- another game's (Catan's) rows.
+-- partner). A set-up without a Catan partner has null Catan columns. The difference has the normal interval of
+-- independent samples and a two-sided p (the page adjusts it over its figure's set-ups, Holm); `equivalent` says
+-- whether two one-sided tests at 5% rule out a difference larger than `margin`, 1% of Catan's mean (the 90%
+-- interval inside +/- margin: docs/statistics.md). The one model of this folder that reads another game's (Catan's)
+-- rows.
 with setup_length as (
     select * from mart_setup_length
 ),
@@ -74,14 +77,21 @@ final as (
         c.mean_turns_hi as catan_mean_turns_hi,
         c.median_turns as catan_median_turns,
         s.mean_turns - c.mean_turns as difference,
-        s.mean_turns - c.mean_turns
-            - 1.96 * sqrt(s.sd_turns ^ 2 / s.n_plays + c.sd_turns ^ 2 / c.n_plays) as difference_lo,
-        s.mean_turns - c.mean_turns
-            + 1.96 * sqrt(s.sd_turns ^ 2 / s.n_plays + c.sd_turns ^ 2 / c.n_plays) as difference_hi,
+        s.mean_turns - c.mean_turns - 1.96 * h.se as difference_lo,
+        s.mean_turns - c.mean_turns + 1.96 * h.se as difference_hi,
+        case when h.se > 0 then 2 * norm_sf(abs(s.mean_turns - c.mean_turns) / h.se)
+            when s.mean_turns = c.mean_turns then 1.0 when h.se = 0 then 0.0 end as p_value,
+        h.margin,
+        abs(s.mean_turns - c.mean_turns) + 1.6448536269514722 * h.se < h.margin as equivalent,
         s.mean_turns / c.mean_turns as ratio
     from scenario as s
     left join partners as p on p.setup_id = s.setup_id
     left join base as c on c.setup_id = p.catan_setup_id
+    cross join lateral (
+        select
+            sqrt(s.sd_turns ^ 2 / s.n_plays + c.sd_turns ^ 2 / c.n_plays) as se,
+            0.01 * c.mean_turns as margin
+    ) as h
 )
 
 select * from final

@@ -1,7 +1,8 @@
 -- Die Mauerspechte: the wall per run. How often and when it opens (the first lower piece: mean turn with a
 -- 95% interval, quartiles off the counts per turn, and as a share of the play's length), how many of its 12
 -- pieces are bought, and how the holder of Bester Mauerspecht (most pieces, alone) fares against the seats
--- without the card.
+-- without the card: their win shares (a win split among its winners), the seats without it with an interval
+-- clustered by play (int_mauerspechte_group_stats: several of a play's seats lack the card).
 with open_counts as (
     select * from int_mauerspechte_wall_open_counts
 ),
@@ -10,8 +11,8 @@ games as (
     select * from stg_mauerspechte_games
 ),
 
-seats as (
-    select * from stg_mauerspechte_seats
+stats as (
+    select * from int_mauerspechte_group_stats
 ),
 
 pieces as (
@@ -58,12 +59,16 @@ quartiles as (
 holders as (
     select
         run_id,
-        count(*) filter (where points_mauerspecht > 0) as holder_plays,
-        count(*) filter (where points_mauerspecht > 0 and winner) as holder_wins,
-        count(*) filter (where points_mauerspecht = 0) as seat_plays_without,
-        count(*) filter (where points_mauerspecht = 0 and winner) as wins_without
-    from seats
-    group by all
+        any_value(seat_plays) filter (where among = 'mauerspecht') as holder_plays,
+        any_value(mean) filter (where among = 'mauerspecht') as holder_win_share,
+        any_value(share_lo) filter (where among = 'mauerspecht') as holder_win_share_lo,
+        any_value(share_hi) filter (where among = 'mauerspecht') as holder_win_share_hi,
+        any_value(mean) filter (where among = 'no_mauerspecht') as without_win_share,
+        any_value(share_lo) filter (where among = 'no_mauerspecht') as without_win_share_lo,
+        any_value(share_hi) filter (where among = 'no_mauerspecht') as without_win_share_hi
+    from stats
+    where among in ('mauerspecht', 'no_mauerspecht') and measure = 'win_share'
+    group by run_id
 ),
 
 final as (
@@ -92,18 +97,18 @@ final as (
         mean_lo_int(p.n_plays, p.pieces_sum, p.pieces_sq_sum) as mean_pieces_lo,
         mean_hi_int(p.n_plays, p.pieces_sum, p.pieces_sq_sum) as mean_pieces_hi,
         p.n_all_pieces / p.n_plays as all_pieces_share,
-        h.holder_plays,
-        h.holder_plays / p.n_plays as holder_share,
-        h.holder_wins / nullif(h.holder_plays, 0) as holder_win_rate,
-        wilson_lo(h.holder_wins, nullif(h.holder_plays, 0)) as holder_win_rate_lo,
-        wilson_hi(h.holder_wins, nullif(h.holder_plays, 0)) as holder_win_rate_hi,
-        h.wins_without / nullif(h.seat_plays_without, 0) as without_win_rate,
-        wilson_lo(h.wins_without, nullif(h.seat_plays_without, 0)) as without_win_rate_lo,
-        wilson_hi(h.wins_without, nullif(h.seat_plays_without, 0)) as without_win_rate_hi
+        coalesce(h.holder_plays, 0) as holder_plays,
+        coalesce(h.holder_plays, 0) / p.n_plays as holder_share,
+        h.holder_win_share,
+        h.holder_win_share_lo,
+        h.holder_win_share_hi,
+        h.without_win_share,
+        h.without_win_share_lo,
+        h.without_win_share_hi
     from pieces as p
     left join opened as o using (run_id)
     left join quartiles as q using (run_id)
-    join holders as h using (run_id)
+    left join holders as h using (run_id)
 )
 
 select * from final

@@ -1,8 +1,8 @@
--- 7 Steps, how long a play lasts, per set-up (each distinct play counted once: mart_run_setups.counted), in
--- rounds: every seat has as many turns, so rounds = turns / players exactly, and the shared mart_setup_length's
--- mean, interval, standard deviation and quantiles are divided by the players. With what is 7 Steps' own:
--- the side and tile threshold (option_values), completion (the bag emptied, not the turn limit; the runs'
--- incomplete plays in mart_run_balance) and the towers that collapsed (mean with its 95% interval).
+-- 7 Steps, how long a play lasts, per set-up (each distinct play counted once: mart_run_setups.counted), in turns,
+-- the game's one unit of length (Game.turn_name): the shared mart_setup_length's mean, interval, standard deviation
+-- and quantiles. With what is 7 Steps' own: the side and tile threshold (option_values), completion (the bag
+-- emptied, not the turn limit; the runs' incomplete plays in mart_run_balance) and the towers that collapsed (mean
+-- with its 95% interval).
 with lengths as (
     select * from mart_setup_length
 ),
@@ -45,15 +45,15 @@ final as (
         s.tile_threshold,
         l.n_runs,
         l.n_plays,
-        l.mean_turns / l.players as mean_rounds,
-        l.mean_turns_lo / l.players as mean_rounds_lo,
-        l.mean_turns_hi / l.players as mean_rounds_hi,
-        l.sd_turns / l.players as sd_rounds,
-        l.min_turns // l.players as min_rounds,
-        l.p05_turns // l.players as p05_rounds,
-        l.median_turns // l.players as median_rounds,
-        l.p95_turns // l.players as p95_rounds,
-        l.max_turns // l.players as max_rounds,
+        l.mean_turns,
+        l.mean_turns_lo,
+        l.mean_turns_hi,
+        l.sd_turns,
+        l.min_turns,
+        l.p05_turns,
+        l.median_turns,
+        l.p95_turns,
+        l.max_turns,
         1 - s.n_incomplete / s.n as completion_rate,
         s.collapses_s / s.n as mean_collapses,
         mean_lo_int(s.n, s.collapses_s, s.collapses_ss) as mean_collapses_lo,

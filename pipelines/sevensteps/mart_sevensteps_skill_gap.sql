@@ -4,8 +4,10 @@
 -- with the side and tile threshold of its runs (option_values). The skill gap is the focal player's score
 -- minus the mean score of the field players in the same play, paired per play (mean with its 95% interval,
 -- from the shared int_seat_policy_sums' lead: players x score - the play's total); relative_gap divides it by
--- the field's mean score, for sides on which everyone scores differently; win_gap is the focal player's win
--- rate minus a field player's.
+-- the field's mean score, for sides on which everyone scores differently. Who wins is told by the win share (a
+-- win split among its tied winners, the estimand every comparison with the fair share uses): the focal player's with
+-- its interval and test against the fair share (mart_policy_strength, the play as the unit), a field player's mean
+-- share per seat-play, and share_gap, the one minus the other.
 with strength as (
     select * from mart_policy_strength
 ),
@@ -33,7 +35,7 @@ by_role as (
         u.pairing_id,
         s.policy_spec = u.focal_spec as is_focal,
         sum(s.n_plays)::bigint as n,
-        sum(s.wins)::bigint as wins,
+        sum(s.win_share_sum) as share_s,
         sum(s.score_sum) as score_s,
         sum(s.lead_sum) as lead_s,
         sum(s.lead_sq_sum) as lead_ss
@@ -67,12 +69,14 @@ final as (
         (f.lead_s / f.n - mean_ci_half(sd_from_sums(f.n, f.lead_s, f.lead_ss), f.n)) / (p.players - 1) as gap_lo,
         (f.lead_s / f.n + mean_ci_half(sd_from_sums(f.n, f.lead_s, f.lead_ss), f.n)) / (p.players - 1) as gap_hi,
         f.lead_s / f.n / (p.players - 1) / (d.score_s / d.n) as relative_gap,
-        p.win_rate as focal_win_rate,
-        p.win_rate_lo as focal_win_rate_lo,
-        p.win_rate_hi as focal_win_rate_hi,
-        d.wins / d.n as field_win_rate,
+        p.win_share as focal_win_share,
+        p.win_share_lo as focal_win_share_lo,
+        p.win_share_hi as focal_win_share_hi,
+        p.p_value as focal_p_value,
+        p.effective_plays as focal_effective_plays,
+        d.share_s / d.n as field_win_share,
         p.fair_share,
-        p.win_rate - d.wins / d.n as win_gap
+        p.win_share - d.share_s / d.n as share_gap
     from strength as p
     join pairings as r using (pairing_id)
     join by_role as f on f.pairing_id = p.pairing_id and f.is_focal

@@ -4,10 +4,14 @@
 -- row per metric, each read from the mart that gives it per set-up with its 95% interval: tiles_taken per
 -- seat-play (mart_sevensteps_tiles), score per seat-play (mart_policy_strength's table of one policy),
 -- seat0_advantage (seat 0's win share minus 1/players) and seat0_margin (seat 0's score minus the other seats'
--- mean, paired per play; both mart_seat_advantage) and rounds per play (mart_sevensteps_length). The
--- difference (other minus base) has the 95% interval of independent samples: the half widths in quadrature. Every
--- metric's interval is the normal one of a mean, seat0_advantage's too (from seat 0's pooled win-share sums, as
--- mart_seat_advantage pools them; that mart gives the win share a Wilson interval, which is not symmetric).
+-- mean, paired per play; both mart_seat_advantage) and turns per play (mart_sevensteps_length: the game's one unit
+-- of length). The difference (other minus base) has the 95% interval of independent samples (the half widths in
+-- quadrature) and its two-sided p; `equivalent` says whether two one-sided tests at 5% rule out a change larger than
+-- `margin` (1 percentage point for seat 0's advantage, 1% of the base value otherwise: docs/statistics.md), the
+-- 90% interval inside +/- margin. Which changes are significant is the page's to say, Holm over its table's tests.
+-- Every metric's interval is the normal one of a mean, seat0_advantage's too (from seat 0's pooled win-share sums,
+-- as mart_seat_advantage pools them; that mart gives the win share a Wilson interval, which is not symmetric).
+-- tiles_taken per seat-play comes clustered by play (mart_sevensteps_tiles).
 with tiles as (
     select * from mart_sevensteps_tiles
 ),
@@ -65,7 +69,7 @@ metrics as (
     from seat_advantage
     where game = 'sevensteps' and seat = 0
     union all
-    select setup_id, 'rounds', n_plays, mean_rounds, mean_rounds_lo, mean_rounds_hi
+    select setup_id, 'turns', n_plays, mean_turns, mean_turns_lo, mean_turns_hi
     from lengths
 ),
 
@@ -101,13 +105,22 @@ final as (
         m.lo as value_lo,
         m.hi as value_hi,
         m.value - bm.value as difference,
-        m.value - bm.value - sqrt(((m.hi - m.lo) / 2) ^ 2 + ((bm.hi - bm.lo) / 2) ^ 2) as difference_lo,
-        m.value - bm.value + sqrt(((m.hi - m.lo) / 2) ^ 2 + ((bm.hi - bm.lo) / 2) ^ 2) as difference_hi
+        m.value - bm.value - 1.96 * h.se as difference_lo,
+        m.value - bm.value + 1.96 * h.se as difference_hi,
+        case when h.se > 0 then 2 * norm_sf(abs(m.value - bm.value) / h.se)
+            when h.se is null then null when m.value = bm.value then 1.0 else 0.0 end as p_value,
+        h.margin,
+        abs(m.value - bm.value) + 1.6448536269514722 * h.se < h.margin as equivalent
     from pairs as p
     join metrics as m on m.setup_id = p.setup_id
     join metrics as bm on bm.setup_id = p.base_setup_id and bm.metric = m.metric
     join lengths as l on l.setup_id = p.setup_id
     join lengths as bl on bl.setup_id = p.base_setup_id
+    cross join lateral (
+        select
+            sqrt(((m.hi - m.lo) / 2) ^ 2 + ((bm.hi - bm.lo) / 2) ^ 2) / 1.96 as se,
+            case when m.metric = 'seat0_advantage' then 0.01 else 0.01 * abs(bm.value) end as margin
+    ) as h
 )
 
 select * from final

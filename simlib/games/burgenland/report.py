@@ -1,16 +1,18 @@
 """Burgenland's own report sections. The page leads with issue 13's first question: is the extra colour card each
-later seat gets (staggered starting hands) fair compensation? Then the generic sections, length in rounds with how
-plays end (instead of the generic one in turns), which kind of piece holds players back, the joker economy, wells
-and the central castle. Marts are per set-up (each distinct play once); figures draw the policy of each one-policy
-set-up and the focal policy of one against a field."""
+later seat gets (staggered starting hands) fair compensation? Then the generic sections, length in turns (the game's
+one unit) with how plays end, which kind of piece holds players back, the joker economy, wells and the central
+castle. Marts are per set-up (each distinct play once); figures draw the policy of each one-policy set-up and the
+focal policy of one against a field. Every fairness figure compares the win share with the fair share, and the tests
+of one figure share one error rate (Holm, docs/statistics.md)."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from ...analysis import page as page_api
-from ...analysis.page import Page, ci, count, excludes, interval, lead, number, pct, replaces, sentence
-from ...analysis.sections import length_verdict, rounds_figure
+from ...analysis import sections
+from ...analysis.estimators import MARGIN_SHARE, Z90, Z95, holm, wilson
+from ...analysis.page import Page, ci, count, interval, lead, number, p_text, pct, replaces, sentence
 
 HANDS = {"staggered": None, "equal": "none"}  # the marker face (the colour is the policy's)
 KINDS = {"wall": "walls", "house": "houses", "palas": "palases", "well": "wells"}
@@ -20,14 +22,29 @@ USES = {"used": "paid for buildings", "left": "left at the end"}
 # Series that are not policies (kinds, joker measures): dark grey, by marker (a policy's colour reads as the policy)
 MARKS = {"wall": "s", "house": "^", "palas": "D", "well": "o", "walls": "s", "spots": "o", "tiles": "D",
          "exchanged": "^", "used": "v", "left": "P"}
-VERDICTS = {  # (staggered_vs_fair, equal_vs_fair) at seat 0 -> what the extra card does
-    ("within", "above"): "the extra card compensates: seat 0 is favoured with equal hands, fair with staggered ones",
+VERDICTS = {  # seat 0's win share against the fair share (staggered, equal) -> what the extra card does
+    ("fair", "above"): "the extra card compensates: seat 0 is favoured with equal hands, fair with staggered ones",
     ("below", "above"): "the extra card over-compensates: seat 0 is favoured with equal hands, behind with staggered",
     ("above", "above"): "the extra card does not compensate fully: seat 0 stays favoured",
-    ("within", "within"): "there is no start-player advantage to compensate, and staggered hands keep seat 0 fair",
-    ("below", "within"): "the extra card creates a disadvantage: seat 0 is fair with equal hands, behind otherwise",
-    ("above", "within"): "seat 0 is fair with equal hands and favoured with staggered ones",
+    ("fair", "fair"): "there is no start-player advantage to compensate, and staggered hands keep seat 0 fair",
+    ("below", "fair"): "the extra card creates a disadvantage: seat 0 is fair with equal hands, behind otherwise",
+    ("above", "fair"): "seat 0 is fair with equal hands and favoured with staggered ones",
+    ("below", "below"): "seat 0 is behind with either hands: there is no start-player advantage to compensate",
+    ("fair", "below"): "the extra card makes up for a disadvantage: seat 0 is behind with equal hands, fair otherwise",
+    ("above", "below"): "the extra card over-compensates a disadvantage: seat 0 is behind with equal hands, favoured "
+                        "with staggered",
 }
+STATES = {"above": "favoured", "below": "behind", "fair": "fair within 1 pp", "unclear": "too few plays to tell"}
+
+
+def verdict_words(staggered: str, equal: str) -> str:
+    """What the extra card does, from seat 0's state under either hands (VERDICTS); where either share is neither
+    shown apart from the fair share nor within 1 pp of it, that there are too few plays to tell, and what is shown."""
+    if (staggered, equal) in VERDICTS:
+        return VERDICTS[staggered, equal]
+    said = [f"with {hands} hands " + ("too few plays to tell" if state == "unclear" else f"seat 0 is {STATES[state]}")
+            for hands, state in (("staggered", staggered), ("equal", equal))]
+    return "too few plays to tell whether the extra card compensates: " + ", ".join(said)
 
 
 def _own(page: Page, mart: str) -> pl.DataFrame:
@@ -80,11 +97,48 @@ def _table(page: Page, title: str, mart: str, columns: str, *order: str, **optio
     page.table(title, page.mart(mart).sort("players", "setup_label", *order), columns, mart=mart, **options)
 
 
+def _state(r: dict, hands: str) -> str:
+    """Where a seat's win share under `hands` stands against the fair share: above or below where its test, Holm-
+    adjusted over the figure's tests, says so; fair where its 90% interval lies within 1 pp of it (TOST); else
+    unclear."""
+    share, fair, n = r[f"{hands}_win_share"], r["fair_share"], r[f"{hands}_effective_plays"]
+    if r[f"{hands}_p_holm"] < 0.05:
+        return "above" if share > fair else "below"
+    lo, hi = wilson(share * n, n, Z90)
+    return "fair" if fair - MARGIN_SHARE < lo and hi < fair + MARGIN_SHARE else "unclear"
+
+
+def _tested(gaps: pl.DataFrame) -> pl.DataFrame:
+    """The figure's rows with their tests adjusted (Holm): every point drawn against the fair share is one family,
+    the differences staggered - equal of every seat drawn another; each seat's state under either hands."""
+    points = holm([*gaps["staggered_p_value"], *gaps["equal_p_value"]])
+    tested = gaps.with_columns(staggered_p_holm=pl.Series(points[:gaps.height]),
+                               equal_p_holm=pl.Series(points[gaps.height:]),
+                               difference_p_holm=pl.Series(holm(gaps["difference_p_value"].to_numpy())))
+    return tested.with_columns(**{f"{hands}_vs_fair": pl.Series([_state(r, hands) for r in tested.iter_rows(
+        named=True)], dtype=pl.String) for hands in HANDS})
+
+
+def _difference(r: dict) -> str:
+    """Staggered - equal at a seat in words: a difference where its Holm-adjusted p is below 0.05, none larger than
+    the farther end of its 90% interval where that lies within 1 pp, else too few plays to tell."""
+    points = (f"{number(100 * r['difference'], 1)} pp "
+              f"({interval(100 * r['difference_lo'], 100 * r['difference_hi'], False, 1)})")
+    if r["difference_p_holm"] < 0.05:
+        return f"staggered − equal = {points}, Holm {p_text(r['difference_p_holm'])}"
+    half = Z90 * (r["difference_hi"] - r["difference"]) / Z95
+    farthest = max(abs(r["difference"] - half), abs(r["difference"] + half))
+    if farthest < MARGIN_SHARE:
+        return f"no difference between the hands larger than {number(100 * farthest, 1)} pp"
+    return f"too few plays to tell the hands apart: staggered − equal = {points}"
+
+
 @lead
 def start_hands(page: Page) -> None:
     gaps = page.mart("mart_burgenland_start_hands").sort("players", "setup_label", "seat")
     if gaps.is_empty():
         return  # one kind of hands only: the generic seat section says what there is
+    gaps = _tested(gaps)
     policies = page.runs.select(staggered_setup_id="setup_id", policy="focal").unique("staggered_setup_id")
     gaps = gaps.join(policies, on="staggered_setup_id", how="left")
     labels = gaps.sort(pl.col("policy") != "random", "players", "setup_label")["setup_label"].unique(
@@ -96,65 +150,62 @@ def start_hands(page: Page) -> None:
         for shift, (hands, face) in zip((-0.1, 0.1), HANDS.items()):  # side by side at each seat
             name = f"{policy}, {hands} hands"
             page.error_bars(ax, pair.select(pl.col("seat") + shift, pl.lit(name).alias("hands"), *[pl.col(
-                f"{hands}_win_rate{end}").alias(f"win_rate{end}") for end in ("", "_lo", "_hi")]), "seat", "win_rate",
-                "hands", 100, {name: page.colour(policy)}, mfc=face)
+                f"{hands}_win_share{end}").alias(f"win_share{end}") for end in ("", "_lo", "_hi")]), "seat",
+                "win_share", "hands", 100, {name: page.colour(policy)}, mfc=face)
         ax.axhline(100 * pair["fair_share"][0], color="grey", linewidth=1, linestyle="--", label="fair share")
         ax.set(xticks=range(pair["players"][0]), xlabel="seat (0 = start player)",
                title=f"{label}\n({pair['staggered_n_plays'][0]:,} plays staggered, {pair['equal_n_plays'][0]:,} equal)")
         ax.legend()
-    page_api.row_labels(axes, "win rate (%, 95% Wilson interval)")
-    fig.suptitle(f"{page.game.title}: win rate by seat, staggered hands (seat k: 4 + k cards; filled) or equal (open)")
+    page_api.row_labels(axes, "win share (%, 95% interval)")
+    fig.suptitle(f"{page.game.title}: win share by seat, staggered hands (seat k: 4 + k cards; filled) or equal (open)")
     zero = gaps.filter(pl.col("seat") == 0).sort(pl.col("setup_label") != "4 random players", -pl.col("equal_n_plays"))
     r = zero.row(0, named=True)
-    verdict = VERDICTS.get((r["staggered_vs_fair"], r["equal_vs_fair"]), "seat 0 is behind even with equal hands")
+    verdict = verdict_words(r["staggered_vs_fair"], r["equal_vs_fair"])
     last = gaps.filter(pl.col("setup_label") == r["setup_label"]).row(-1, named=True)  # sorted by seat
     paired = ("the interval takes the samples as independent" + (f", but {count(r['same_seed_plays'], 'play')} share "
               "their seeds (the What-if page pairs them)" if r["same_seed_plays"] else ""))
-    others = [f"{o['setup_label']}: {pct(o['staggered_win_rate'])} staggered, {pct(o['equal_win_rate'])} equal"
+    others = [f"{o['setup_label']}: {pct(o['staggered_win_share'])} staggered ({STATES[o['staggered_vs_fair']]}), "
+              f"{pct(o['equal_win_share'])} equal ({STATES[o['equal_vs_fair']]})"
               for o in zero[1:].iter_rows(named=True)]
     page.figure("start_hands", fig, "Start-player advantage: staggered against equal starting hands", sentence(
-        f"at {r['setup_label']}, under staggered hands seat 0 wins {ci(r, 'staggered_win_rate')} against a fair "
-        f"{pct(r['fair_share'])}; under equal hands {ci(r, 'equal_win_rate')}: {verdict}",
-        f"staggered - equal = {number(100 * r['difference'], 1)} percentage points (95% interval "
-        f"{interval(100 * r['difference_lo'], 100 * r['difference_hi'], False, 1)}, "
-        f"{'' if excludes(r['difference_lo'], r['difference_hi']) else 'not '}significant); {paired}",
-        f"the last seat, with {r['players'] - 1} more cards, wins {ci(last, 'staggered_win_rate')} with "
-        f"staggered hands and {ci(last, 'equal_win_rate')} with equal ones",
-        "seat 0 elsewhere: " + ", ".join(others) if others else None))
+        f"at {r['setup_label']}, under staggered hands seat 0 wins a share of {ci(r, 'staggered_win_share')} against "
+        f"a fair {pct(r['fair_share'])}; under equal hands {ci(r, 'equal_win_share')}: {verdict}",
+        f"{_difference(r)}; {paired}",
+        f"the last seat, with {r['players'] - 1} more cards, wins a share of {ci(last, 'staggered_win_share')} with "
+        f"staggered hands and {ci(last, 'equal_win_share')} with equal ones",
+        "seat 0 elsewhere: " + "; ".join(others) if others else None,
+        f"every share drawn is tested against the fair share, the tests sharing one 5% error rate (Holm, "
+        f"{count(2 * gaps.height, 'test')}), the differences between the hands another ({count(gaps.height, 'test')}); "
+        "fair means within 1 pp (90% interval)"))
     page.verdict("own", "Do staggered hands make up for the start?", sentence(
-        f"{verdict.split(':')[0]}; at {r['setup_label']} seat 0 wins {ci(r, 'staggered_win_rate')} staggered, "
-        f"{ci(r, 'equal_win_rate')} equal (fair {pct(r['fair_share'])})"))
-    _table(page, "Staggered against equal starting hands by seat", "mart_burgenland_start_hands", "setup_label seat "
-           "staggered_n_plays equal_n_plays staggered_win_rate± equal_win_rate± difference± staggered_vs_fair "
-           "equal_vs_fair same_seed_plays margin_difference±", "seat")
+        f"{verdict.split(':')[0]}; at {r['setup_label']} seat 0 wins a share of {ci(r, 'staggered_win_share')} "
+        f"staggered, {ci(r, 'equal_win_share')} equal (fair {pct(r['fair_share'])}; Holm over the figure's "
+        f"{count(2 * gaps.height, 'test')})"))
+    page.table("Staggered against equal starting hands by seat", gaps.sort("players", "setup_label", "seat"),
+               "setup_label seat staggered_n_plays equal_n_plays staggered_win_share± staggered_p_holm "
+               "staggered_vs_fair equal_win_share± equal_p_holm equal_vs_fair difference± difference_p_holm "
+               "same_seed_plays margin_difference±", mart="mart_burgenland_start_hands",
+               note="p_holm: the test against the fair share (the difference's against 0), Holm-adjusted over the "
+                    "figure's tests; vs_fair: above or below the fair share where that p is below 0.05, fair where "
+                    "the 90% interval lies within 1 pp of it, else unclear (too few plays to tell).")
 
 
 @replaces("game_length")
 def length(page: Page) -> None:
-    lengths = page.mart("mart_burgenland_length").sort("players", "setup_label")
-    hist = page.mart("mart_setup_length_hist").filter(pl.col("lineup_kind") == "one_policy")
-    if lengths.is_empty() or hist.is_empty():
+    """The generic length section (in turns, the game's one unit), with how the plays ended said under it."""
+    sections.game_length(page)
+    ends = page.mart("mart_burgenland_length").sort("players", "setup_label")
+    if ends.is_empty():
         return
-    drawn = page.with_setups(lengths.select("setup_id", dashed=pl.col("start_hands") == "equal"), policy="focal")
-    fig = rounds_figure(page, hist.join(drawn, on="setup_id"), "rounds begun per play",
-                        "length in rounds, tables of one policy (equal starting hands dashed)")
-    parts = [f"{r['setup_label']} play {ci(r, 'mean_rounds', False, 1)} rounds (median {r['median_rounds']}, 90% "
-             f"within {r['p05_rounds']} to {r['p95_rounds']})" for r in lengths.iter_rows(named=True)
-             if r["setup_label"].split(" ")[1:3] == ["random", "players"]]
-    fast = lengths.sort("mean_rounds").row(0, named=True)
-    parts.append(f"the shortest plays of any set-up are at {fast['setup_label']} "
-                 f"({ci(fast, 'mean_rounds', False, 1)} rounds)")
-    worst, n = lengths.sort("last_piece_rate").row(0, named=True), int(lengths["n_plays"].sum())
-    parts.append(f"all {n:,} plays ended with a seat placing its last piece" if worst["last_piece_rate"] == 1 else
-                 f"of {n:,} plays, {count(int(lengths['n_stalled'].sum()), 'play')} stalled and "
-                 f"{count(int(lengths['n_turn_limit'].sum()), 'play')} hit the turn limit (no winner); the fewest "
-                 f"ended by a last piece at {worst['setup_label']}: {ci(worst, 'last_piece_rate')}")
-    page.figure("length", fig, "Game length by set-up", sentence(*parts))
-    one_policy = lengths.join(hist.select("setup_id").unique(), on="setup_id")
-    page.verdict("length", "How long does a play last?", length_verdict(one_policy, "rounds", "rounds"))
-    _table(page, "Game length in rounds and how plays end", "mart_burgenland_length", "setup_label n_plays "
-           "mean_rounds± sd_rounds min_rounds p05_rounds median_rounds p95_rounds max_rounds last_piece_rate n_stalled "
-           "n_turn_limit", note="A round begun counts whole: the play ends at once when a seat places its last piece.")
+    worst, n = ends.sort("last_piece_rate").row(0, named=True), int(ends["n_plays"].sum())
+    page.add_to_sentence("game_length", "every play of every set-up ended with a seat placing its last piece"
+                         if worst["last_piece_rate"] == 1 else
+                         f"of {n:,} plays, {count(int(ends['n_stalled'].sum()), 'play')} stalled and "
+                         f"{count(int(ends['n_turn_limit'].sum()), 'play')} hit the turn limit (no winner); the fewest "
+                         f"ended by a last piece at {worst['setup_label']}: {ci(worst, 'last_piece_rate')}")
+    _table(page, "How plays end", "mart_burgenland_length", "setup_label n_plays last_piece_rate± n_stalled "
+           "n_turn_limit", note="The play ends at once when a seat places its last piece; a stalled play or one cut "
+                                "by the turn limit has no winner.")
 
 
 def pieces_left(page: Page) -> None:
@@ -240,11 +291,13 @@ def central(page: Page) -> None:
         f"({low['policy']} at {low['setup_label']}) to {ci(high, 'policy_placed_share')} ({high['policy']} at "
         f"{high['setup_label']})",
         None if u is None else f"observational: at {u['setup_label']} the {u['policy']} seats that built there won "
-        f"{ci(u, 'user_win_rate')}, those that did not {ci(u, 'non_user_win_rate')}"))
+        f"a share of {ci(u, 'user_win_share')}, those that did not {ci(u, 'non_user_win_share')}, against a fair "
+        f"{pct(u['fair_share'])}"))
     _table(page, "The central castle", "mart_burgenland_central", "setup_label policy n_plays central_per_play "
-           "play_share placed_share± seat_plays mean_central user_share policy_placed_share± user_win_rate "
-           "non_user_win_rate", "policy", collapsed=True,
-           note="Shares of pieces are ratios of sums (delta-method intervals); win rates by use are observational.")
+           "play_share placed_share± seat_plays mean_central user_share policy_placed_share± users user_win_share± "
+           "non_users non_user_win_share± fair_share", "policy", collapsed=True,
+           note="Shares of pieces are ratios of sums (delta-method intervals), the play as the unit; win shares by "
+                "use are observational.")
 
 
 # The sections this game hands to the report, in page order (see simlib/analysis/page.py: lead, replaces).

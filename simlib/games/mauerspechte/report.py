@@ -1,4 +1,9 @@
-"""Die Mauerspechte's sections: the hotels lead; after the generic ones points, Love Parades, wall, length vs Catan."""
+"""Die Mauerspechte's sections: the hotels lead; after the generic ones points, Love Parades, wall, length vs Catan.
+
+On the fixed Berlin map a table of scripted players opens the same way in every play (mart_run_setups.fixed_opening):
+such tables are drawn but no verdict rests on them. The start player's verdict reads the tables whose openings vary:
+random or weighted players, and scripted ones on the shuffled layout. Who wins is told by the win share (a win split
+among its winners), with intervals clustered by play; the tests of one figure share one error rate (Holm)."""
 
 from __future__ import annotations
 
@@ -7,12 +12,14 @@ import numpy as np
 import polars as pl
 
 from ...analysis import sections
-from ...analysis.page import Page, ci, column_list, count, lead, number, pct, replaces, sentence, span
+from ...analysis.estimators import holm
+from ...analysis.page import Page, ci, column_list, count, interval, lead, number, pct, replaces, sentence, span
 from ...analysis.sections import quoted
 
 CHIPS = {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3}  # a hotel's chip and its price in cards
 DESIGN = 18  # rolls to earn the price back at the dice's 2 x pips/36 cards a roll, for every chip
-SCRIPTED = ("builder", "specht", "hotelier")  # policies that open the same way every play
+SCRIPTED = ("builder", "specht", "hotelier")  # policies that open the same way every play on the fixed map
+VARIED = ("", "layout=shuffled")  # the options of the tables a verdict reads: the published rules, or the shuffled map
 XLABELS = {"seat": "seat (0 = the start player)", "owned": "hotels owned at the end"}
 SOURCES = {"army": "police", "dev_cards": "VP cards", "wall": "wall pieces", "chips": "parade chips"}  # else as named
 
@@ -23,17 +30,25 @@ def _setups(page: Page, mart: str, *where: pl.Expr) -> tuple[pl.DataFrame, pl.Da
 
 
 def _fixed(page: Page) -> pl.Series:
-    """The labels of the set-ups whose one scripted policy plays the fixed map: every play opens the same way."""
-    return page.runs.filter(pl.col.homogeneous, pl.col.focal.is_in(SCRIPTED),
-                            pl.col.option_values.str.json_path_match("$.layout") == "fixed")["label"]
+    """The labels of the set-ups whose every play opens the same way (the fixed map, scripted players at every seat:
+    mart_run_setups.fixed_opening)."""
+    return page.runs.filter(pl.col.fixed_opening)["label"]
 
 
-def _fixed_map(page: Page, frame: pl.DataFrame, y: str, what: str = "") -> str:
-    most = frame.filter(pl.col.label.is_in(_fixed(page).implode())).group_by("label").agg(pl.col(y), gap=pl.col(
-        f"{y}_lo").max() - pl.col(f"{y}_hi").min()).filter(pl.col.gap > 0).sort("gap").rows(named=True)
-    return most and (f"the seats of {count(len(most), 'scripted set-up')} differ significantly" + (what and (
-        f", most at {most[-1]['label']} ({span(most[-1][y], pct if 'share' in y else number)} {what})")) +
-        ": the fixed map makes every scripted opening the same")
+def _fixed_map(page: Page, frame: pl.DataFrame, y: str, what: str) -> str:
+    """Under a figure that draws tables of one opening repeated: that they give no verdict, and the widest spread of
+    `y` over their seats (what one opening does, not what the game does)."""
+    rows = frame.filter(pl.col.label.is_in(_fixed(page).implode()))
+    if rows.is_empty():
+        return ""
+    say = pct if "share" in y else number
+    widest = rows.group_by("label").agg(pl.col(y).min().alias("low"), pl.col(y).max().alias("high")).sort(
+        pl.col("high") - pl.col("low"), "label", descending=[True, False]).row(0, named=True)
+    n = rows["label"].n_unique()
+    tables = "the table of scripted players on the fixed map opens the same way in every play and gives" if n == 1 \
+        else f"the {n} tables of scripted players on the fixed map open the same way in every play and give"
+    return (f"{tables} no verdict (at {widest['label']} the seats' {what} run from {say(widest['low'])} to "
+            f"{say(widest['high'])})")
 
 
 def _tables(page: Page, title: str, frame: pl.DataFrame, columns: str, mart: str, **kw) -> None:
@@ -145,36 +160,63 @@ def hotel_wins(page: Page) -> None:
     _, held, shown = _setups(page, "mart_mauerspechte_win_by_holdings", pl.col.item == "hotels", pl.col.seat_plays > 29)
     if not labels:
         return
-    fig, axes = _figure(page, held, shown, "owned", {"win_rate": "win rate (%, Wilson) of seats by hotels owned, "
-                        "counts of 30 seat-plays or more"}, "hotels and winning", 100)
+    fig, axes = _figure(page, held, shown, "owned", {"win_share": "win share (%) of seats by hotels owned, counts of "
+                        "30 seat-plays or more"}, "hotels and winning", 100)
     for n in sorted(set(held["players"])):
         axes[0].axhline(100 / n, color="grey", linestyle="--", linewidth=1 + n % 2, label=f"fair share, {n} players")
     if held.height:
         axes[0].legend()
     r = quoted(drawn)[0]
     page.figure("hotel_wins", fig, "Hotels and winning", sentence(
-        f"at {r['label']} the {pct(r['buyer_share'])} of seats that owned a hotel at the end win "
-        f"{ci(r, 'buyer_win_rate')}, the others {ci(r, 'non_buyer_win_rate')}: an association, not a "
-        "cause (a seat that is doing well can afford hotels)"))
-    _tables(page, "Hotel owners against the other seats", table, "policy seat_plays buyer_share mean_owned "
-            "buyer_win_rate± non_buyer_win_rate± fair_share", "mart_mauerspechte_buyers", note="Every seat together.")
+        f"at {r['label']} the {pct(r['buyer_share'])} of seats that owned a hotel at the end win a share of "
+        f"{ci(r, 'buyer_win_share')}, the others {ci(r, 'non_buyer_win_share')}, against a fair "
+        f"{pct(r['fair_share'])}: an association, not a cause (a seat that is doing well can afford hotels)"))
+    _tables(page, "Hotel owners against the other seats", table, "policy seat_plays buyer_share mean_owned± "
+            "buyer_wins buyer_win_share± non_buyer_win_share± fair_share", "mart_mauerspechte_buyers",
+            note="Every seat together; win shares split a shared win among its winners, intervals count plays.")
+
+
+def _shuffled_seats(page: Page, seats: pl.DataFrame) -> None:
+    """The tables of one policy on the shuffled layout, where scripted openings vary: win share by seat, a series
+    per set-up, and the generic seat sentence (Holm over the seats drawn here)."""
+    if seats.is_empty():
+        return
+    labels = seats.sort("players", "setup_label")["setup_label"].unique(maintain_order=True).to_list()
+    fig, axes = page.subplots(seats["players"].n_unique(), width=6.0, height=3.6, sharey=True)
+    for ax, ((players,), rows) in zip(axes, seats.sort("players").group_by("players", maintain_order=True)):
+        ax.axhline(100 * rows["fair_share"][0], color="grey", linestyle="--", linewidth=1, label="fair share")
+        page.error_bars(ax, rows, "seat", "win_share", "setup_label", 100, spread=0.7 / len(labels),
+                        series_style=page.style(labels))
+        ax.set(xticks=range(players), xlabel=XLABELS["seat"], title=f"{players} players",
+               ylabel="win share (%, 95% interval)")
+        ax.legend()
+    fig.suptitle("Die Mauerspechte: does the seat matter when the openings vary? Tables of one policy, shuffled "
+                 "layout, 95% intervals")
+    page.figure("seat_advantage_shuffled", fig, "Does the seat matter on the shuffled map?",
+                sections.seat_sentence(seats))
 
 
 @replaces("seat_advantage")
 def seat_advantage(page: Page) -> None:
-    seats = sections.one_policy_setups(sections.published_rules(page, page.mart("mart_seat_advantage")))
-    fixed = pl.col.setup_label.is_in(_fixed(page).implode())  # a scripted policy on the fixed map: one opening
+    one = sections.one_policy_setups(page.mart("mart_seat_advantage"))
+    varied = sections.without_fixed_openings(page, one.filter(pl.col.options.is_in(VARIED)))
     page.verdict("start_player", "Is the start player favoured?", sections.start_player_verdict(  # the index's answer
-        seats.filter(~fixed), "one-policy tables whose openings vary"))
-    sections.seat_advantage(page)  # the generic section; its sentence and the page's caveat say where the map shows
-    if (seat0 := seats.filter(fixed, pl.col.seat == 0)).is_empty():
+        varied, "one-policy tables whose openings vary"))
+    sections.seat_advantage(page)  # the generic section: the published rules' tables, those whose openings vary judged
+    _shuffled_seats(page, varied.filter(pl.col.options != ""))
+    seats = sections.published_rules(page, one)
+    fixed = seats.filter(pl.col.setup_label.is_in(_fixed(page).implode()))
+    if fixed.is_empty():
         return
-    page.add_to_sentence("seat_advantage", _fixed_map(page, seats.rename({"setup_label": "label"}), "win_share"))
-    r = seat0.sort((pl.col.win_share - pl.col.fair_share).abs(), descending=True).row(0, named=True)
+    page.add_to_sentence("seat_advantage", _fixed_map(page, seats.rename({"setup_label": "label"}), "win_share",
+                                                      "win shares"))
+    r = fixed.filter(pl.col.seat == 0).sort((pl.col.win_share - pl.col.fair_share).abs(), descending=True).row(
+        0, named=True)
     page.notes.append(f"The Berlin map is fixed, so a scripted policy ({', '.join(SCRIPTED)}) opens the same way in "
                       f"every play and each seat repeats one opening: at those tables seat effects are extreme (at "
-                      f"{r['setup_label']} seat 0 wins {ci(r, 'win_share')} against a fair {pct(r['fair_share'])}) "
-                      "and say little about human play. Random players, or layout = shuffled, vary the openings.")
+                      f"{r['setup_label']} seat 0 wins a share of {ci(r, 'win_share')} against a fair "
+                      f"{pct(r['fair_share'])}) and say little about human play; no verdict rests on them. Random "
+                      "players, or layout = shuffled, vary the openings.")
 
 
 def points(page: Page) -> None:
@@ -222,9 +264,28 @@ def wall(page: Page) -> None:
     page.figure("wall", fig, "When the wall opens, and who buys it", sentence(
         f"at {r['label']} the wall opened in {ci(r, 'opened_share')} of the plays, on average at turn "
         f"{number(r['mean_opened_turn'], 0)}, {pct(r['mean_opened_fraction'])} into the play; "
-        f"{number(r['mean_pieces'], 1)} of its 12 pieces are bought", _fixed_map(page, seats, "mean_owned", "pieces")))
+        f"{number(r['mean_pieces'], 1)} of its 12 pieces are bought",
+        _fixed_map(page, seats, "mean_owned", "wall pieces a play")))
     _tables(page, "The wall", table, "n_plays opened_share± mean_opened_turn± median_opened_turn mean_opened_fraction "
-            "mean_pieces holder_share holder_win_rate± without_win_rate±", "mart_mauerspechte_wall")
+            "mean_pieces holder_share holder_win_share± without_win_share±", "mart_mauerspechte_wall",
+            note="Win shares of the Bester Mauerspecht holder and of the seats without it (observational).")
+
+
+def _catan_words(tested: pl.DataFrame) -> list[str]:
+    """The set-ups' differences from Catan in words: significant ones (Holm over the figure's set-ups) with the
+    largest, those within 1% of Catan's mean (TOST), and those the plays cannot tell."""
+    apart = tested.filter(pl.col.p_holm < 0.05)
+    r = apart.sort(pl.col.difference.abs(), descending=True).row(0, named=True) if apart.height else None
+    small = tested.filter(pl.col.p_holm >= 0.05, pl.col.equivalent)
+    unclear = tested.filter(pl.col.p_holm >= 0.05, ~pl.col.equivalent)
+    return [
+        r and f"Die Mauerspechte's length differs from Catan's at {apart.height} of {tested.height} set-ups (Holm "
+        f"over them), most at {r['setup_label']}: {ci(r, 'mean_turns', False)} turns against "
+        f"{ci(r, 'catan_mean_turns', False)}, {pct(abs(r['ratio'] - 1))} {'shorter' if r['ratio'] < 1 else 'longer'}",
+        small.height and "no difference larger than 1% of Catan's length at " + ", ".join(small["setup_label"]),
+        unclear.height and "too few plays to tell at " + ", ".join(
+            f"{u['setup_label']} ({interval(u['difference_lo'], u['difference_hi'], False)} turns)"
+            for u in unclear.iter_rows(named=True))]
 
 
 def length_vs_catan(page: Page) -> None:
@@ -235,17 +296,11 @@ def length_vs_catan(page: Page) -> None:
     drawn = page.with_setups(matched, "label")
     fig, _ = _figure(page, drawn, drawn.sort("players", "label")["label"].to_list(), "players", {"difference": "turns "
                      "Die Mauerspechte adds to Catan's mean (95% interval)"}, "game length against Catan's default")
-    apart = matched.filter((pl.col.difference_lo > 0) | (pl.col.difference_hi < 0))
-    level = matched.join(apart, on="setup_id", how="anti")["setup_label"].to_list()
-    r = apart.sort(pl.col.difference.abs(), descending=True).row(0, named=True) if apart.height else None
+    tested = matched.with_columns(p_holm=pl.Series(holm(matched["p_value"].to_numpy()), dtype=pl.Float64))
     page.figure("length_vs_catan", fig, "Game length against the base game", sentence(
-        r and f"Die Mauerspechte's length differs significantly from Catan's at {apart.height} of {matched.height} "
-        f"set-ups, most at {r['setup_label']}: {ci(r, 'mean_turns', False)} turns against "
-        f"{ci(r, 'catan_mean_turns', False)}, {pct(abs(r['ratio'] - 1))} {'shorter' if r['ratio'] < 1 else 'longer'}",
-        level and f"no significant difference at {', '.join(level)}",
-        "played to 15 points at 4 players, 17 at 3; Catan to 10"))
+        *_catan_words(tested), "played to 15 points at 4 players, 17 at 3; Catan to 10"))
     _tables(page, "Game length against Catan", length, "n_plays mean_turns± median_turns catan_setup_label "
-            "catan_n_plays catan_mean_turns± difference± ratio", "mart_mauerspechte_length_vs_catan")
+            "catan_n_plays catan_mean_turns± difference± p_value equivalent ratio", "mart_mauerspechte_length_vs_catan")
 
 
 SECTIONS = (hotel_payback, hotel_payback_curve, hotel_field, hotel_wins, seat_advantage, points, wall, length_vs_catan)
