@@ -195,3 +195,31 @@ def pipeline_and_report(root: Path, lake: Path) -> tuple[dict[str, pl.DataFrame]
 
 def lake_table(lake: Path, game: str, table: str) -> pl.DataFrame:
     return pl.read_parquet(str(lake / table / f"game={game}" / "**" / "*.parquet"), hive_partitioning=True)
+
+
+# A ratio of two sums over plays (a mean per seat-play, a share counted within plays), the play the unit: `pairs` is
+# every play's (m, y), m its units (the group's seats, its pairs) and y their summed value (0, 0 for a play without
+# one), every play listed.
+
+
+def clustered(pairs) -> tuple[float, float]:
+    """sum y / sum m and the ratio estimator's variance, sum (y - R m)^2 n / ((n - 1) (sum m)^2)."""
+    n, m, y = len(pairs), sum(a for a, _ in pairs), sum(b for _, b in pairs)
+    r = y / m
+    return r, sum((b - r * a) ** 2 for a, b in pairs) * n / ((n - 1) * m * m)
+
+
+def clustered_mean(pairs) -> tuple[float, float, float]:
+    """The mean per unit and its 95% normal interval."""
+    r, var = clustered(pairs)
+    return r, r - Z * math.sqrt(var), r + Z * math.sqrt(var)
+
+
+def clustered_share(pairs) -> tuple[float, float, float]:
+    """A share per unit and Wilson's interval at its effective size r (1 - r) / var, var taken without n / (n - 1)
+    as share_effective_n's is (the units themselves where nothing varies)."""
+    r, m = sum(b for _, b in pairs) / sum(a for a, _ in pairs), sum(a for a, _ in pairs)
+    var = sum((b - r * a) ** 2 for a, b in pairs) / (m * m)
+    n_eff = m if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / m else r * (1 - r) / var
+    lo, hi = wilson(r * n_eff, n_eff)
+    return r, max(lo, 0.0), min(hi, 1.0)

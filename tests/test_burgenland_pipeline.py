@@ -18,7 +18,17 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 import pytest
-from mart_checks import Z, cli, marts_of, mean_ci, pipeline_and_report, row, wilson
+from mart_checks import (
+    Z,
+    cli,
+    clustered_mean,
+    clustered_share,
+    marts_of,
+    mean_ci,
+    pipeline_and_report,
+    row,
+    wilson,
+)
 from mart_checks import lake_table as shared_lake_table
 from report_pages import figure_names, figure_png
 
@@ -44,29 +54,6 @@ def ratio_ci(x, y):
     n, r = len(x), sum(x) / sum(y)
     half = Z * math.sqrt(sum((a - r * b) ** 2 for a, b in zip(x, y)) / (n * (n - 1))) / (sum(y) / n)
     return r, r - half, r + half
-
-
-def clustered(pairs) -> tuple[float, float]:
-    """A mean per seat-play from each play's (seats m, their summed value y), every play of the set-up listed (a play
-    without a seat of the group as (0, 0)): sum y / sum m and its variance with the play as the unit."""
-    n, m, y = len(pairs), sum(a for a, _ in pairs), sum(b for _, b in pairs)
-    r = y / m
-    return r, sum((b - r * a) ** 2 for a, b in pairs) * n / ((n - 1) * m * m)
-
-
-def clustered_mean(pairs) -> tuple[float, float, float]:
-    """The mean per seat-play and its 95% normal interval, clustered by play."""
-    r, var = clustered(pairs)
-    return r, r - Z * math.sqrt(var), r + Z * math.sqrt(var)
-
-
-def clustered_share(pairs) -> tuple[float, float, float]:
-    """A share per seat-play (each value 0 to 1) and its 95% Wilson interval at the effective size r (1 - r) / var
-    (the seat-plays where nothing varies)."""
-    r, m = sum(b for _, b in pairs) / sum(a for a, _ in pairs), sum(a for a, _ in pairs)
-    var = sum((b - r * a) ** 2 for a, b in pairs) / (m * m)  # as the shared share_effective_n: no n / (n - 1)
-    n_eff = m if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / m else r * (1 - r) / var
-    return (r, *wilson(r * n_eff, n_eff))
 
 
 def normal_p(difference: float, se: float) -> float:

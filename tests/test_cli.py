@@ -220,20 +220,22 @@ def test_games_policies_and_params_print_aligned_columns_with_headers(capsys):
     assert re.search(r"^ +break_margin +0 +cards it wants", out, re.M)
 
 
-def test_the_simulate_summary_gives_win_rates_by_policy_too(tmp_path, capsys):
+def test_the_simulate_summary_gives_win_shares_by_policy_too(tmp_path, capsys):
     assert main(["simulate", "mauer", "--plays", "30", "--players", "3", "--policies", "random,heavy,hollow",
                  "--lake", str(tmp_path), "--quiet", "--workers", "1"]) == 0
     out = capsys.readouterr().out
-    assert "(1 part)" in out and "30 plays; win rate by seat:" in out
-    assert re.search(r"^win rate by policy: random [\d.]+%, heavy [\d.]+%, hollow [\d.]+% \(seats rotate: each "
+    assert "(1 part)" in out and "30 plays; win share by seat (fair 33.3%):" in out
+    assert re.search(r"^win share by policy: random [\d.]+%, heavy [\d.]+%, hollow [\d.]+% \(seats rotate: each "
                      r"policy plays every seat in turn\); mean score by policy: random ", out, re.M), out
     assert main(["simulate", "mauer", "--plays", "10", "--players", "3", "--policies", "heavy", "--lake",
                  str(tmp_path), "--quiet"]) == 0
     assert "by policy" not in capsys.readouterr().out  # one policy: by seat says it all
 
 
-def test_the_summary_explains_rates_past_100_percent(tmp_path):
-    """Three plays with the policies rotating through the seats, the second won by seats 1 and 2 together."""
+def test_the_summary_splits_a_shared_win(tmp_path):
+    """Three plays with the policies rotating through the seats, the second won by seats 1 and 2 together: each takes
+    half of it. Seat 0 wins play 0 (1/3), seat 1 half of play 1 (1/6), seat 2 half of play 1 and play 2 (1/2);
+    heavy sits at seat 0, 2, 1 (1 + 1/2 + 0), reader at 1, 0, 2 (0 + 0 + 1), random at 2, 1, 0 (0 + 1/2 + 0)."""
     from simlib.core.registry import get_game
     from simlib.core.summary import run_summary
 
@@ -244,10 +246,9 @@ def test_the_summary_explains_rates_past_100_percent(tmp_path):
         row["player"] = (row["seat"] + row["play_index"]) % 3
     write_run(tmp_path, "r1", 3, ["heavy", "reader", "random"], games, seats)
     lines = run_summary(tmp_path, get_game("mauer"), "r1", ["heavy", "reader", "random"]).splitlines()
-    assert lines[0].startswith("3 plays; win rate by seat: 33.3% 33.3% 66.7%;")
-    assert lines[1].startswith("win rate by policy: heavy 66.7%, reader 33.3%, random 33.3% (seats rotate")
-    assert lines[2] == ("the seats' win rates add up to 133.3%: 1 of 3 plays (33.3%) ended in a shared win, which "
-                        "counts as a win for every winner")
+    assert lines[0].startswith("3 plays; win share by seat (fair 33.3%): 33.3% 16.7% 50.0%;")
+    assert lines[1].startswith("win share by policy: heavy 50.0%, reader 33.3%, random 16.7% (seats rotate")
+    assert lines[2] == "1 of 3 plays (33.3%) ended in a shared win, split among its winners"
 
 
 def test_option_values_read_as_a_designer_means_them():

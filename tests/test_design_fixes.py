@@ -316,3 +316,18 @@ def test_a_batch_file_reads_its_fix_searches(tmp_path):
     batch.write_text('[[fixes]]\nplayers = 4\nbudget = 40_000\nonly = ["towr"]\n')
     with pytest.raises(SimlibError, match="--only towr: not a rule parameter of mauer"):
         read_batch(MAUER, batch)
+
+
+def test_a_rule_text_value_already_fair_is_confirmed_before_a_farther_one_nearer_zero():
+    """Die Mauerspechte on the shuffled layout: seat 0 at +0.4 pp at the rule text's 15 and -0.1 pp at 8 (both within
+    noise and the margin): the smallest change, none, is what a designer asks for, so 15 is confirmed and the
+    answer says no change is needed; where the rule text's value is off, the nearest fair value still is."""
+    near = {v: 0.05 for v in range(0, 31)} | {8: -0.001, 15: 0.004}
+    evaluate_many, seen = shaped(near.get, confirmed=lambda v: 0.0)
+    fix = find_fix(tower_search(), evaluate_many)
+    assert fix.confirmation.values == {"penalty_tower": 15}
+    assert fix.lines()[0].startswith("penalty_tower 15 (the rule text's value): fair within ±1 pp")
+    assert fix.lines()[0].endswith("; no change needed")
+    off = near | {15: 0.05}
+    evaluate_many, _ = shaped(off.get, confirmed=lambda v: 0.0)
+    assert find_fix(tower_search(), evaluate_many).confirmation.values == {"penalty_tower": 8}

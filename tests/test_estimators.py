@@ -355,17 +355,28 @@ def test_balance_and_the_seat_test_need_two_plays():
 ])
 def test_the_ratio_macros_are_their_twins_and_count_plays_as_units(plays):
     k, m = np.array([p[0] for p in plays], float), np.array([p[1] for p in plays], float)
-    sums = (len(plays), k.sum(), (k * k).sum(), (k * m).sum(), m.sum(), (m * m).sum())
+    sums = (k.sum(), (k * k).sum(), (k * m).sum(), m.sum(), (m * m).sum())
     con = connect()
     try:
-        se, lo, hi = con.execute("select ratio_se($1, $2, $3, $4, $5, $6), ratio_share_lo($1, $2, $3, $4, $5, $6), "
-                                 "ratio_share_hi($1, $2, $3, $4, $5, $6)", list(sums)).fetchone()
+        se, lo, hi, mean_lo = con.execute(
+            "select ratio_se($1, $2, $3, $4, $5, $6), ratio_share_lo($2, $3, $4, $5, $6), "
+            "ratio_share_hi($2, $3, $4, $5, $6), ratio_mean_lo($1, $2, $3, $4, $5, $6)",
+            [len(plays), *sums]).fetchone()
     finally:
         con.close()
-    twin_se = E.ratio_se(*sums)
+    twin_se = E.ratio_se(len(plays), *sums)
     assert (se is None and math.isnan(twin_se)) or se == pytest.approx(twin_se, rel=1e-12)
     assert (lo, hi) == pytest.approx(E.ratio_share_interval(*sums), rel=1e-12, abs=1e-15)
     if len(plays) > 1 and 0 < k.sum() < m.sum():  # by hand: the ratio estimator's variance over plays
         r = k.sum() / m.sum()
         by_hand = math.sqrt(((k - r * m) ** 2).sum() / (len(plays) * (len(plays) - 1))) / m.mean()
         assert twin_se == pytest.approx(by_hand, rel=1e-12)
+        assert mean_lo == pytest.approx(r - 1.96 * by_hand, rel=1e-12)
+
+
+def test_with_one_unit_a_play_the_ratio_share_is_the_win_share():
+    """m = 1 in every play: a share counted within plays is a plain share, and its interval share_interval's."""
+    shares = np.array([1, 0, 0.5, 1, 0, 0, 0.5, 1, 0, 0])
+    k, m = shares, np.ones_like(shares)
+    ratio = E.ratio_share_interval(k.sum(), (k * k).sum(), (k * m).sum(), m.sum(), (m * m).sum())
+    assert ratio == pytest.approx(E.share_interval(len(shares), shares.sum(), (shares ** 2).sum()), rel=1e-12)

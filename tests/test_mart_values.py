@@ -24,6 +24,7 @@ import polars as pl
 import pytest
 from mart_checks import (
     assert_balance,
+    clustered_share,
     effective_n,
     holm,
     marts_of,
@@ -350,14 +351,9 @@ def test_mauerbruch_endings_by_hand(marts):
 
 
 def clustered_share_interval(k: list[int], m: list[int]) -> tuple[float, float]:
-    """A share of pairs with the play as the unit: R = sum k / sum m (k a play's pairs of a kind, m all its pairs),
-    its variance the ratio estimator's over plays, sum (k - R m)^2 / (n (n - 1) mean(m)^2), and Wilson's interval at
-    the effective number of pairs R (1 - R) / variance."""
-    k, m = np.asarray(k, float), np.asarray(m, float)
-    n, r = len(k), k.sum() / m.sum()
-    variance = ((k - r * m) ** 2).sum() / (n * (n - 1) * m.mean() ** 2)
-    effective = r * (1 - r) / variance
-    return wilson_clamped(r * effective, effective)
+    """A share of pairs with the play as the unit (k a play's pairs of a kind, m all its pairs): mart_checks'
+    clustered_share's interval."""
+    return clustered_share(list(zip(m, k)))[1:]
 
 
 def test_mauerbruch_pair_deciders_by_hand(marts):
@@ -372,9 +368,9 @@ def test_mauerbruch_pair_deciders_by_hand(marts):
     jokers = [sum(p[0] == play and p[9] == "joker" for p in MB_A_PAIRS) for play in range(5)]
     bans = [sum(p[0] == play and p[9] == "ban" for p in MB_A_PAIRS) for play in range(5)]
     assert (pairs, jokers, bans) == ([3, 3, 2, 2, 2], [0, 0, 2, 0, 1], [1, 1, 0, 0, 0])
-    # Jokers: R = 1/4, the residuals k - R m are -3/4, -3/4, 3/2, -1/2, 1/2 (squares summing to 3.875), the mean
-    # play has 2.4 pairs: variance 3.875 / (5 x 4 x 2.4^2) = 3.875 / 115.2, effective pairs 0.1875 / that.
-    joker_pairs = 0.1875 / (3.875 / 115.2)
+    # Jokers: R = 1/4, the residuals k - R m are -3/4, -3/4, 3/2, -1/2, 1/2 (squares summing to 3.875) over 12 pairs:
+    # per-play variance 3.875 / 12^2, effective pairs 0.1875 / that = 6.97.
+    joker_pairs = 0.1875 / (3.875 / 144)
     assert clustered_share_interval(jokers, pairs) == close(wilson(0.25 * joker_pairs, joker_pairs))
     joker_lo, joker_hi = clustered_share_interval(jokers, pairs)
     ban_lo, ban_hi = clustered_share_interval(bans, pairs)

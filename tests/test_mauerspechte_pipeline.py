@@ -20,7 +20,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 from catan_lake_fixture import write_catan_run
-from mart_checks import Z, marts_of, mean_ci, row, wilson
+from mart_checks import Z, clustered_mean, clustered_share, marts_of, mean_ci, row, wilson
 from report_pages import figure_names, figure_png
 from scipy import stats
 
@@ -188,28 +188,6 @@ def per_play(value, among=lambda s: True) -> list[tuple[int, float]]:
     """The hand-made run's three plays as (seats of the group, their summed value)."""
     mine = [s for s in hand_seats() if among(s)]
     return [(sum(s["play"] == p for s in mine), sum(value(s) for s in mine if s["play"] == p)) for p in range(3)]
-
-
-def clustered(pairs):
-    """A mean per seat-play from each play's (seats m, summed value y): sum y / sum m and its variance with the play
-    as the unit."""
-    n, m, y = len(pairs), sum(a for a, _ in pairs), sum(b for _, b in pairs)
-    r = y / m
-    return r, sum((b - r * a) ** 2 for a, b in pairs) * n / ((n - 1) * m * m)
-
-
-def clustered_mean(pairs):
-    r, var = clustered(pairs)
-    return r, r - Z * math.sqrt(var), r + Z * math.sqrt(var)
-
-
-def clustered_share(pairs):
-    """A share per seat-play and its Wilson interval at the effective size r (1 - r) / var (the seat-plays where
-    nothing varies)."""
-    r, m = sum(b for _, b in pairs) / sum(a for a, _ in pairs), sum(a for a, _ in pairs)
-    var = sum((b - r * a) ** 2 for a, b in pairs) / (m * m)  # as the shared share_effective_n: no n / (n - 1)
-    n_eff = m if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / m else r * (1 - r) / var
-    return (r, *wilson(r * n_eff, n_eff))
 
 
 def test_hotel_payback_by_hand(hand):

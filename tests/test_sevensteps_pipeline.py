@@ -20,7 +20,17 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 import pytest
-from mart_checks import Z, cli, marts_of, mean_ci, pipeline_and_report, row, wilson
+from mart_checks import (
+    Z,
+    cli,
+    clustered_mean,
+    clustered_share,
+    marts_of,
+    mean_ci,
+    pipeline_and_report,
+    row,
+    wilson,
+)
 from mart_checks import lake_table as shared_lake_table
 from report_pages import figure_names, figure_png
 
@@ -47,31 +57,9 @@ def welch(a, b):
     return d, d - half, d + half
 
 
-def clustered(pairs):
-    """A mean per seat-play from each play's (seats m, their summed value y), every play of the set-up listed: sum y /
-    sum m and its variance with the play as the unit."""
-    n, m, y = len(pairs), sum(a for a, _ in pairs), sum(b for _, b in pairs)
-    r = y / m
-    return r, sum((b - r * a) ** 2 for a, b in pairs) * n / ((n - 1) * m * m)
-
-
-def clustered_mean(pairs):
-    """The mean per seat-play and its 95% normal interval, clustered by play."""
-    r, var = clustered(pairs)
-    return r, r - Z * math.sqrt(var), r + Z * math.sqrt(var)
-
-
 def effective(r, var, n):
     """A share's effective size r (1 - r) / var (n where nothing varies)."""
     return n if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / n else r * (1 - r) / var
-
-
-def clustered_share(pairs):
-    """A share per seat-play and its 95% Wilson interval at its effective size, clustered by play."""
-    r, m = sum(b for _, b in pairs) / sum(a for a, _ in pairs), sum(a for a, _ in pairs)
-    var = sum((b - r * a) ** 2 for a, b in pairs) / (m * m)  # as the shared share_effective_n: no n / (n - 1)
-    n_eff = m if r * (1 - r) <= 1e-12 or var <= 1e-12 * r * (1 - r) / m else r * (1 - r) / var
-    return (r, *wilson(r * n_eff, n_eff))
 
 
 def share_ci(shares):

@@ -41,9 +41,9 @@ final as (
         e.n_baurunden,
         p.n_plays,
         e.n_baurunden_with_outcome / e.n_baurunden as share,
-        ratio_share_lo(e.plays_with_events, e.n_baurunden_with_outcome, e.outcome_sq_sum, e.outcome_by_baurunden_sum,
+        ratio_share_lo(e.n_baurunden_with_outcome, e.outcome_sq_sum, e.outcome_by_baurunden_sum,
                        e.n_baurunden, e.baurunden_sq_sum) as share_lo,
-        ratio_share_hi(e.plays_with_events, e.n_baurunden_with_outcome, e.outcome_sq_sum, e.outcome_by_baurunden_sum,
+        ratio_share_hi(e.n_baurunden_with_outcome, e.outcome_sq_sum, e.outcome_by_baurunden_sum,
                        e.n_baurunden, e.baurunden_sq_sum) as share_hi,
         e.n_baurunden_with_outcome / p.n_plays as per_play,
         e.pieces_built

@@ -54,13 +54,13 @@ final as (
         n_plays,
         doubles / n_pairs as double_share,
         joker_share,
-        ratio_share_lo(n_plays, jokers, jokers_sq_sum, jokers_by_pairs_sum, n_pairs, pairs_sq_sum) as joker_share_lo,
-        ratio_share_hi(n_plays, jokers, jokers_sq_sum, jokers_by_pairs_sum, n_pairs, pairs_sq_sum) as joker_share_hi,
+        ratio_share_lo(jokers, jokers_sq_sum, jokers_by_pairs_sum, n_pairs, pairs_sq_sum) as joker_share_lo,
+        ratio_share_hi(jokers, jokers_sq_sum, jokers_by_pairs_sum, n_pairs, pairs_sq_sum) as joker_share_hi,
         ban_pairs / n_pairs as ban_pair_share,
         ban_decided_share,
-        ratio_share_lo(n_plays, ban_decided, ban_decided_sq_sum, ban_decided_by_pairs_sum, n_pairs, pairs_sq_sum)
+        ratio_share_lo(ban_decided, ban_decided_sq_sum, ban_decided_by_pairs_sum, n_pairs, pairs_sq_sum)
             as ban_decided_share_lo,
-        ratio_share_hi(n_plays, ban_decided, ban_decided_sq_sum, ban_decided_by_pairs_sum, n_pairs, pairs_sq_sum)
+        ratio_share_hi(ban_decided, ban_decided_sq_sum, ban_decided_by_pairs_sum, n_pairs, pairs_sq_sum)
             as ban_decided_share_hi,
         ban_in_force / n_pairs as ban_in_force_share,
         swaps / n_pairs as swap_share

@@ -65,27 +65,33 @@ create or replace macro share_p(n, s, ss, p0) as
 create or replace macro mean_ci90_half(sd, n) as
     case when n > 1 then 1.6448536269514722 * coalesce(sd, 0) / sqrt(n) else null end;
 
--- A ratio of two sums over plays, R = k / m (a share of events counted within plays: k a play's events of one kind,
--- m all its events; or cards received over cards promised), with the play as the unit: from n plays, the sums k, m
--- and the sums of squares and cross products kk, km, mm over plays. ratio_se is the ratio estimator's standard
--- error, sqrt(sum (k_i - R m_i)^2 / (n (n - 1))) / mean(m) (null with one play). A share of events gets Wilson's
--- interval at the effective number of events R(1 - R) / se^2 (the events themselves where nothing varies).
--- Twins: simlib/analysis/estimators.py (ratio_se, ratio_share_interval).
-create or replace macro ratio_se(n, k, kk, km, m, mm) as
-    case when n > 1 and m > 0 then
-        sqrt(greatest(kk - 2 * (k::double / m) * km + (k::double / m) ^ 2 * mm, 0) / (n * (n - 1.0))) / (m::double / n)
-    end;
+-- A ratio of two sums over plays, R = k / m (a mean per seat-play: k a play's measure over a group's seats, m those
+-- seats; a share of events counted within plays; cards received over cards promised), with the play as the unit:
+-- from n plays, the sums k, m and the sums of squares and cross products kk, km, mm over plays.
+-- ratio_pvar: sum (k_i - R m_i)^2 / m^2, the ratio's per-play variance (as share_effective_n's, without n / (n - 1));
+-- ratio_se: the ratio estimator's standard error, sqrt(ratio_pvar n / (n - 1)) (null with one play); a mean's
+-- interval is R -/+ 1.96 ratio_se (ratio_mean_lo, ratio_mean_hi). A share gets Wilson's interval at the effective
+-- size R(1 - R) / ratio_pvar, the m units themselves where nothing varies: with one unit a play, exactly
+-- share_lo's. Twins: simlib/analysis/estimators.py (ratio_se, ratio_share_interval).
+create or replace macro ratio_pvar(k, kk, km, m, mm) as
+    greatest(kk - 2 * (k::double / m) * km + (k::double / m) ^ 2 * mm, 0) / (m::double * m);
 
-create or replace macro ratio_effective_n(n, k, kk, km, m, mm) as
+create or replace macro ratio_se(n, k, kk, km, m, mm) as
+    case when n > 1 and m > 0 then sqrt(ratio_pvar(k, kk, km, m, mm) * n / (n - 1.0)) end;
+
+create or replace macro ratio_mean_lo(n, k, kk, km, m, mm) as k::double / m - 1.96 * ratio_se(n, k, kk, km, m, mm);
+
+create or replace macro ratio_mean_hi(n, k, kk, km, m, mm) as k::double / m + 1.96 * ratio_se(n, k, kk, km, m, mm);
+
+create or replace macro ratio_effective_n(k, kk, km, m, mm) as
     case
         when (k::double / m) * (1 - k::double / m) <= 1e-12 then m::double
-        when coalesce(ratio_se(n, k, kk, km, m, mm), 0) ^ 2 <= 1e-12 * (k::double / m) * (1 - k::double / m)
-            then m::double
-        else (k::double / m) * (1 - k::double / m) / ratio_se(n, k, kk, km, m, mm) ^ 2
+        when ratio_pvar(k, kk, km, m, mm) <= 1e-12 * (k::double / m) * (1 - k::double / m) / m then m::double
+        else (k::double / m) * (1 - k::double / m) / ratio_pvar(k, kk, km, m, mm)
     end;
 
-create or replace macro ratio_share_lo(n, k, kk, km, m, mm) as
-    wilson_lo(k::double / m * ratio_effective_n(n, k, kk, km, m, mm), ratio_effective_n(n, k, kk, km, m, mm));
+create or replace macro ratio_share_lo(k, kk, km, m, mm) as
+    wilson_lo(k::double / m * ratio_effective_n(k, kk, km, m, mm), ratio_effective_n(k, kk, km, m, mm));
 
-create or replace macro ratio_share_hi(n, k, kk, km, m, mm) as
-    wilson_hi(k::double / m * ratio_effective_n(n, k, kk, km, m, mm), ratio_effective_n(n, k, kk, km, m, mm));
+create or replace macro ratio_share_hi(k, kk, km, m, mm) as
+    wilson_hi(k::double / m * ratio_effective_n(k, kk, km, m, mm), ratio_effective_n(k, kk, km, m, mm));

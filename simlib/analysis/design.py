@@ -114,6 +114,9 @@ def fix_sentence(fix: Fix) -> str:
     if fix.no_effect:
         return f"{tried} has no effect on these plays (seat 0's advantage {pp(pts[0][1].value)} at every value)."
     eq = fix.equivalence
+    if eq and eq.verdict == "fair" and fix.value == fix.default:
+        return (f"No change needed: the rule text's {fix.name} {fix.default} on fresh plays: {eq.words()} ({tried} "
+                f"searched, {_search_words(fix)}).")
     if eq and eq.verdict == "fair":
         return (f"{fix.name} {fix.default} → {fix.value} on fresh plays: {eq.words()}, a change of {fix.change:.0%} "
                 f"({tried} searched, {_search_words(fix)}).")

@@ -71,22 +71,26 @@ def share_p_value(n: float, s: float, ss: float, p0: float) -> float:
 # Ratios of two sums over plays (events counted within plays) --------------------------------------------------------
 
 
+def ratio_pvar(k: float, kk: float, km: float, m: float, mm: float) -> float:
+    """The per-play variance of R = k / m from the plays' sums (k, m), squares (kk, mm) and cross products (km):
+    sum (k_i - R m_i)^2 / m^2 (the SQL macro ratio_pvar)."""
+    r = k / m
+    return max(kk - 2 * r * km + r * r * mm, 0.0) / (m * m)
+
+
 def ratio_se(n: float, k: float, kk: float, km: float, m: float, mm: float) -> float:
-    """The ratio estimator's standard error of R = k / m from n plays' sums (k, m), squares (kk, mm) and cross
-    products (km): sqrt(sum (k_i - R m_i)^2 / (n (n - 1))) / mean(m) (the SQL macro ratio_se)."""
+    """The ratio estimator's standard error, sqrt(ratio_pvar n / (n - 1)); NaN with one play (macro ratio_se)."""
     if n <= 1 or m <= 0:
         return math.nan
-    r = k / m
-    return math.sqrt(max(kk - 2 * r * km + r * r * mm, 0.0) / (n * (n - 1))) / (m / n)
+    return math.sqrt(ratio_pvar(k, kk, km, m, mm) * n / (n - 1))
 
 
-def ratio_share_interval(n: float, k: float, kk: float, km: float, m: float, mm: float,
-                         z: float = Z95) -> tuple[float, float]:
-    """A share of events counted within plays: Wilson's interval at the effective number of events R(1 - R) / se^2
-    (the events themselves where nothing varies); the SQL macros ratio_share_lo, ratio_share_hi."""
-    r, se = k / m, ratio_se(n, k, kk, km, m, mm)
+def ratio_share_interval(k: float, kk: float, km: float, m: float, mm: float, z: float = Z95) -> tuple[float, float]:
+    """A share counted within plays: Wilson's interval at the effective size R(1 - R) / ratio_pvar (the m units where
+    nothing varies; with one unit a play, share_interval's); the SQL macros ratio_share_lo, ratio_share_hi."""
+    r, pvar = k / m, ratio_pvar(k, kk, km, m, mm)
     bernoulli = r * (1 - r)
-    size = m if bernoulli <= 1e-12 or not (se * se > 1e-12 * bernoulli) else bernoulli / (se * se)
+    size = m if bernoulli <= 1e-12 or pvar <= 1e-12 * bernoulli / m else bernoulli / pvar
     return wilson(r * size, size, z)
 
 

@@ -70,6 +70,8 @@ _GLOSSARY = (
                         "less): the size a share's interval rests on."),
     ("Match, build round", "Die Mauer: a build round (Baurunde) is its unit of length; a match is several plays with "
                            "the table positions kept, the first builder moving on each play."),
+    ("Observational", "A comparison of seats that chose differently (built there, bought a hotel): it shows what goes "
+                      "with winning, not what causes it."),
     ("Fixed opening", "A table whose every play opens the same way (a fixed map, scripted openings): its numbers "
                       "describe that opening, and no verdict rests on it."),
     ("Skill ladder, rung", "Policies from weakest to strongest (random, the heuristics, search at rising budgets); a "

@@ -4,7 +4,7 @@ game section marked `@replaces("game_length")` (simlib/analysis/page.py) is draw
 
 What games' sections share lives here too: the rows a figure draws (`figure_rows`, `published_rules`,
 `one_policy_setups`) and the set-up a sentence quotes (`quoted`), the index's answers on the start player and
-on length (`start_player_verdict`, `length_verdict`) and the figure of length in rounds (`rounds_figure`)."""
+on length (`start_player_verdict`, `length_verdict`)."""
 
 from __future__ import annotations
 
@@ -260,27 +260,6 @@ def length_verdict(length: pl.DataFrame, unit: str, measure: str = "turns") -> s
     low, high = one[median].min(), one[median].max()
     spread = f"medians {low} to {high} over {count(one.height, 'one-policy table')}"
     return sentence(said, spread if low != high else None)
-
-
-def rounds_figure(page: Page, hist: pl.DataFrame, xlabel: str, title: str):
-    """Game length in rounds for a game that counts them, a panel per player count: each set-up's share of plays by
-    rounds begun (a round begun counts whole: ceil(turns / players)), a line in its policy's colour, dashed where
-    `dashed`. `hist`: rows of mart_setup_length_hist with the set-up's `policy` and `dashed`."""
-    rounds = (hist.with_columns(rounds=(pl.col("turns") / pl.col("players")).ceil().cast(pl.Int64))
-              .group_by("setup_id", "setup_label", "players", "policy", "dashed", "rounds")
-              .agg(pl.col("share").sum(), pl.col("n_plays").max()))
-    counts = sorted(rounds["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=4.0, height=3.4)
-    for ax, n in zip(axes, counts):
-        setups = rounds.filter(pl.col("players") == n).sort("setup_label", "rounds")
-        for (label,), run in setups.group_by("setup_label", maintain_order=True):
-            ax.step(run["rounds"], 100 * run["share"], where="mid", color=page.colour(run["policy"][0]),
-                    linestyle="--" if run["dashed"][0] else "-", label=f"{label} (n = {run['n_plays'][0]:,})")
-        ax.set(title=f"{n} players", xlabel=xlabel)
-        ax.legend()
-    axes[0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: {title}")
-    return fig
 
 
 def _length_sentence(shown: pl.DataFrame, unit: str) -> str:

@@ -22,8 +22,8 @@ def setup_words(game: Game, config: RunConfig) -> str:
 
 
 def run_summary(lake: Lake | Path | str, game: Game, run_id: str, lineup: list[str]) -> str:
-    """Plays, win rate and mean score by seat; with several policies also by policy (in `lineup`'s order);
-    and a line when shared wins make the seats' win rates add up past 100%."""
+    """Plays, win share (a shared win split among its winners) and mean score by seat; with several policies also by
+    policy (in `lineup`'s order); and a line saying how many plays ended in a shared win."""
     import duckdb
 
     lake = Lake.at(lake)
@@ -31,21 +31,23 @@ def run_summary(lake: Lake | Path | str, game: Game, run_id: str, lineup: list[s
     lake.register(con)
     seats = f"read_parquet('{lake.url(lake.path(f'seats/game={game.name}/run_id={run_id}/*.parquet'))}')"
     games = f"read_parquet('{lake.url(lake.path(f'games/game={game.name}/run_id={run_id}/*.parquet'))}')"
-    by_seat = con.execute(f"select avg(winner::int), avg(score) from {seats} group by seat order by seat").fetchall()
+    shares = (f"(select s.*, case when s.winner then 1.0 / len(g.winners) else 0 end as share from {seats} as s "
+              f"join {games} as g using (play_index))")
+    by_seat = con.execute(f"select avg(share), avg(score) from {shares} group by seat order by seat").fetchall()
     by_policy = {spec: (w, s) for spec, w, s in con.execute(
-        f"select policy_spec::varchar, avg(winner::int), avg(score) from {seats} group by all").fetchall()}
+        f"select policy_spec::varchar, avg(share), avg(score) from {shares} group by all").fetchall()}
     rotate = con.execute(f"select max(n) > 1 from (select count(distinct policy_spec) as n from {seats} "
                          f"group by seat)").fetchone()[0]
-    plays, shared, winners = con.execute(f"select count(*), count(*) filter (where len(winners) > 1), "
-                                         f"coalesce(sum(len(winners)), 0) from {games}").fetchone()
+    plays, shared = con.execute(f"select count(*), count(*) filter (where len(winners) > 1) from {games}").fetchone()
     con.close()
     wins, scores = " ".join(f"{w:.1%}" for w, _ in by_seat), " ".join(f"{s:.2f}" for _, s in by_seat)
-    lines = [f"{plays:,} play{'s' if plays != 1 else ''}; win rate by seat: {wins}; mean score by seat: {scores}"]
+    lines = [f"{plays:,} play{'s' if plays != 1 else ''}; win share by seat (fair {1 / len(by_seat):.1%}): {wins}; "
+             f"mean score by seat: {scores}"]
     if len(by_policy) > 1:
         lines.append(_by_policy(game, by_policy, lineup, rotate))
-    if plays and winners > plays:
-        lines.append(f"the seats' win rates add up to {winners / plays:.1%}: {shared:,} of {plays:,} plays "
-                     f"({shared / plays:.1%}) ended in a shared win, which counts as a win for every winner")
+    if shared:
+        lines.append(f"{shared:,} of {plays:,} plays ({shared / plays:.1%}) ended in a shared win, split among its "
+                     f"winners")
     return "\n".join(lines)
 
 
@@ -57,4 +59,4 @@ def _by_policy(game: Game, by_policy: dict[str, tuple[float, float]], lineup: li
     scores = ", ".join(f"{spec_words(game, spec)} {by_policy[spec][1]:.2f}" for spec in order)
     seating = ("seats rotate: each policy plays every seat in turn" if rotate
                else "each policy keeps its seat")
-    return f"win rate by policy: {wins} ({seating}); mean score by policy: {scores}"
+    return f"win share by policy: {wins} ({seating}); mean score by policy: {scores}"

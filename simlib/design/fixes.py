@@ -330,7 +330,14 @@ class Fix:
 
     @property
     def candidate(self) -> tuple[Any, Estimate]:
-        """The value nearest fair on the search seed (of two as near, the one nearer the rule text's value)."""
+        """The value to confirm: of those whose estimate on the search seed lies within the margin and whose interval
+        holds the fair value (any of them could be fair), the one nearest the rule text's value, the smallest change
+        (the rule text's own value first); where there is none, the value nearest fair on the search seed (of two as
+        near, the one nearer the rule text's value)."""
+        possible = [p for p in self.points
+                    if p[1].lo <= self.fair <= p[1].hi and abs(p[1].value - self.fair) < self.margin]
+        if possible:
+            return min(possible, key=lambda p: (abs(p[0] - self.default), abs(p[1].value - self.fair)))
         return min(self.points, key=lambda p: (abs(p[1].value - self.fair), abs(p[0] - self.default)))
 
     @property
@@ -393,10 +400,12 @@ class Fix:
             return [f"{self.name}: no effect on these plays ({self.metric} {pp(values[0])} at every value tried, "
                     f"{tried})"]
         eq = self.equivalence
-        first = (f"{self.name} {self.default} -> {self.value}: {eq.words()} (seed {self.confirmation.seed})" if eq
+        at = f"{self.name} {self.default} (the rule text's value)" if self.value == self.default else \
+            f"{self.name} {self.default} -> {self.value}"
+        first = (f"{at}: {eq.words()} (seed {self.confirmation.seed})" if eq
                  else f"{self.name} (rule text {self.default}): {self.unconfirmed_words()}")
         if eq and eq.verdict == "fair":
-            first += f"; a change of {self.change:.0%}"
+            first += "; no change needed" if self.value == self.default else f"; a change of {self.change:.0%}"
         lines = [first]
         if self.crossings:
             lines.append(f"  {self.crossing_words()}, {search}")

@@ -35,12 +35,13 @@ def _setups(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _at_text_readings(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
-    """The frame with `text_readings`: its set-up plays every reading option at its default, the text's reading (a
-    sweep over a reading belongs to the Readings section, not beside its baseline in a figure)."""
-    value = pl.col("option_values").str.json_path_match
-    defaults = [(name, str(p.default)) for name, p in page.game.parameters().items() if p.reading]
-    return page.with_setups(frame, text_readings=pl.all_horizontal(
-        [pl.lit(True)] + [value(f"$.{name}").fill_null(default) == default for name, default in defaults]))
+    """The frame with `text_readings`: its set-up plays the rule text as written but for the side and the tile
+    threshold the figures compare (a sweep over a reading belongs to the Readings section, a fix or tune search's
+    variant to the What-if and design sections, not beside its baseline in a figure)."""
+    compared = ("side", "tile_threshold")
+    changed = pl.col("options").str.split(" ").list.eval(pl.element().str.split("=").list.first())
+    return page.with_setups(frame, text_readings=changed.list.eval(
+        pl.element().is_in(compared) | (pl.element() == "")).list.all())
 
 
 def _labelled(frame: pl.DataFrame, spec: str) -> pl.DataFrame:
