@@ -83,8 +83,10 @@ def test_the_ladder_trend_is_tested_over_every_rung_and_worded_by_its_signs():
     shrinking_handicap = edge_answer(_depth(-0.08, -0.02, 0.02, 0.01, 0.03, 1e-4))
     assert shrinking_handicap.startswith("The start player's handicap shrinks with skill")
     assert "grows" not in shrinking_handicap
-    flat = edge_answer(_depth(0.038, 0.095, 0.01, -0.002, 0.022, 0.1))
-    assert flat.startswith("No significant trend in the start player's edge up the ladder")
+    unclear = edge_answer(_depth(0.038, 0.095, 0.01, -0.002, 0.022, 0.1))
+    assert unclear.startswith("Too few plays to tell whether the start player's edge changes with skill")
+    flat = edge_answer(_depth(0.04, 0.04, 0.001, -0.004, 0.006, 0.7))
+    assert flat.startswith("The start player's edge changes by no more than 1 percentage point a rung up the ladder")
 
 
 def test_interval_ends_never_print_equal():

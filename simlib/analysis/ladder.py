@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from .estimators import MARGIN_SHARE
 from .page import Page, count, interval, pct, sentence, signed
 
 QUESTION = "Does the start player's edge grow with skill?"
@@ -31,9 +32,12 @@ def edge_answer(depth: dict) -> str:
     ends = (f"seat 0's advantage is {_pp_interval(depth, 'bottom_advantage')} at {n} {depth['bottom_rung']} players "
             f"and {_pp_interval(depth, 'top_advantage')} at {n} {depth['top_rung']} players")
     trend = (f"a trend of {_pp(slope)} a rung ({_pp(depth['edge_slope_lo'])} to {_pp(depth['edge_slope_hi'])}) over "
-             f"all {depth['n_rungs_alone']} rungs played alone")
+             f"{'both' if depth['n_rungs_alone'] == 2 else 'all ' + str(depth['n_rungs_alone'])} rungs played alone")
     if depth["edge_slope_p"] >= 0.05:
-        return sentence(f"no significant trend in the start player's edge up the ladder: {trend}", ends)
+        if -MARGIN_SHARE < depth["edge_slope_lo"] and depth["edge_slope_hi"] < MARGIN_SHARE:
+            return sentence(f"the start player's edge changes by no more than {MARGIN_SHARE * 100:.0f} percentage "
+                            f"point a rung up the ladder: {trend}", ends)
+        return sentence(f"too few plays to tell whether the start player's edge changes with skill: {trend}", ends)
     mean = (depth["bottom_advantage"] + depth["top_advantage"]) / 2
     larger = slope > 0
     if mean >= 0:

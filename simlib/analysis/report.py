@@ -123,7 +123,7 @@ def _assumed_components(page: Page) -> list[str]:
     assumed = [p for p in page.game.parameters().values() if p.component and p.provenance == "assumed"]
     if not assumed:
         return []
-    named = "; ".join(f"{p.name} = {', '.join(sorted(used.get(p.name, {str(p.default)})))} ({p.source})"
+    named = "; ".join(f"{p.name} = {', '.join(sorted(used.get(p.name, {str(p.default)})))} ({p.source.rstrip('.')})"
                       for p in assumed)
     return [f"Every result here rests on assumed components, our design where the rules are silent: {named}. "
             f"See the Inputs below and docs/games/{page.game.name}.md."]

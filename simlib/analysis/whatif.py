@@ -212,6 +212,7 @@ def _balance_panel(ax, group: pl.DataFrame, balance: pl.DataFrame) -> None:
     ax.set_ylim(top=100.5)
     ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
     ax.set_title("balance (%)")
+    ax.legend()  # its own entry: each run's interval, not a paired one (moved below the panels by page.figure)
     ax.set_xlabel(rows.join(group.select("run_id", "parameters").unique("run_id"), on="run_id")["parameters"][0]
                   .replace("_", " ").replace(",", ", "))
 
