@@ -185,7 +185,8 @@ def test_a_sweep_on_the_cluster_into_the_bucket_gives_the_rows_of_a_local_sweep(
         assert main(["pipeline", "--lake", lake, "--marts", str(out), "--db", str(out / "simlib.duckdb")]) == 0
         marts.append(pq.read_table(out / "mart_variant_effects.parquet").sort_by(
             [("run_id", "ascending"), ("metric", "ascending"), ("seat", "ascending")]))
-    assert marts[0].num_rows == 3 * 8 and marts[0].equals(marts[1])
+    # 3 runs x (seat 0's advantage, length, the headline, and 4 seats' win share and score)
+    assert marts[0].num_rows == 3 * 11 and marts[0].equals(marts[1])
 
 
 def test_a_server_that_does_not_start_fails_the_tests_instead_of_skipping_them():

@@ -12,10 +12,9 @@ from __future__ import annotations
 import html
 import re
 
-import numpy as np
 import polars as pl
 import pytest
-from mart_checks import cli, marts_of, pipeline_and_report, row, wilson
+from mart_checks import cli, clustered_share, marts_of, pipeline_and_report, row, wilson
 
 from simlib.analysis.pipeline import build
 from simlib.games.catan.report import _holder_findings, _holder_tests, _loss_findings
@@ -182,12 +181,7 @@ CASES = [["builder_builds", "builder_builds", "hollow_2"], ["builder_builds"],
 def ratio_interval(k: list[int], m: list[int]) -> tuple[float, float]:
     """R = sum k / sum m; the ratio estimator's variance over plays, sum (k - R m)^2 / (n (n - 1) mean(m)^2); Wilson's
     interval at R (1 - R) / variance trials."""
-    k, m = np.asarray(k, float), np.asarray(m, float)
-    r = k.sum() / m.sum()
-    variance = ((k - r * m) ** 2).sum() / (len(k) * (len(k) - 1) * m.mean() ** 2)
-    n = r * (1 - r) / variance
-    lo, hi = wilson(r * n, n)
-    return max(0.0, lo), min(1.0, hi)
+    return clustered_share(list(zip(m, k)))[1:]
 
 
 def test_build_round_shares_count_the_play_as_the_unit(tmp_path):
@@ -200,12 +194,13 @@ def test_build_round_shares_count_the_play_as_the_unit(tmp_path):
     assert result.test_failures == []
     cases = marts_of(tmp_path / "marts")["mart_mauer_baurunde_cases"]
     assert sorted(cases["outcome"]) == ["builder_builds", "competitors_build", "hollow_2"]  # none of 0 build rounds
-    # 'builder builds': 2, 1, 1 of 3, 1, 4: R = 1/2, residuals 1/2, 1/2, -1; squares 1.5 over 3 x 2 x (8/3)^2: the
-    # variance 1.5 / (128/3), effective build rounds 0.25 / that = 64/9 (not the 8 build rounds as if independent).
+    # 'builder builds': 2, 1, 1 of 3, 1, 4: R = 1/2, residuals 1/2, 1/2, -1; squares 1.5 over 8^2 build rounds: the
+    # per-play variance 1.5 / 64, effective build rounds 0.25 / that = 32/3 (not the 8 build rounds as if
+    # independent).
     builds = row(cases, outcome="builder_builds")
     assert (builds["n_baurunden_with_outcome"], builds["n_baurunden"], builds["n_plays"]) == (4, 8, 3)
     assert builds["share"] == 0.5
-    assert (builds["share_lo"], builds["share_hi"]) == pytest.approx(wilson(0.5 * 64 / 9, 64 / 9), rel=1e-12)
+    assert (builds["share_lo"], builds["share_hi"]) == pytest.approx(wilson(0.5 * 32 / 3, 32 / 3), rel=1e-12)
     for outcome in ("builder_builds", "competitors_build", "hollow_2"):
         k = [c.count(outcome) for c in CASES]
         got = row(cases, outcome=outcome)
