@@ -8,10 +8,10 @@ from strength import focal_shares, lower_bound
 
 from simlib.core.config import RunConfig
 from simlib.core.registry import get_game
-from simlib.games.catan.constants import BANK_PER_RESOURCE, N_DEV
+from simlib.games.catan.constants import BANK_PER_RESOURCE, EV_COLS, N_DEV
 from simlib.games.catan.policies import family_weights
 from simlib.games.catan.search import determinize, play_from_opening
-from simlib.games.catan.state import board_arrays, copy_state, new_state, published_rules
+from simlib.games.catan.state import board_arrays, copy_state, new_state, observed_log, published_rules
 
 GAME = get_game("catan")
 
@@ -74,8 +74,9 @@ def test_determinization_reads_only_what_the_seat_has_seen():
     for key in range(10):
         a, b = _hidden_cards(False), _hidden_cards(True)
         assert not (a.dev_hand == b.dev_hand).all()
-        determinize(a, 0, np.uint64(key), np.zeros(a.deck.shape[0], np.int64))
-        determinize(b, 0, np.uint64(key), np.zeros(b.deck.shape[0], np.int64))
+        no_record = observed_log(np.zeros((0, EV_COLS), np.int32), 0, 4)  # nothing robbed between two others
+        determinize(a, no_record, 0, np.uint64(key), np.zeros(a.deck.shape[0], np.int64))
+        determinize(b, no_record, 0, np.uint64(key), np.zeros(b.deck.shape[0], np.int64))
         assert (a.dev_hand == b.dev_hand).all() and (a.deck == b.deck).all()
         assert a.dev_hand[0, 2] == 1 and a.dev_hand[1].sum() == 1 and a.dev_hand[2:].sum() == 0
 

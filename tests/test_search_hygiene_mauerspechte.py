@@ -1,22 +1,28 @@
 """Die Mauerspechte's search neither peeks nor touches (issue 35, item 7): a search play obeys every rule its
-scripted plays obey, replayed event by event by the independent reference (tests/mauerspechte_reference.py)."""
+scripted plays obey, replayed event by event by the independent reference (tests/mauerspechte_reference.py); a
+search decision leaves every array of the real play as its base policy's decision leaves it; and it decides alike
+whatever its seat cannot see (what a seat can tell is the engine's rule: tests/test_search_hygiene_catan.py writes
+it again and holds the checks)."""
 
 from __future__ import annotations
 
 import functools
+from collections import Counter
 
 import numpy as np
 import pytest
 from cli_runs import simulated_plays
-from mauerspechte_reference import check_tables, replay_game
+from mauerspechte_reference import RESOURCES as REFERENCE_RESOURCES
+from mauerspechte_reference import MauerspechteReplay, check_tables, replay_game
+from test_search_hygiene_catan import ObserverViews, no_peeking
 
 from simlib.core.config import RunConfig
 from simlib.core.rng import play_key
 from simlib.games.catan.constants import EV_COLS
 from simlib.games.catan.kernel import STOPPED, start_turn
 from simlib.games.catan.setup import new_game, start_play
-from simlib.games.catan.state import EventLog, new_scratch, new_state, new_tally
-from simlib.games.mauerspechte import GAME
+from simlib.games.catan.state import new_scratch, new_state, new_tally, observed_log
+from simlib.games.mauerspechte import GAME, _berlin
 from simlib.games.mauerspechte.constants import N_FAMILIES
 from simlib.games.mauerspechte.decisions import choose_berlin_action
 from simlib.games.mauerspechte.kernel import count_berlin, turn_steps
@@ -24,9 +30,11 @@ from simlib.games.mauerspechte.policies import MAX_PARAMS, SEARCH, family_weight
 from simlib.games.mauerspechte.search import choice, new_work, search_action
 from simlib.games.mauerspechte.setup import deal_berlin, place_opening_berlin
 from simlib.games.mauerspechte.state import new_wall, play_board, reset_wall, side_board
+from simlib.games.mauerspechte.tables import events_table
 from simlib.games.mauerspechte.wall import berlin_points, lay_walls
 
 BUDGET, BASE, HORIZON = range(3)  # search_prm's columns
+EVENT_ROWS = 400_000  # more than a play's events
 
 # Small budgets and horizons keep the plays fast; four search seats make every decision after a roll a search.
 # (A rollout that opened a section in the real play, found at 40 plays of four search seats, showed in 4 of them.)
@@ -62,9 +70,9 @@ def test_a_search_play_obeys_every_rule_its_scripted_plays_obey(run):
 class SearchPlay:
     """One play of `config` with search seats, stepped from Python as search.simulate_search_games plays it:
     `decisions()` stops wherever a search seat is to choose after its roll (the real play's arrays in hand),
-    `decide()` is the search's decision there."""
+    `decide()` is the search's decision there. With `events`, the play's event rows are kept."""
 
-    def __init__(self, config, play):
+    def __init__(self, config, play, events=False):
         n = config.players
         seat_codes, search_prm = GAME.policy_arrays(config, MAX_PARAMS)
         defaults = GAME.default_parameters(MAX_PARAMS)
@@ -80,7 +88,8 @@ class SearchPlay:
         self.max_turns = config.options["max_turns"]
         self.st, self.tally, self.wl = new_state(self.bd, self.rules, n), new_tally(n), new_wall(n)
         self.scratch = new_scratch(self.bd, n, N_FAMILIES)
-        self.lg = EventLog(rows=np.zeros((0, EV_COLS), np.int32), pos=np.zeros(1, np.int64))
+        rows = np.zeros((EVENT_ROWS if events else 0, EV_COLS), np.int32)
+        self.lg = observed_log(rows, n, n)  # what each seat cannot tell, as the search kernel keeps it
         self.work = new_work(self.bd, self.ba, self.rules, n)
         start_play(self.st, self.tally, np.uint64(play_key(config.seed, play)))
         reset_wall(self.wl, self.br.vp_chips)
@@ -115,12 +124,13 @@ class SearchPlay:
             self.winner = r
             self.turn += 1
 
-    def decide(self, st=None, wl=None, scratch=None, budget=None):
+    def decide(self, st=None, lg=None, wl=None, scratch=None, budget=None):
         """The search's action for the seat to move (on the real play's arrays unless given others)."""
         p = self.seat
         return search_action(self.st if st is None else st, self.rules, self.bd, self.to_west, self.to_east, self.ba,
                              self.br, self.wl if wl is None else wl, self.scratch if scratch is None else scratch,
-                             self.turn, self.max_turns, p, self.codes, self.prm, self.family_weight,
+                             self.lg if lg is None else lg, self.turn, self.max_turns, p, self.codes, self.prm,
+                             self.family_weight,
                              int(self.search_prm[p, HORIZON]),
                              int(self.search_prm[p, BUDGET]) if budget is None else budget, self.work)
 
@@ -187,3 +197,49 @@ def test_a_search_decision_leaves_the_real_play_as_its_base_policys_decision_doe
             assert not changed, (play, p.turn, changed)
             checked += 1
     assert checked >= 20
+
+
+# --- no peeking (the engine's rule and checks, tests/test_search_hygiene_catan.py) ---------------------------------
+
+NO_PEEK_TABLE = ["search:budget=64:horizon=8", "specht", "random", "builder"]
+
+
+def decisions_with_views(config, plays, every):
+    """Every `every`-th decision of the search seat in `plays` of `config`, with every seat's view fed up to it:
+    (the play, the seat, the views)."""
+    berlin = _berlin(config.options["map"], config.options["components"])
+    for i in plays:
+        p = SearchPlay(config, i, events=True)
+        views = ObserverViews(MauerspechteReplay(config.players, config.options["layout"], options=config.options),
+                              REFERENCE_RESOURCES)
+        for k, me in enumerate(p.decisions()):
+            if k % every == 0:
+                n = int(p.lg.pos[0])
+                views.feed(events_table(GAME.rules_version, 0, np.array([n]), p.lg.rows[:n], berlin).to_pylist())
+                yield p, me, views
+
+
+def test_what_each_seat_cannot_tell_follows_from_the_public_events():
+    """The play's record of the cards each seat cannot tell is what the public events give (wall pieces, hotels
+    and Love Parade payments among them), replayed by the independent reference, at every decision of real
+    plays."""
+    config = RunConfig.build(GAME, players=4, policies=NO_PEEK_TABLE, plays=3, seed=21)
+    checked = untold = 0
+    for p, _, views in decisions_with_views(config, range(3), 1):
+        views.check_record(p.st, p.lg)
+        checked += 1
+        untold += bool(p.lg.unseen.any())
+    assert checked >= 100 and untold >= checked // 2
+
+
+def test_the_search_does_not_peek_at_what_its_seat_cannot_see():
+    """At many decisions of real plays, changing only what the seat to move cannot see (a card stolen between
+    two others, the others' development cards, the deck's order) deals the same determinizations and gives the
+    same decision; changing what it sees (its own hand, a card it tells of another's hand) changes some."""
+    config = RunConfig.build(GAME, players=4, policies=NO_PEEK_TABLE, plays=12, seed=22)
+    rng, counts = np.random.default_rng(5), Counter()
+    for p, me, views in decisions_with_views(config, range(12), 1):
+        no_peeking(p, me, views, rng, counts)
+    assert counts["a card stolen between two others"] >= 80, counts
+    assert counts["the others' development cards"] >= 100 and counts["the deck's order"] >= 100, counts
+    assert counts["its own hand"] > 0 and counts["a card it tells of another's hand"] > 0, counts

@@ -58,7 +58,7 @@ class Catan(Game):
     name = "catan"
     title = "Catan (base game with Seafarers ships)"
     report_order = 30
-    rules_version = 4  # 4: draws keyed by turn and stream, not a running counter (issue 25)
+    rules_version = 5  # 5: the search deals again the cards robbed between two others (issue 35)
     min_players = 3
     max_players = 4
     setup_options = {"map": "{} map", "victory_points": "{} victory points", "max_turns": "turn limit {}"}

@@ -52,6 +52,7 @@ from .rules import largest_army_holder, pay
 from .scoring import route_piece_added, route_piece_lifted
 from .setup import expose, place_settlement
 from .state import log
+from .unseen import lost_in_public, paid_in_public
 
 
 @block(_nrt=False)
@@ -73,16 +74,19 @@ def apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
     if family == F_ROAD or family == F_SHIP:
         kind = ROAD if family == F_ROAD else SHIP
         pay(st.hands, p, st.bank, rules.costs, PAY_ROAD if kind == ROAD else PAY_SHIP)
+        paid_in_public(st, lg, p, rules.costs, PAY_ROAD if kind == ROAD else PAY_SHIP)
         place_route_piece(st, bd, lg, p, turn, a, kind, False)
         return True
     if family == F_SETTLEMENT:
         pay(st.hands, p, st.bank, rules.costs, PAY_SETTLEMENT)
+        paid_in_public(st, lg, p, rules.costs, PAY_SETTLEMENT)
         place_settlement(st, tally, bd, p, a)
         log(lg, turn, p, EV_SETTLEMENT, a, 0, 0)
         node_changed(a, st, bd)
         return True
     if family == F_CITY:
         pay(st.hands, p, st.bank, rules.costs, PAY_CITY)
+        paid_in_public(st, lg, p, rules.costs, PAY_CITY)
         st.node_level[a] = CITY
         expose(tally, st, bd, p, a, SETTLEMENT, -1)
         expose(tally, st, bd, p, a, CITY, 1)
@@ -93,6 +97,7 @@ def apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
         return False
     if family == F_BUY_DEV:
         pay(st.hands, p, st.bank, rules.costs, PAY_DEV)
+        paid_in_public(st, lg, p, rules.costs, PAY_DEV)
         card = st.deck[st.deck_pos[0]]
         st.deck_pos[0] += 1
         st.dev_hand[p, card] += 1
@@ -115,12 +120,14 @@ def apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
                 taken += st.hands[q, a]
                 st.hands[p, a] += st.hands[q, a]
                 st.hands[q, a] = 0
+                lost_in_public(st, lg, q, a)
         log(lg, turn, p, EV_MONOPOLY, a, taken, 0)
         return False
     if family == F_TRADE:
         log(lg, turn, p, EV_TRADE, a, b, st.rate[p, a])
         st.hands[p, a] -= st.rate[p, a]
         st.bank[a] += st.rate[p, a]
+        lost_in_public(st, lg, p, a)
         st.hands[p, b] += 1
         st.bank[b] -= 1
         return False

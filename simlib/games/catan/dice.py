@@ -9,6 +9,7 @@ from .constants import DIE_FACES, DISCARDED, EV_DISCARD, EV_PRODUCE, EV_ROLL, N_
 from .decisions import choose_discard
 from .rules import discard_count, hand_size, produce
 from .state import DICE_DRAWS, log, take
+from .unseen import lost_in_public
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -36,6 +37,7 @@ def discard_half(st, tally, lg, turn):
             r = choose_discard(st, q)
             st.hands[q, r] -= 1
             st.bank[r] += 1
+            lost_in_public(st, lg, q, r)
             tally.lost[q, DISCARDED, r] += 1
             log(lg, turn, q, EV_DISCARD, r, 0, 0)
 

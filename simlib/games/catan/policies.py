@@ -41,10 +41,10 @@ POLICIES = {
         {"variety": (0.0, 100.0)}),
     "search": PolicyInfo(
         "search", SEARCH,
-        "Scores each legal action after its roll by rollouts: the development cards it has not seen shuffled, "
-        "then every seat plays the base policy for `horizon` turns, scored by victory points and production; "
-        "takes the action with the best win share (successive halving spends the budget). Its other choices are "
-        "the base policy's.",
+        "Scores each legal action after its roll by rollouts: what it has not seen dealt again (the others' "
+        "development cards and the deck, the cards robbed between two others), then every seat plays the base "
+        "policy for `horizon` turns, scored by victory points and production; takes the action with the best win "
+        "share (successive halving spends the budget). Its other choices are the base policy's.",
         {"budget": 32.0, "base": float(BUILDER), "horizon": 8.0},
         {"budget": "rollouts per decision",
          "base": f"the rollouts' policy: {RANDOM} random, {WEIGHTED} weighted, {BUILDER} builder",

@@ -7,6 +7,7 @@ from .constants import EV_ROBBER, EV_STEAL, ROBBED
 from .decisions import choose_victim
 from .rules import hand_size, random_card
 from .state import STEAL_DRAWS, log, take
+from .unseen import card_stolen
 
 
 @block(_nrt=False)
@@ -29,5 +30,6 @@ def rob(st, tally, bd, scratch, lg, turn, p, hex_):
         r = random_card(st.hands, victim, take(st, STEAL_DRAWS))
         st.hands[victim, r] -= 1
         st.hands[p, r] += 1
+        card_stolen(st, lg, p, victim, r)
         tally.lost[victim, ROBBED, r] += 1
         log(lg, turn, p, EV_STEAL, r, victim, 0)

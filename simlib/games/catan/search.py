@@ -2,10 +2,11 @@
 
 A candidate is a legal action after the roll (legal.count_actions: a build, a card bought or played, a bank or
 harbour trade, a ship moved, ending the turn). What the deciding player has not seen is the development cards
-in the others' hands and the order of the deck: before each rollout those cards are shuffled together and the
-others get as many as they held, the rest go back under the deck's drawn part. Resource hands are taken as
-known (production, trades and builds are public; the card a robber took between two others is a simplification
-the search shares with a player who counts cards). A rollout applies the candidate on a copy of the state,
+in the others' hands, the order of the deck, and the resource cards robbed between two others: before each
+rollout the development cards are shuffled together and the others get as many as they held, the rest go back
+under the deck's drawn part; the resource cards the seat cannot tell (unseen.py: it counts every public change
+of a hand, in the play's event log) are dealt again within the seats among which they may lie, each seat keeping
+what the seat tells of its hand and its hand's size. A rollout applies the candidate on a copy of the state,
 finishes the turn and plays `horizon` more turns with the base policy at every seat, the future dice and every
 other draw from the rollout's own stream. Random games run 300 turns and more, so a rollout stops at the
 horizon and is scored there: a win ends it (1 to the winner), else the seats are ranked by victory points plus
@@ -30,18 +31,20 @@ from ...core.search import (
     start_plan,
     win_share,
 )
-from .constants import EV_COLS, N_DEV, N_FAMILIES
+from .constants import EV_COLS, N_DEV, N_FAMILIES, N_RES
 from .decisions import choose_action
 from .kernel import STOPPED, apply_choice, start_turn, turn_steps
 from .legal import count_actions
 from .policies import SEARCH
 from .scoring import final_rows, new_outputs, points
 from .setup import deal_board, new_game, place_opening, start_play
-from .state import CHOICE_DRAWS, EventLog, copy_state, draw_index, new_scratch, new_state, new_tally
+from .state import CHOICE_DRAWS, copy_state, draw_index, new_scratch, new_state, new_tally, observed_log
+from .unseen import unseen_cards
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
 SWITCH_Z = 1.0  # standard errors by which an action must beat the base policy's own to replace it
 PRODUCTION_WEIGHT = 2.0  # victory points an expected card a roll is worth at the horizon
+DEAL_DRAWS = 1 << 20  # the index of determinize's first resource draw (the development cards take fewer)
 
 
 # The search calls the kernel's inline turn blocks through these, so that each is compiled once for it (inlined
@@ -71,9 +74,10 @@ def turns_from(st, tally, rules, bd, scratch, lg, turn, stop, codes, prm, family
 
 
 @block()
-def determinize(st, me, key, pool):
-    """Shuffle the development cards `me` has not seen (the others' hands, the deck's undrawn part) together
-    and deal them back: each other seat as many as it held, the rest to the deck. `pool` is work space."""
+def determinize(st, lg, me, key, pool):
+    """Deal again what `me` has not seen: the development cards (the others' hands, the deck's undrawn part)
+    shuffled together, each other seat as many as it held, the rest to the deck; then the resource cards it
+    cannot tell (deal_unseen; lg: the play's log, which keeps what each seat cannot tell). `pool` is work space."""
     n = st.dev_hand.shape[0]
     unseen = np.zeros(N_DEV, np.int64)
     for c in range(st.deck_pos[0], st.deck.shape[0]):
@@ -103,6 +107,46 @@ def determinize(st, me, key, pool):
     for c in range(st.deck_pos[0], st.deck.shape[0]):
         st.deck[c] = pool[m]
         m += 1
+    deal_unseen(st, lg, me, key)
+
+
+@block()
+def deal_unseen(st, lg, me, key):
+    """The resource cards `me` cannot tell (lg.unseen: the play's log keeps them) dealt again within each of its
+    groups of seats: each seat keeps the cards `me` tells of its hand and gets as many as it had untold, drawn one
+    by one from its group's untold cards. Where `me` tells every card (or the log keeps no record), nothing is
+    drawn. (Nothing of the truth is read: what `me` tells, the hands' sizes and each group's untold cards follow
+    from public events alone.)"""
+    if lg.unseen.shape[0] == 0:
+        return
+    n = st.hands.shape[0]
+    mix = np.zeros(N_RES, np.int64)
+    done, j = 1 << me, 0
+    for q in range(n):
+        group = lg.unseen_group[me, q]
+        if (done >> q) & 1 or unseen_cards(lg, me, q) == 0:
+            continue
+        done |= group
+        mix[:] = 0
+        for s in range(n):
+            if (group >> s) & 1:
+                for r in range(N_RES):
+                    mix[r] += lg.unseen[me, s, r]
+                    st.hands[s, r] -= lg.unseen[me, s, r]
+        left = mix.sum()
+        for s in range(n):
+            if not (group >> s) & 1:
+                continue
+            for _ in range(unseen_cards(lg, me, s)):
+                k = below(draw(key, DEAL_DRAWS + j), left)
+                j += 1
+                r = 0
+                while k >= mix[r]:
+                    k -= mix[r]
+                    r += 1
+                st.hands[s, r] += 1
+                mix[r] -= 1
+                left -= 1
 
 
 @block()
@@ -140,10 +184,12 @@ def horizon_value(st, rules, me, winner, scores):
 
 
 @block()
-def search_action(st, rules, bd, scratch, turn, max_turns, me, codes, prm, family_weight, horizon, budget,
+def search_action(st, rules, bd, scratch, lg, turn, max_turns, me, codes, prm, family_weight, horizon, budget,
                   sim, sim_tally, sim_scratch, no_lg, cand, pool, scores):
     """The action (family, index) search seat `me` takes after its roll in `turn`, scratch left listing the real
-    state's actions for it. codes and prm: every seat's base policy (the rollouts' and the incumbent's)."""
+    state's actions for it (the real play's arrays are written as its base policy's decision writes them, no more;
+    lg, the real play's log, is read for what `me` cannot tell). codes and prm: every seat's base policy (the
+    rollouts' and the incumbent's)."""
     total = count_actions(st, rules, bd, scratch, me, turn)
     k = 0
     for f in range(N_FAMILIES):
@@ -167,7 +213,7 @@ def search_action(st, rules, bd, scratch, turn, max_turns, me, codes, prm, famil
         rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal
         copy_state(st, sim)
         sim.key[0] = rkey
-        determinize(sim, me, rkey, pool)
+        determinize(sim, lg, me, rkey, pool)
         count_actions(sim, rules, bd, sim_scratch, me, turn)  # the same list: hidden cards do not change it
         winner = -1
         if not choice(sim, sim_tally, rules, bd, sim_scratch, no_lg, turn, me, codes[me], cand[c, 0], cand[c, 1]):
@@ -196,7 +242,7 @@ def search_game(st, tally, rules, bd, scratch, lg, max_turns, seat_codes, search
         start_turn(st, p, turn)
         r = steps(st, tally, rules, bd, scratch, lg, turn, p, False, codes, prm, family_weight, seat_codes, SEARCH)
         while r == STOPPED:
-            f, i = search_action(st, rules, bd, scratch, turn, max_turns, p, codes, prm, family_weight,
+            f, i = search_action(st, rules, bd, scratch, lg, turn, max_turns, p, codes, prm, family_weight,
                                  int(search_prm[p, 2]), int(search_prm[p, 0]), sim, sim_tally, sim_scratch, no_lg,
                                  cand, pool, scores)
             if choice(st, tally, rules, bd, scratch, lg, turn, p, codes[p], f, i):
@@ -222,9 +268,9 @@ def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_
     out = new_outputs(n_plays, n_players)
     st, tally = new_state(bd, rules, n_players), new_tally(n_players)
     scratch = new_scratch(bd, n_players, N_FAMILIES)
-    lg = EventLog(rows=ev, pos=np.zeros(1, np.int64))
+    lg = observed_log(ev, n_players, n_players)  # the searches read what their seats cannot tell
     work = (new_state(bd, rules, n_players), new_tally(n_players), new_scratch(bd, n_players, N_FAMILIES),
-            EventLog(rows=np.zeros((0, EV_COLS), np.int32), pos=np.zeros(1, np.int64)),
+            observed_log(np.zeros((0, EV_COLS), np.int32), 0, n_players),
             np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(st.deck.shape[0], np.int64), np.zeros(n_players))
     for i in range(n_plays):
         first = ev_start[i] if ev.shape[0] > 0 else 0
@@ -247,7 +293,7 @@ def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd, 
     n = codes.shape[0]
     st, sim = new_state(bd, rules, n), new_state(bd, rules, n)
     tally, scratch = new_tally(n), new_scratch(bd, n, N_FAMILIES)
-    lg = EventLog(rows=np.zeros((0, EV_COLS), np.int32), pos=np.zeros(1, np.int64))
+    lg = observed_log(np.zeros((0, EV_COLS), np.int32), 0, n)  # from the opening nothing is unseen yet
     pool = np.zeros(st.deck.shape[0], np.int64)
     turns, winners, scores = np.zeros(n_plays, np.int64), np.zeros(n_plays, np.int64), np.zeros((n_plays, n), np.int64)
     for i in range(n_plays):
@@ -259,7 +305,7 @@ def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd, 
         copy_state(st, sim)
         if as_rollout:
             sim.key[0] = rollout_key(key, 0, 0)
-            determinize(sim, 0, sim.key[0], pool)
+            determinize(sim, lg, 0, sim.key[0], pool)
         turns[i], winners[i] = turns_from(sim, tally, rules, bd, scratch, lg, 0, max_turns, codes, prm, family_weight)
         for q in range(n):
             scores[i, q] = points(sim, q)

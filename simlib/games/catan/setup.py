@@ -22,6 +22,7 @@ from .decisions import choose_opening_road, choose_opening_site
 from .legal import init_legal
 from .rules import can_settle, settle
 from .state import BOARD_DRAWS, DECK_DRAWS, begin_draws, log, take
+from .unseen import reset_unseen
 
 
 @block()
@@ -43,7 +44,9 @@ def start_play(st, tally, key):
 @block()
 def deal_board(st, bd, scratch, lg):
     """The board block: drawn terrain shuffled over its hexes, tokens along the spiral skipping the
-    desert, the robber on the desert; one `hex` event per land hex; the pips per hex and node."""
+    desert, the robber on the desert; one `hex` event per land hex; the pips per hex and node. The play's
+    first events: nothing of its hands unseen yet (unseen.py)."""
+    reset_unseen(lg)
     terrains = scratch.terrains
     terrains[:] = bd.terrain_bag
     for c in range(terrains.shape[0] - 1, 0, -1):

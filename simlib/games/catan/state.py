@@ -6,7 +6,8 @@
   play's draws (key and next index; every draw is keyed by (seed, play, index)).
 - Tally: what the lake's tables report besides the state: receipts, losses, the dice's promise.
 - Scratch: work space reused by every play (no array is allocated per game or per decision).
-- EventLog: the event rows being written (none when events are off) and the next row.
+- EventLog: the event rows being written (none when events are off), the next row, and what each seat cannot
+  tell of the others' hands from the events so far (kept where a search reads it: observed_log, unseen.py).
 
 A scenario keeps these and adds its own tuple beside them for what it adds (walls, hotels).
 Scalars that change during a game are one-element arrays (a tuple's fields cannot be reassigned).
@@ -143,6 +144,11 @@ class Scratch(NamedTuple):
 class EventLog(NamedTuple):
     rows: np.ndarray           # [events, EV_COLS] int32; no rows: events are off
     pos: np.ndarray            # [1] the next row
+    # What each seat cannot tell of the others' resource cards from the events so far (unseen.py): arrays where a
+    # search reads it (observed_log), None elsewhere, where the blocks that keep it compile to nothing (kept in the
+    # state, even empty, it slowed scripted plays by 2 to 4%).
+    unseen: np.ndarray | None = None        # [P, P, 5] [o, q, r]: of q's cards of kind r, how many o cannot tell
+    unseen_group: np.ndarray | None = None  # [P, P] [o, q]: a bit per seat among which they may lie
 
 
 def board_arrays(b: Board) -> BoardArrays:
@@ -239,6 +245,15 @@ def copy_state(src, dst):
     dst.dev_played[:] = src.dev_played
     dst.ship_moved[:] = src.ship_moved
     dst.n_movable[:] = src.n_movable
+
+
+@block()
+def observed_log(rows, observers, n_players):
+    """An EventLog writing to `rows` (none: events are off) that keeps what each of `observers` seats cannot tell
+    of the others' hands: n_players in the play a search reads; 0 in a search's rollouts, so that they and the
+    real play are one type (the search's turn blocks compile once)."""
+    return EventLog(rows=rows, pos=np.zeros(1, np.int64), unseen=np.zeros((observers, n_players, N_RES), np.int64),
+                    unseen_group=np.zeros((observers, n_players), np.int64))
 
 
 @block()

@@ -46,7 +46,7 @@ class Mauerbruch(Game):
     name = "mauerbruch"
     title = "Mauerbruch"
     report_order = 20
-    rules_version = 1
+    rules_version = 2  # 2: the search deals the hidden cards from a sorted pool (it read their order: issue 35)
     min_players = 2
     max_players = 4
     setup_options = {"deck": "deck {}", "opening": {"discard": "opening onto the discard pile",

@@ -57,7 +57,7 @@ class Mauerspechte(Game):
     report_order = 40
     headline_metric = "hotel_net_yield"
     # 3: readings of the rule text by default: ship_sites, release_buy, vp_chip_supply (issue 25)
-    rules_version = 3
+    rules_version = 4  # 4: the search's rollouts copy the board's land and sea flags (issue 35)
     engines = (CATAN,)  # Catan's turn, dice, robber and building rules run every play
     min_players = 3
     max_players = 4

@@ -9,6 +9,7 @@ from ..catan.constants import EV_PRODUCE, N_RES
 from ..catan.rules import affordable, pay, pay_claims, production_claims
 from ..catan.setup import expose
 from ..catan.state import log
+from ..catan.unseen import paid_in_public
 from .constants import EV_HOTEL, EV_HOTEL_PRODUCE, HOTEL_YIELD
 from .state import hotel_cost_row, pips
 
@@ -73,6 +74,7 @@ def buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k):
     for r in range(N_RES):
         paid += ba.hotel_costs[row, r]
     pay(st.hands, p, st.bank, ba.hotel_costs, row)
+    paid_in_public(st, lg, p, ba.hotel_costs, row)
     field = ba.hotel_hexes[h]
     wl.offered[k] = 0
     wl.hotel_owner[h] = p

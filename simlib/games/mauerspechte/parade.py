@@ -7,6 +7,7 @@ cards of his choice to the bank and takes the chip (a point), and Bester Raver i
 from ...core.blocks import block
 from ..catan.rules import hand_size, random_card
 from ..catan.state import log, take
+from ..catan.unseen import lost_in_public
 from .constants import EV_BID, EV_PARADE, EV_PASS, EV_PAY, EV_TIERGARTEN, PARADE_DRAWS, RAVER, TIERGARTEN_MISSING
 from .decisions import choose_bid
 from .wall import decide_card
@@ -57,6 +58,7 @@ def love_parade(st, wl, br, lg, turn, p, codes, prm, missing):
         r = random_card(st.hands, leader, take(st, PARADE_DRAWS))
         st.hands[leader, r] -= 1
         st.bank[r] += 1
+        lost_in_public(st, lg, leader, r)
         log(lg, turn, leader, EV_PAY, r, 0, 0)
     wl.tiergarten[0] -= 1
     wl.chips[leader] += 1

@@ -61,7 +61,7 @@ POLICIES = {
     "search": PolicyInfo(
         "search", SEARCH,
         "Catan's search on the scenario's turn: scores each legal action after its roll (wall pieces and hotels "
-        "included) by rollouts, the development cards it has not seen shuffled, every seat then playing the base "
+        "included) by rollouts, what it has not seen dealt again as in Catan, every seat then playing the base "
         "policy for `horizon` turns, scored by the scenario's points and production; its other choices (the "
         "opening, the robber, bids) are the base policy's.",
         {"budget": 32.0, "base": float(SPECHT), "horizon": 8.0},

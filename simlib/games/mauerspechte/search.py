@@ -2,10 +2,11 @@
 
 Each action after the roll (the engine's and the scenario's: wall pieces, hotels) is scored by rollouts on a
 copy of everything of the play a rollout changes (the engine's state, the wall's, and the board's land and sea
-flags, which a wall piece bought in a rollout opens), what the seat has not seen dealt again as in Catan, then `horizon` turns of the base policy at every seat from the rollout's own draws (dice, Love Parade
-bids). A win scores 1 to the winner; otherwise the seats are ranked by the scenario's points (wall pieces, chips,
-hotels included) plus PRODUCTION_WEIGHT times their expected cards a roll. The seat's other choices (the
-opening, the robber, bids) are its base policy's.
+flags, which a wall piece bought in a rollout opens), what the seat has not seen dealt again as in Catan, then
+`horizon` turns of the base policy at every seat from the rollout's own draws (dice, Love Parade bids). A win
+scores 1 to the winner; otherwise the seats are ranked by the scenario's points (wall pieces, chips, hotels
+included) plus PRODUCTION_WEIGHT times their expected cards a roll. The seat's other choices (the opening, the
+robber, bids) are its base policy's.
 """
 
 import numpy as np
@@ -27,7 +28,7 @@ from ..catan.kernel import STOPPED, start_turn
 from ..catan.scoring import final_rows, new_outputs
 from ..catan.search import SWITCH_Z, TIE_ROLLOUT, determinize, margin_value, production_scores
 from ..catan.setup import new_game, start_play
-from ..catan.state import CHOICE_DRAWS, EventLog, copy_state, draw_index, new_scratch, new_state, new_tally
+from ..catan.state import CHOICE_DRAWS, copy_state, draw_index, new_scratch, new_state, new_tally, observed_log
 from .constants import N_FAMILIES  # the scenario's: the engine's families and its own two
 from .decisions import choose_berlin_action
 from .kernel import apply_choice, berlin_rows, count_berlin, knight_goes, new_berlin_outputs, turn_steps
@@ -79,18 +80,18 @@ def new_work(bd, ba, rules, n_players):
     pool and the horizon's scores."""
     sim_bd = play_board(bd, ba)
     return (new_state(bd, rules, n_players), new_wall(n_players), new_tally(n_players),
-            new_scratch(bd, n_players, N_FAMILIES), EventLog(rows=np.zeros((0, EV_COLS), np.int32),
-                                                             pos=np.zeros(1, np.int64)),
+            new_scratch(bd, n_players, N_FAMILIES), observed_log(np.zeros((0, EV_COLS), np.int32), 0, n_players),
             sim_bd, side_board(sim_bd, ba.west_land), side_board(sim_bd, ba.east_land),
             np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(rules.dev_deck.sum(), np.int64), np.zeros(n_players))
 
 
 @block()
-def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, max_turns, me, codes, prm,
+def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, max_turns, me, codes, prm,
                   family_weight, horizon, budget, work):
     """The action (family, index) search seat `me` takes after its roll, scratch left listing the real play's
-    actions for it (the real play's arrays are written as its base policy's decision writes them, no more);
-    codes and prm: every seat's base policy; work: new_work's."""
+    actions for it (the real play's arrays are written as its base policy's decision writes them, no more; lg,
+    the real play's log, is read for what `me` cannot tell); codes and prm: every seat's base policy; work:
+    new_work's."""
     sim, sim_wall, sim_tally, sim_scratch, no_lg, sim_bd, sim_west, sim_east, cand, pool, scores = work
     total = count_berlin(st, rules, bd, ba, br, wl, scratch, me, turn)
     k = 0
@@ -117,7 +118,7 @@ def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, ma
         copy_wall(wl, sim_wall)
         copy_board_flags(bd, sim_bd)  # the side boards share them
         sim.key[0] = rkey
-        determinize(sim, me, rkey, pool)
+        determinize(sim, lg, me, rkey, pool)
         count_berlin(sim, rules, sim_bd, ba, br, sim_wall, sim_scratch, me, turn)
         winner = -1
         if not choice(sim, sim_tally, rules, sim_bd, sim_west, sim_east, ba, br, sim_wall, sim_scratch, no_lg, turn,
@@ -148,7 +149,7 @@ def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_
     to_west, to_east = side_board(bd, ba.west_land), side_board(bd, ba.east_land)
     st, tally, wl = new_state(bd, rules, n_players), new_tally(n_players), new_wall(n_players)
     scratch = new_scratch(bd, n_players, N_FAMILIES)
-    lg = EventLog(rows=ev, pos=np.zeros(1, np.int64))
+    lg = observed_log(ev, n_players, n_players)  # the searches read what their seats cannot tell
     work = new_work(bd, ba, rules, n_players)
     for i in range(n_plays):
         first = ev_start[i] if ev.shape[0] > 0 else 0
@@ -168,8 +169,8 @@ def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_
             r = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
                            prm, family_weight, seat_codes, SEARCH)
             while r == STOPPED:
-                f, j = search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, turn, max_turns, p, codes,
-                                     prm, family_weight, int(search_prm[p, 2]), int(search_prm[p, 0]), work)
+                f, j = search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, max_turns, p,
+                                     codes, prm, family_weight, int(search_prm[p, 2]), int(search_prm[p, 0]), work)
                 if choice(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, codes[p], f, j):
                     r = -1
                 else:
@@ -195,7 +196,7 @@ def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd0,
     st, sim, tally = new_state(bd, rules, n), new_state(bd, rules, n), new_tally(n)
     wl, sim_wall = new_wall(n), new_wall(n)
     scratch = new_scratch(bd, n, N_FAMILIES)
-    lg = EventLog(rows=np.zeros((0, EV_COLS), np.int32), pos=np.zeros(1, np.int64))
+    lg = observed_log(np.zeros((0, EV_COLS), np.int32), 0, n)  # from the opening nothing is unseen yet
     pool = np.zeros(st.deck.shape[0], np.int64)
     turns, winners = np.zeros(n_plays, np.int64), np.zeros(n_plays, np.int64)
     for i in range(n_plays):
@@ -210,7 +211,7 @@ def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd0,
         copy_wall(wl, sim_wall)
         if as_rollout:
             sim.key[0] = rollout_key(key, 0, 0)
-            determinize(sim, 0, sim.key[0], pool)
+            determinize(sim, lg, 0, sim.key[0], pool)
         turns[i], winners[i] = turns_from(sim, tally, rules, bd, to_west, to_east, ba, br, sim_wall, scratch, lg, 0,
                                           max_turns, codes, prm, family_weight)
     return turns, winners

@@ -10,6 +10,7 @@ from ..catan.legal import init_legal
 from ..catan.rules import affordable, can_settle, pay
 from ..catan.scoring import points
 from ..catan.state import log
+from ..catan.unseen import paid_in_public
 from .constants import (
     EV_CARD,
     EV_HOTEL_RELEASE,
@@ -203,6 +204,7 @@ def buy_piece(st, bd, ba, wl, lg, turn, p, s, code):
     first one opens the wall for the robber); then Bester Mauerspecht is decided again."""
     level = wl.level[s]
     pay(st.hands, p, st.bank, ba.wall_costs, piece_cost_row(wl, s))
+    paid_in_public(st, lg, p, ba.wall_costs, piece_cost_row(wl, s))
     wl.level[s] = level - 1
     wl.pieces[p] += 1
     wl.bought_piece[p] = 1
