@@ -193,17 +193,20 @@ def test_skill_depth_and_the_start_players_edge_up_the_ladder(marts):
 
 
 def test_the_strength_test_by_hand(marts):
-    """Each search against two reader players: the win share and its interval, and the change from the weaker."""
+    """Each search against two reader players: the win share and its interval, its test Holm-adjusted over the rungs,
+    and the change from the weaker."""
     got = marts["mart_ladder_strength"].sort("rung")
     assert got.select("rung_label", "best_label", "previous_label").rows() == [
         ("search (budget=16)", "reader", None), ("search (budget=64)", "reader", "search (budget=16)")]
     share = [focal_shares(t) for t in (SEARCH16_VS_READER, SEARCH64_VS_READER)]
     intervals = [share_interval(s) for s in share]
     won = [float(sum(s) / len(s)) for s in share]
-    for r, w, s, (lo, hi) in zip(got.iter_rows(named=True), won, share, intervals):
+    adjusted = holm([share_p_above(s, 1 / 3) for s in share])  # over the two rungs above the reader
+    for r, w, s, (lo, hi), p in zip(got.iter_rows(named=True), won, share, intervals, adjusted):
         assert (r["n_plays"], r["win_share"], r["win_share_lo"], r["win_share_hi"]) == pytest.approx(
             (len(s), w, lo, hi), rel=1e-12)
-        assert r["beats_best"] == (lo > 1 / 3)
+        assert r["p_holm"] == pytest.approx(p, rel=1e-9)
+        assert r["beats_best"] == (p < 0.05)
     (lo16, hi16), (lo64, hi64) = intervals
     change, half = won[1] - won[0], math.hypot((hi16 - lo16) / 2, (hi64 - lo64) / 2)
     last = got.row(1, named=True)
@@ -267,8 +270,8 @@ def test_the_strength_sentence_names_which_budgets_beat_the_best_heuristic(marts
     assert said.startswith("One player against 2 reader players (the best heuristic), seats rotated, wins "
                            "search (budget=16) 88.9% (")
     assert "search (budget=64) 47.6% (" in said and "(the fair share is 33%)" in said
-    assert said.endswith(": only search (budget=16) wins significantly more than the fair share; search (budget=64) "
-                         "wins significantly less than search (budget=16).")  # change -41.3 pp, half width 38.7 pp
+    assert said.endswith(": only search (budget=16) wins significantly more than the fair share (one-sided tests, "
+                         "Holm over the rungs); search (budget=64) wins significantly less than search (budget=16).")  # change -41.3 pp, half width 38.7 pp
     assert strength_answer(marts["mart_ladder_strength"].clear()) == ""
 
 

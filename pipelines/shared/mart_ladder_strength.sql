@@ -1,9 +1,11 @@
 -- The skill ladder's strength test: one player of each rung above the game's best heuristic (Game.best_heuristic:
 -- the search at its budgets) at a table of the best heuristic, per players and rule options, seats pooled
--- (mart_policy_strength: each distinct play counted once, its win share's interval). `change` compares a rung's win share with that of the next weaker rung played
--- against the same field, its 95% interval normal, the half width the root of the two Wilson half widths'
--- squares: a larger budget is weaker only where the whole interval lies below 0. `table_options` as in
--- mart_ladder_head_to_head: the options without the game's match parameters.
+-- (mart_policy_strength: each distinct play counted once, its win share's interval). A rung beats the best
+-- heuristic (`beats_best`) when its win share exceeds the fair share by a one-sided score test Holm-adjusted over
+-- the rungs of its players and options (p_holm < 0.05). `change` compares a rung's win share with that of the
+-- next weaker rung played against the same field, its 95% interval normal, the half width the root of the two
+-- Wilson half widths' squares: a larger budget is weaker only where the whole interval lies below 0.
+-- `table_options` as in mart_ladder_head_to_head: the options without the game's match parameters.
 with rungs as (
     select * from int_ladder_rungs
 ),
@@ -25,6 +27,8 @@ against_best as (
         p.win_share,
         p.win_share_lo,
         p.win_share_hi,
+        norm_sf((p.win_share - p.fair_share) / sqrt(p.fair_share * (1 - p.fair_share) / p.effective_plays))
+            as p_one_sided,
         p.seats_covered,
         p.seat_balance
     from mart_policy_strength as p
@@ -44,14 +48,26 @@ with_previous as (
     window w as (partition by game, players, options order by rung)
 ),
 
+adjusted as (
+    -- Holm over a ladder's rungs: the i-th smallest p times (rungs - i + 1), kept non-decreasing.
+    select
+        *,
+        max(least(1.0, (n_rungs - p_rank + 1) * p_one_sided)) over (
+            partition by game, players, options order by p_one_sided, rung rows unbounded preceding) as p_holm
+    from (select *,
+                 count(*) over (partition by game, players, options) as n_rungs,
+                 row_number() over (partition by game, players, options order by p_one_sided, rung) as p_rank
+          from with_previous)
+),
+
 final as (
     select
-        * exclude (change_half_width),
-        win_share_lo > fair_share as beats_best,
+        * exclude (change_half_width, n_rungs, p_rank),
+        p_holm < 0.05 as beats_best,
         change - change_half_width as change_lo,
         change + change_half_width as change_hi,
         change + change_half_width < 0 as significantly_weaker
-    from with_previous
+    from adjusted
 )
 
 select * from final

@@ -80,7 +80,8 @@ def strength_answer(strength: pl.DataFrame) -> str:
     weaker = [f"{r['rung_label']} wins significantly less than {r['previous_label']}" for r in rows
               if r["significantly_weaker"]]
     return sentence(f"one player against {first['players'] - 1} {first['best_label']} players (the best heuristic), "
-                    f"seats rotated, wins {shares} (the fair share is {pct(first['fair_share'], 0)}): {said}",
+                    f"seats rotated, wins {shares} (the fair share is {pct(first['fair_share'], 0)}): {said} "
+                    f"(one-sided tests, Holm over the rungs)",
                     *weaker)
 
 
