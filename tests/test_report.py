@@ -97,6 +97,16 @@ def test_every_figure_is_written_and_shown_with_a_sentence(report):
     assert len(captions) == len(FIGURES) and all(len(c) > 60 for c in captions)
 
 
+def test_no_page_prints_an_interval_whose_ends_are_equal(report):
+    """Issue 35: "(3.6 to 3.6)" told a designer nothing; every interval on every page shows its width."""
+    equal_ends = re.compile(r"(?<![\d.+-])([+-]?\d[\d,]*(?:\.\d+)?(?:%| pp)?) to \1(?![\d.])")
+    pages = sorted(report.glob("*.html"))
+    assert len(pages) >= 3
+    for page in pages:
+        text = re.sub(r"<[^>]+>", " ", page.read_text())
+        assert equal_ends.findall(text) == [], page.name
+
+
 def test_the_mauerbruch_page_has_its_figures(report):
     page = (report / "mauerbruch.html").read_text()
     for name in FIGURES_MAUERBRUCH:
