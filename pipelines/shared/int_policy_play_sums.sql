@@ -6,19 +6,22 @@ with seats as (
     select * from stg_seats
 ),
 
-games as (
-    select * from stg_games
+with_share as (
+    -- a winner's share: 1 / the play's seats with winner set (a window, not a join with the games table)
+    select
+        *,
+        case when winner then 1.0 / count(*) filter (where winner) over (partition by game, run_id, play_index)
+             else 0 end as share
+    from seats
 ),
 
 per_play as (
     select
-        s.game, s.run_id, s.play_index, s.policy_spec,
+        game, run_id, play_index, policy_spec,
         count(*) as seats,
-        avg(case when s.winner then 1.0 / len(g.winners) else 0 end) as share,
-        avg(s.score) as score
-    from seats as s
-    join games as g
-        on s.game = g.game and s.run_id = g.run_id and s.play_index = g.play_index
+        avg(share) as share,
+        avg(score) as score
+    from with_share
     group by all
 ),
 

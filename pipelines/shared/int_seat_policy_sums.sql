@@ -1,30 +1,26 @@
 -- Per part of a run, seat and policy: plays, wins, win shares and score sums, and the seat's lead over the
 -- other seats of its play: lead = players x score - the play's total score = (players - 1) x (the seat's score
 -- minus the other seats' mean), paired per play. Computed one part at a time (per_part): each seat row is
--- set beside its play (the win share is 1 / number of winners), and a part holds few enough plays for that;
--- int_policy_pairs and mart_seat_advantage add the parts up.
+-- set beside its play's seats (the win share is 1 / the play's winners: its seats with winner set, as the games
+-- table's winners list them; a window over the play's rows, not a join with the games table, which took half
+-- the time); int_policy_pairs and mart_seat_advantage add the parts up.
 with seats as (
     select * from stg_seats
 ),
 
-games as (
-    select * from stg_games
-),
-
 with_play as (
     select
-        s.game,
-        s.run_id,
-        s.seat,
-        s.policy_spec,
-        s.policy,
-        s.winner,
-        s.score,
-        case when s.winner then 1.0 / len(g.winners) else 0 end as share,
-        g.players * s.score - sum(s.score) over (partition by s.game, s.run_id, s.play_index) as lead
-    from seats as s
-    join games as g
-        on s.game = g.game and s.run_id = g.run_id and s.play_index = g.play_index
+        game,
+        run_id,
+        seat,
+        policy_spec,
+        policy,
+        winner,
+        score,
+        case when winner then 1.0 / count(*) filter (where winner) over play else 0 end as share,
+        count(*) over play * score - sum(score) over play as lead
+    from seats
+    window play as (partition by game, run_id, play_index)
 ),
 
 final as (
