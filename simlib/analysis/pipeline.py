@@ -147,26 +147,51 @@ def _run_plays(lake: Lake, game: str, run_id: str) -> int:
     return lake.read_table(runs, columns=["plays"]).column("plays")[0].as_py()
 
 
-def _compute_parts(con, models: dict[str, Model], model: Model, lake: Lake, cache: Path,
-                   runs: list[tuple[str, str]]) -> None:
-    """A per_part model, run by run and part by part: the lake views show one part at a time (a run of at most
-    DEFAULT_SHARD_SIZE plays, as many as one part of a larger run, all at once: fewer, larger steps)."""
-    tables = _lake_tables(models, model)
-    create_lake_views(con, lake, [], tables=tables)  # every view empty; then only the part in hand shows
+def _steps(lake: Lake, runs: list[tuple[str, str]]):
+    """The steps a per_part model takes over `runs`: (runs, part, last), last when the step ends its runs. A large
+    run goes part by part; small runs (at most DEFAULT_SHARD_SIZE plays) go together, as many as make up one
+    part's plays, so that a report's hundreds of small runs take a few steps, not one each (a step has a cost of
+    its own: views, a query, a result)."""
+    together, plays = [], 0
     for game, run_id in runs:
         found = lake.glob(f"games/game={game}/run_id={run_id}/part-*.parquet")
-        parts = [int(PurePosixPath(f).stem.removeprefix("part-")) for f in found]
-        if found and _run_plays(lake, game, run_id) <= DEFAULT_SHARD_SIZE:
-            parts = [None]  # a small run at once: no more rows than one part of a large run
-        pieces = []
-        for part in parts:
-            create_lake_views(con, lake, [(game, run_id)], part=part, tables=tables, games={game})
-            _materialize(con, model, ModelContext(con, {}, lake))
-            pieces.append(con.table(model.name).to_arrow_table())
-        create_lake_views(con, lake, [], tables=tables, games={game})
-        if not pieces:
+        if not found:
             raise SimlibError(f"run {run_id} of {game} is complete but has no part files in {lake}")
-        write_atomic(pa.concat_tables(pieces), _cached(cache, model, run_id))
+        n = _run_plays(lake, game, run_id)
+        if n > DEFAULT_SHARD_SIZE:
+            parts = sorted(int(PurePosixPath(f).stem.removeprefix("part-")) for f in found)
+            for part in parts:
+                yield [(game, run_id)], part, part == parts[-1]
+            continue
+        if together and plays + n > DEFAULT_SHARD_SIZE:
+            yield together, None, True
+            together, plays = [], 0
+        together.append((game, run_id))
+        plays += n
+    if together:
+        yield together, None, True
+
+
+def _compute_parts(con, models: dict[str, Model], model: Model, lake: Lake, cache: Path,
+                   runs: list[tuple[str, str]]) -> None:
+    """A per_part model, step by step (_steps): the lake views show one part of a large run, or several small
+    runs, at a time; a run's rows are written to its cache file when its last step is done."""
+    tables = _lake_tables(models, model)
+    create_lake_views(con, lake, [], tables=tables)  # every view empty; then only the step in hand shows
+    pieces: dict[str, list[pa.Table]] = {}
+    for step, part, last in _steps(lake, runs):
+        games_of_step = {game for game, _ in step}
+        create_lake_views(con, lake, step, part=part, tables=tables, games=games_of_step)
+        _materialize(con, model, ModelContext(con, {}, lake))
+        result = con.table(model.name).to_arrow_table()
+        create_lake_views(con, lake, [], tables=tables, games=games_of_step)
+        if len(step) > 1 and "run_id" not in result.column_names:
+            raise SimlibError(f"model {model.name} ({model.path}) is per_part but has no run_id column")
+        for _, run_id in step:
+            pieces.setdefault(run_id, []).append(
+                result if len(step) == 1 else result.filter(pc.equal(result["run_id"], run_id)))
+            if last:
+                write_atomic(pa.concat_tables(pieces.pop(run_id)), _cached(cache, model, run_id))
     con.execute(f"drop table {model.name}")
 
 
