@@ -158,7 +158,8 @@ def test_no_value_near_fair_is_said_with_the_range_and_not_confirmed():
     assert fix.lines() == [
         "penalty_tower (rule text 15): the nearest fair is penalty_tower 0 (+5.0 pp on the search seed), not "
         "confirmed: its 95% interval there, +3.5 to +6.5 pp, lies beyond ±1 pp",
-        "  no value tried brings it to 0: seat0_advantage stays above, +5.0 to +8.0 pp, on the search seed (3,225 "
+        "  no value tried brings it to 0: seat0_advantage reads above it at every value, +5.0 to +8.0 pp, on the "
+        "search seed (3,225 "
         "plays a value, penalty_tower 0..30)"]
 
 
@@ -291,8 +292,8 @@ def test_the_index_says_where_no_value_tried_comes_near_and_where_there_is_nothi
     walls = pl.DataFrame(mart_rows("w", "penalty_wall_1", "penalty_wall_1=0..5", [(v, 0.027 + 0.01 * v)
                                                                                   for v in range(6)]))
     assert fix_answer(walls, MAUER) == (
-        "None shown fair within ±1 pp, at 4 players (reader). Over penalty_wall_1 0..5 seat 0's advantage stays above "
-        "0, +2.7 to +7.7 pp (5,000 plays a value on one seed, each ±1.2 pp at 95%); the nearest fair is "
+        "None shown fair within ±1 pp, at 4 players (reader). Over penalty_wall_1 0..5 seat 0's advantage reads above "
+        "0 at every value, +2.7 to +7.7 pp (5,000 plays a value on one seed, each ±1.2 pp at 95%); the nearest fair is "
         "penalty_wall_1 0 (+2.7 pp on the search seed), not confirmed: its 95% interval there, +1.5 to +3.9 pp, lies "
         "beyond ±1 pp.")
     assert fix_answer(walls.with_columns(metric=pl.lit("balance")), MAUER) == ""  # no fix search: no answer

@@ -271,7 +271,8 @@ def test_the_strength_sentence_names_which_budgets_beat_the_best_heuristic(marts
                            "search (budget=16) 88.9% (")
     assert "search (budget=64) 47.6% (" in said and "(the fair share is 33%)" in said
     assert said.endswith(": only search (budget=16) wins significantly more than the fair share (one-sided tests, "
-                         "Holm over the rungs); search (budget=64) wins significantly less than search (budget=16).")  # change -41.3 pp, half width 38.7 pp
+                         "Holm over the rungs); search (budget=64) wins significantly less than search "
+                         "(budget=16).")  # change -41.3 pp, half width 38.7 pp
     assert strength_answer(marts["mart_ladder_strength"].clear()) == ""
 
 

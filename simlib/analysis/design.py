@@ -108,7 +108,7 @@ def _search_words(fix: Fix) -> str:
 def fix_sentence(fix: Fix) -> str:
     """One parameter's fix search in a sentence, with the numbers: the value shown fair within the margin on fresh
     plays; or the crossings found on the search seed and what the confirmation showed (or why there was none); or
-    the side seat 0's advantage stays on over the range."""
+    the side seat 0's advantage reads on at every value of the range (on the search seed: a reading, not a test)."""
     pts = fix.points
     tried = f"{fix.name} {pts[0][0]}..{pts[-1][0]}"
     if fix.no_effect:
@@ -126,8 +126,8 @@ def fix_sentence(fix: Fix) -> str:
         return f"{said[0].upper()}{said[1:]} ({_search_words(fix)}); {confirmed}."
     values = [x.value for _, x in pts]
     side = "above" if min(values) > fix.fair else "below"
-    return (f"Over {tried} seat 0's advantage stays {side} 0, {pp(min(values))[:-3]} to {pp(max(values))} "
-            f"({_search_words(fix)}); {confirmed}.")
+    return (f"Over {tried} seat 0's advantage reads {side} 0 at every value, {pp(min(values))[:-3]} to "
+            f"{pp(max(values))} ({_search_words(fix)}); {confirmed}.")
 
 
 def fix_answer(steps: pl.DataFrame, game) -> str:

@@ -411,7 +411,7 @@ class Fix:
             lines.append(f"  {self.crossing_words()}, {search}")
         else:
             side = "above" if min(values) > self.fair else "below"
-            lines.append(f"  no value tried brings it to {self.fair:g}: {self.metric} stays {side}, "
+            lines.append(f"  no value tried brings it to {self.fair:g}: {self.metric} reads {side} it at every value, "
                          f"{pp(min(values))[:-3]} to {pp(max(values))}, {search}")
         return lines
 
