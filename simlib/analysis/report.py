@@ -15,6 +15,7 @@ import importlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -96,6 +97,11 @@ def _nav(pages: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [("index.html", "Overview"), *pages, (GUIDE, "How to read this")]
 
 
+def _code_spans(text: str) -> str:
+    """Text written for the terminal (`name` marks a policy or parameter) as HTML: the marked names in code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def _simulated_html(page: Page, stamp: str) -> str:
     """What the page rests on: plays, set-ups, versions and date, then the policies in a sentence each."""
     runs = page.runs
@@ -104,7 +110,7 @@ def _simulated_html(page: Page, stamp: str) -> str:
                                  for name, version in json.loads(text).items()}))
     played = set(runs["focal"].drop_nulls()) | set(runs["field"].drop_nulls()) | {
         p for label in runs["setup_label"] for p in page.game.policies() if f" {p}" in label or label.startswith(p)}
-    policies = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(info.description)}</li>"
+    policies = "".join(f"<li><b>{html.escape(name)}</b>: {_code_spans(info.description)}</li>"
                        for name, info in page.game.policies().items() if name in played)
     notes = "".join(f"<p class='caveat'>{html.escape(note)}</p>" for note in [*_assumed_components(page), *page.notes])
     return (f"<p>{count(distinct, 'distinct play')} in {count(runs['setup_id'].n_unique(), 'set-up')} "
