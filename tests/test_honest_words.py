@@ -9,10 +9,11 @@ from __future__ import annotations
 import polars as pl
 
 from simlib.analysis import sections
+from simlib.analysis.html_pages import _cells
 from simlib.analysis.ladder import edge_answer
 from simlib.analysis.page import ci, interval
 from simlib.analysis.report import _GLOSSARY
-from simlib.analysis.whatif import variant_line, variant_sentence
+from simlib.analysis.whatif import _change, variant_line, variant_sentence
 from simlib.games.mauer import GAME as MAUER
 
 
@@ -94,6 +95,20 @@ def test_interval_ends_never_print_equal():
     assert interval(23.601, 23.604, as_pct=False, digits=1) == "23.601 to 23.604"
     assert interval(8.0, 8.0, as_pct=False) == "exactly 8.00"
     assert ci({"x": 3.6, "x_lo": 3.58, "x_hi": 3.62}, "x", as_pct=False, digits=1) == "3.60 (3.58 to 3.62)"
+
+
+def test_table_cells_and_paired_changes_print_their_interval_apart():
+    columns = ["x_rate", "x_rate_lo", "x_rate_hi"]
+    assert _cells(dict(zip(columns, (0.9999, 0.99968, 1.0))), "x_rate", columns) == (
+        "99.99% <span class='note'>(99.97% to 100.00%)</span>")  # 12,000 plays, all but a few: not "100.0% to 100.0%"
+    scores = ["score", "score_lo", "score_hi"]
+    nothing_varied = _cells(dict(zip(scores, (0.0, 0.0, 0.0))), "score", scores)
+    assert nothing_varied == "0.00 <span class='note'>(exactly 0.00)</span>"
+    assert _cells(dict(zip(scores, (0.0123, 0.0121, 0.0126))), "score", scores).startswith("0.012 ")
+    tower_12 = {"difference": -1.1702, "difference_lo": -1.1744, "difference_hi": -1.1660}
+    assert _change("headline: penalty points", tower_12, MAUER) == "-1.170 (-1.174 to -1.166)"
+    assert _change("seat0_advantage", {"difference": 0.031, "difference_lo": 0.022, "difference_hi": 0.040},
+                   MAUER) == "+3.1 pp (+2.2 to +4.0 pp)"
 
 
 def test_the_glossary_names_every_term_the_pages_use():

@@ -13,7 +13,7 @@ import re
 
 import polars as pl
 
-from .page import PAGE_PIXELS, Figure, Table, p_text
+from .page import PAGE_PIXELS, Figure, Table, digits_apart, interval, number, p_text, pct
 
 MAX_COLUMNS = 10
 OPEN_ROWS = 25     # a longer table starts folded
@@ -90,10 +90,18 @@ def _merged(frame: pl.DataFrame) -> list[tuple[str, list[str]]]:
 
 
 def _cells(row: dict, column: str, parts: list[str]) -> str:
-    if len(parts) == 1:
+    """A value and its interval in one cell, with as many decimals as the interval's ends need to print apart (as
+    page.interval writes them): "exactly" where nothing varied."""
+    if len(parts) == 1 or row[parts[1]] is None or row[parts[2]] is None or not isinstance(row[column], float):
         return cell(column, row[column])
-    value, lo, hi = (cell(column, row[p]) for p in parts)
-    return f"{value} <span class='note'>({lo} to {hi})</span>" if row[parts[1]] is not None else value
+    value, lo, hi = (row[p] for p in parts)
+    if _is_rate(column):
+        digits = digits_apart(lo, hi, pct, 1)
+        return f"{pct(value, digits)} <span class='note'>({interval(lo, hi, True, digits)})</span>"
+    if abs(value) >= 100 and lo != hi and f"{lo:,.1f}" != f"{hi:,.1f}":
+        return f"{value:,.1f} <span class='note'>({lo:,.1f} to {hi:,.1f})</span>"
+    digits = digits_apart(lo, hi, number, 2)
+    return f"{number(value, digits)} <span class='note'>({interval(lo, hi, False, digits)})</span>"
 
 
 def _table_html(frame: pl.DataFrame, columns: list[tuple[str, list[str]]], docs: dict[str, str]) -> str:

@@ -9,17 +9,20 @@ from __future__ import annotations
 import polars as pl
 
 from .estimators import MARGIN_SHARE
-from .page import Page, count, interval, pct, sentence, signed
+from .page import Page, count, digits_apart, interval, pct, sentence, signed
 
 QUESTION = "Does the start player's edge grow with skill?"
 
 
-def _pp(x: float) -> str:
-    return f"{signed(100 * x)} pp"
+def _pp(x: float, digits: int = 1) -> str:
+    return f"{signed(100 * x, digits)} pp"
 
 
-def _pp_interval(row: dict, column: str) -> str:
-    return f"{_pp(row[column])} ({_pp(row[column + '_lo'])} to {_pp(row[column + '_hi'])})"
+def _pp_interval(value: float, lo: float, hi: float, per: str = "") -> str:
+    """"+3.8 pp (+3.6 pp to +4.0 pp)", "+1.3 pp a rung (...)" (per: " a rung"), with as many decimals as the ends
+    need to print apart."""
+    digits = digits_apart(100 * lo, 100 * hi, signed, 1)
+    return f"{_pp(value, digits)}{per} ({_pp(lo, digits)} to {_pp(hi, digits)})"
 
 
 def edge_answer(depth: dict) -> str:
@@ -29,9 +32,10 @@ def edge_answer(depth: dict) -> str:
     if depth["n_rungs_alone"] < 2 or depth["edge_slope"] is None:
         return ""
     n, slope = depth["players"], depth["edge_slope"]
-    ends = (f"seat 0's advantage is {_pp_interval(depth, 'bottom_advantage')} at {n} {depth['bottom_rung']} players "
-            f"and {_pp_interval(depth, 'top_advantage')} at {n} {depth['top_rung']} players")
-    trend = (f"a trend of {_pp(slope)} a rung ({_pp(depth['edge_slope_lo'])} to {_pp(depth['edge_slope_hi'])}) over "
+    bottom, top = ([depth[f"{end}_advantage{part}"] for part in ("", "_lo", "_hi")] for end in ("bottom", "top"))
+    ends = (f"seat 0's advantage is {_pp_interval(*bottom)} at {n} {depth['bottom_rung']} players "
+            f"and {_pp_interval(*top)} at {n} {depth['top_rung']} players")
+    trend = (f"a trend of {_pp_interval(slope, depth['edge_slope_lo'], depth['edge_slope_hi'], ' a rung')} over "
              f"{'both' if depth['n_rungs_alone'] == 2 else 'all ' + str(depth['n_rungs_alone'])} rungs played alone")
     if depth["edge_slope_p"] >= 0.05:
         if -MARGIN_SHARE < depth["edge_slope_lo"] and depth["edge_slope_hi"] < MARGIN_SHARE:

@@ -59,7 +59,7 @@ def number(x: float | None, digits: int = 2) -> str:
 MAX_DIGITS = 4  # decimals an interval may add to show its width (beyond: its ends are equal to the eye)
 
 
-def _digits_apart(lo: float, hi: float, say: Callable[[float, int], str], digits: int) -> int:
+def digits_apart(lo: float, hi: float, say: Callable[[float, int], str], digits: int) -> int:
     """The fewest decimals from `digits` up at which the ends print apart (an interval never reads "3.6 to 3.6")."""
     while say(lo, digits) == say(hi, digits) and digits < MAX_DIGITS and lo != hi:
         digits += 1
@@ -72,7 +72,7 @@ def interval(lo: float | None, hi: float | None, as_pct: bool = True, digits: in
     if lo is None or hi is None:
         return "–"
     say = pct if as_pct else number
-    digits = _digits_apart(lo, hi, say, 1 if as_pct and digits is None else 2 if digits is None else digits)
+    digits = digits_apart(lo, hi, say, 1 if as_pct and digits is None else 2 if digits is None else digits)
     if say(lo, digits) == say(hi, digits):
         return f"exactly {say(lo, digits)}"
     return f"{say(lo, digits)} to {say(hi, digits)}"
@@ -86,7 +86,7 @@ def ci(row: dict, column: str, as_pct: bool = True, digits: int | None = None, w
     lo, hi = row[f"{column}_lo"], row[f"{column}_hi"]
     digits = 1 if as_pct and digits is None else 2 if digits is None else digits
     if lo is not None and hi is not None:
-        digits = _digits_apart(lo, hi, say, digits)
+        digits = digits_apart(lo, hi, say, digits)
     return f"{say(row[column], digits)} ({interval(lo, hi, as_pct, digits)}{', ' + where if where else ''})"
 
 

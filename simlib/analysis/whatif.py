@@ -16,7 +16,7 @@ import re
 
 import polars as pl
 
-from .page import Page, error_bars, p_text, signed
+from .page import Page, digits_apart, error_bars, p_text, signed
 from .setups import phrase, table_words
 
 _NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length": "game length"}
@@ -77,10 +77,14 @@ def _unit(metric: str, game) -> str:
 
 
 def _change(metric: str, row: dict, game) -> str:
-    """"-1.95 (-1.97 to -1.92)", "+3.1 pp (+2.2 to +4.0 pp)", "-28.50 turns (-34.49 to -22.51)"."""
-    lo = difference_text(metric, row["difference_lo"]).removesuffix(" pp")
-    hi = difference_text(metric, row["difference_hi"])
-    return f"{difference_text(metric, row['difference'])}{_unit(metric, game)} ({lo} to {hi})"
+    """"-1.95 (-1.97 to -1.92)", "+3.1 pp (+2.2 to +4.0 pp)", "-28.50 turns (-34.49 to -22.51)", with as many
+    decimals as the interval's ends need to print apart ("-1.170 (-1.175 to -1.165)")."""
+    lo, hi = row["difference_lo"], row["difference_hi"]
+    scale, digits = (100, 1) if is_share(metric) else (1, 2)
+    digits = digits_apart(scale * lo, scale * hi, signed, digits)
+    unit = " pp" if is_share(metric) else ""
+    return (f"{signed(scale * row['difference'], digits)}{unit}{_unit(metric, game)} ({signed(scale * lo, digits)} "
+            f"to {signed(scale * hi, digits)}{unit})")
 
 
 def _largest_change(metric: str, row: dict, game) -> str:
