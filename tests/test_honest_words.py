@@ -13,7 +13,7 @@ from simlib.analysis.html_pages import _cells
 from simlib.analysis.ladder import edge_answer
 from simlib.analysis.page import ci, interval
 from simlib.analysis.report import _GLOSSARY
-from simlib.analysis.whatif import _change, variant_line, variant_sentence
+from simlib.analysis.whatif import _change, _largest_change, variant_line, variant_sentence
 from simlib.games.mauer import GAME as MAUER
 
 
@@ -109,6 +109,9 @@ def test_table_cells_and_paired_changes_print_their_interval_apart():
     assert _change("headline: penalty points", tower_12, MAUER) == "-1.170 (-1.174 to -1.166)"
     assert _change("seat0_advantage", {"difference": 0.031, "difference_lo": 0.022, "difference_hi": 0.040},
                    MAUER) == "+3.1 pp (+2.2 to +4.0 pp)"
+    # paired plays that barely differ: "no change larger than 0.02 pp", never "than 0.0 pp"
+    assert _largest_change("seat0_advantage", {"difference_lo90": -0.0002, "difference_hi90": 0.00015}, MAUER) == (
+        "0.02 pp")
 
 
 def test_the_glossary_names_every_term_the_pages_use():

@@ -90,7 +90,10 @@ def _change(metric: str, row: dict, game) -> str:
 def _largest_change(metric: str, row: dict, game) -> str:
     """The change the 90% interval rules out anything above: the farther of its ends."""
     largest = max(abs(row["difference_lo90"]), abs(row["difference_hi90"]))
-    return difference_text(metric, largest).lstrip("+") + _unit(metric, game)
+    scale, digits = (100, 1) if is_share(metric) else (1, 2)
+    digits = digits_apart(0.0, scale * largest, signed, digits)  # never "no change larger than 0.0 pp"
+    unit = " pp" if is_share(metric) else ""
+    return f"{signed(scale * largest, digits).lstrip('+')}{unit}{_unit(metric, game)}"
 
 
 def _short(metric: str, game) -> str:
