@@ -235,7 +235,8 @@ def what_if(page: Page) -> None:
     for i, (key, group) in enumerate(groups):
         sweep_id, players, policies = key
         metrics = sweep_metrics(group, policies)
-        fig, axes = page.subplots(len(metrics), width=3.0, height=3.0)
+        # room between the panels for tick labels as long as a length's "20.565"
+        fig, axes = page.subplots(len(metrics), width=3.0, height=3.0, gridspec_kw={"wspace": 0.45, "hspace": 0.6})
         for ax, metric in zip(axes, metrics):
             if metric == BALANCE:
                 _balance_panel(ax, group, page.mart("mart_run_balance"))
