@@ -5,10 +5,10 @@
   `<marts>/.cache/<model>/<key>/<run_id>.parquet`; a run is computed only by the models whose key it
   lacks (a new run, or an edited model and what reads it). Runs missing the same models are computed
   together.
-- `per_part` models are cached like `per_run` ones but computed one part file of a run at a time (the
-  lake views then show that part only; a run no larger than one part, at most DEFAULT_SHARD_SIZE plays, in
-  one step), for work that would otherwise hold a whole run in memory, such as joining each play's seats
-  to the play; their rows are sums a `per_run` model adds up.
+- `per_part` models are cached like `per_run` ones but computed a step at a time: one part file of a large
+  run, or several small runs together, at most DEFAULT_SHARD_SIZE plays (the lake views then show that step
+  only), for work that would otherwise hold a whole run in memory, such as joining each play's seats to the
+  play; their rows are sums a `per_run` model adds up, each with its run's run_id.
 - `table` models are computed over all runs from the per-run results, at every build.
 Marts (`mart_*`) land in `<marts>/<name>.parquet` and, with views over the lake, in simlib.duckdb.
 """
@@ -185,11 +185,14 @@ def _compute_parts(con, models: dict[str, Model], model: Model, lake: Lake, cach
         _materialize(con, model, ModelContext(con, {}, lake))
         result = con.table(model.name).to_arrow_table()
         create_lake_views(con, lake, [], tables=tables, games=games_of_step)
-        if len(step) > 1 and "run_id" not in result.column_names:
+        if "run_id" not in result.column_names:  # whatever the step: a lake's grouping must not decide it
             raise SimlibError(f"model {model.name} ({model.path}) is per_part but has no run_id column")
+        mine = {run_id: result.filter(pc.equal(result["run_id"], run_id)) for _, run_id in step}
+        if sum(t.num_rows for t in mine.values()) != result.num_rows:
+            raise SimlibError(f"model {model.name} ({model.path}) gives rows of no run of its step (run_id null "
+                              f"or another run's): a per_part model's rows are each its own run's")
         for _, run_id in step:
-            pieces.setdefault(run_id, []).append(
-                result if len(step) == 1 else result.filter(pc.equal(result["run_id"], run_id)))
+            pieces.setdefault(run_id, []).append(mine[run_id])
             if last:
                 write_atomic(pa.concat_tables(pieces.pop(run_id)), _cached(cache, model, run_id))
     con.execute(f"drop table {model.name}")
