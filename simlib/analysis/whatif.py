@@ -40,8 +40,10 @@ def _value(metric: str, x: float) -> str:
     return f"{100 * x:.1f}%" if is_share(metric) else f"{x:.2f}"
 
 
-def difference_text(metric: str, x: float) -> str:
-    return f"{signed(100 * x)} pp" if is_share(metric) else signed(x, 2)
+def _scale(metric: str) -> tuple[int, int, str]:
+    """How a metric's differences are written: a share in percentage points to 1 decimal, anything else as is to 2
+    (each with more decimals where an interval needs them)."""
+    return (100, 1, " pp") if is_share(metric) else (1, 2, "")
 
 
 def variant_words(game, variant_values: str) -> str:
@@ -80,9 +82,8 @@ def _change(metric: str, row: dict, game) -> str:
     """"-1.95 (-1.97 to -1.92)", "+3.1 pp (+2.2 to +4.0 pp)", "-28.50 turns (-34.49 to -22.51)", with as many
     decimals as the interval's ends need to print apart ("-1.170 (-1.175 to -1.165)")."""
     lo, hi = row["difference_lo"], row["difference_hi"]
-    scale, digits = (100, 1) if is_share(metric) else (1, 2)
+    scale, digits, unit = _scale(metric)
     digits = digits_apart(scale * lo, scale * hi, signed, digits)
-    unit = " pp" if is_share(metric) else ""
     return (f"{signed(scale * row['difference'], digits)}{unit}{_unit(metric, game)} ({signed(scale * lo, digits)} "
             f"to {signed(scale * hi, digits)}{unit})")
 
@@ -90,9 +91,8 @@ def _change(metric: str, row: dict, game) -> str:
 def _largest_change(metric: str, row: dict, game) -> str:
     """The change the 90% interval rules out anything above: the farther of its ends."""
     largest = max(abs(row["difference_lo90"]), abs(row["difference_hi90"]))
-    scale, digits = (100, 1) if is_share(metric) else (1, 2)
+    scale, digits, unit = _scale(metric)
     digits = digits_apart(0.0, scale * largest, signed, digits)  # never "no change larger than 0.0 pp"
-    unit = " pp" if is_share(metric) else ""
     return f"{signed(scale * largest, digits).lstrip('+')}{unit}{_unit(metric, game)}"
 
 
