@@ -81,4 +81,4 @@ docs: install
 	$(SIMLIB) schema > docs/lake.md
 
 clean:
-	rm -rf $(VENV) data/lake data/marts data/simlib.duckdb reports/*.html reports/figures
+	rm -rf $(VENV) data/lake data/marts data/.marts-* data/.marts.lock data/simlib.duckdb reports/*.html reports/figures

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import sys
@@ -11,7 +12,9 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .core.config import RunConfig
+from .analysis import SQL_TIMEOUT
+from .core import limits
+from .core.config import RunConfig, check_players
 from .core.errors import SimlibError
 from .core.game import Game
 from .core.lake import Lake
@@ -21,7 +24,8 @@ from .core.registry import games, get_game
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one clear line, exit status 2
-        raise SimlibError(message)
+        # argparse quotes arguments as typed: a line break or other control character in one is written escaped
+        raise SimlibError("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
 
 
 def _integer(text: str) -> int:
@@ -30,6 +34,30 @@ def _integer(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds (0: no limit)")
+    return value
+
+
+def _within(flag: str, limit):
+    """A number flag's type: its value parsed (an integer, or a number for a real limit) and checked against its
+    range in simlib/core/limits.py, one line that says the range, before anything is allocated or written."""
+    def parse(text: str):
+        if limit.integer:
+            return limit.check(flag, _integer(text))
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        return limit.check(flag, value)
+    return parse
 
 
 def _lake_location(text: str) -> str:
@@ -117,7 +145,8 @@ def _add_lake_arg(p: argparse.ArgumentParser) -> None:
 def _add_run_location_args(p: argparse.ArgumentParser) -> None:
     """Where a command's runs are simulated and written (simulate, batch, sweep); see docs/scaling.md."""
     _add_lake_arg(p)
-    p.add_argument("--workers", type=_integer, help="worker processes of the local executor (default: all cores)")
+    p.add_argument("--workers", type=_within("--workers", limits.WORKERS),
+                   help="worker processes of the local executor (default: all cores)")
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local: this machine's processes (default); dask: the workers of a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -137,6 +166,7 @@ def _cmd_simulate(args) -> None:
     game = get_game(args.game)
     config = RunConfig.build(game, players=args.players, policies=args.policies.split(","), plays=args.plays,
                              seed=args.seed, options=_options(args, game), events=args.events)
+    limits.check_parts(config.plays, args.shard_size)  # as run() does, but before minutes of compiling
     lake = Lake.at(args.lake)
     if args.executor == "local":  # Dask workers load their kernels where they run
         compile_kernels([config], args.workers)
@@ -329,6 +359,7 @@ def _cmd_sensitivity(args) -> None:
 
     game = get_game(args.game)
     box, options = parse_box(game, args.vary), _options(args, game)
+    check_players(game, args.players)  # before a metric is made per seat
     metrics = [check_metric(game, args.players, m) for m in args.metric]
     fixed = sorted({d.name for d in box} & set(options))
     if fixed:
@@ -395,18 +426,42 @@ def _cmd_pipeline(args) -> int:
           f"{len(result.test_failures)} failed")
     for failure in result.test_failures:
         print(f"  FAIL {failure}", file=sys.stderr)
-    return 1 if result.test_failures else 0
+    for line in result.left_out:
+        print(f"simlib: {line}", file=sys.stderr)
+    return 1 if result.test_failures or result.left_out else 0
 
 
 def _cmd_sql(args) -> int:
     from .analysis.sql import QueryError, run_query
 
     try:
-        run_query(args.query, Lake.at(args.lake), Path(args.marts), args.format, args.output, args.max_rows)
+        run_query(args.query, Lake.at(args.lake), Path(args.marts), args.format, args.output, args.max_rows,
+                  args.timeout)
     except QueryError as exc:
         print(f"simlib: query error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _cmd_check(args) -> int:
+    from .core.manifest import audit
+    from .core.mend import mend
+
+    lake = Lake.at(args.lake)
+    if not lake.fs.isdir(lake.root):
+        raise SimlibError(f"no lake at {lake.url(lake.root)}: no such folder")
+    found = audit(lake, deep=not args.quick)
+    how = "sizes" if args.quick else "sizes, rows and checksums"
+    print(f"lake {lake}: {len(found.verified)} complete runs match their manifests ({how}); "
+          f"{len(found.damaged)} damaged, {len(found.incomplete)} incomplete, {len(found.orphans)} orphaned")
+    for line in [*found.damaged.values(), *found.incomplete.values(), *found.orphans.values()]:
+        print(f"  {line}")
+    if args.mend:
+        return mend(lake, found, progress=not args.quiet)
+    if found.damaged or found.incomplete:
+        print("mend with: simlib check --mend (re-simulates what is missing or wrong; the keyed draws make it "
+              "identical)")
+    return 1 if found.problems else 0
 
 
 def _cmd_report(args) -> None:
@@ -462,10 +517,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="simulate a batch of plays into the lake")
     p.add_argument("game", help="a game (simlib games lists them)")
-    p.add_argument("--plays", type=_integer, required=True, help="number of plays")
+    p.add_argument("--plays", type=_within("--plays", limits.PLAYS), required=True, help="number of plays")
     p.add_argument("--players", type=_integer, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="one policy, or one per seat: a,b,c (name:param=value)")
-    p.add_argument("--seed", type=_integer, default=0,
+    p.add_argument("--seed", type=_within("--seed", limits.SEED), default=0,
                    help="the run's seed (default 0); with the play index it fixes every draw")
     flags = {}
     for game in games().values():
@@ -478,7 +533,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameter overrides")
     p.add_argument("--events", action="store_true", help="also write the events table (much larger)")
     _add_run_location_args(p)
-    p.add_argument("--shard-size", type=_integer, default=50_000, help="plays per part file")
+    p.add_argument("--shard-size", type=_within("--shard-size", limits.SHARD_SIZE), default=50_000,
+                   help="plays per part file")
     p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
     p.set_defaults(func=_cmd_simulate)
 
@@ -487,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", help="a batch TOML file instead of the game's report batch")
     p.add_argument("--ladder", action="store_true", help="each game's full skill ladder (its ladder_batch.toml) "
                                                          "instead of its report batch")
-    p.add_argument("--scale", type=float, default=1.0, help="multiply every run's plays")
+    p.add_argument("--scale", type=_within("--scale", limits.SCALE), default=1.0, help="multiply every run's plays")
     _add_run_location_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
     p.set_defaults(func=_cmd_batch)
@@ -502,8 +558,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", required=True, help="number of players, or several: 3,4")
     p.add_argument("--policies", action="append", required=True,
                    help="a line-up: one policy, or one per seat (a,b,c); repeat for several")
-    p.add_argument("--plays", type=_integer, required=True, help="plays per variant")
-    p.add_argument("--seed", type=_integer, default=1, help="the seed every run of the sweep shares (default 1)")
+    p.add_argument("--plays", type=_within("--plays", limits.PLAYS), required=True, help="plays per variant")
+    p.add_argument("--seed", type=_within("--seed", limits.SEED), default=1,
+                   help="the seed every run of the sweep shares (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule parameter fixed for every run")
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
@@ -526,10 +583,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "the game's headline); repeat for several")
     p.add_argument("--players", type=_integer, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
-    p.add_argument("--budget", type=_integer, required=True,
+    p.add_argument("--budget", type=_within("--budget", limits.BUDGET), required=True,
                    help="plays in all: half for the search, a quarter to refine, a quarter to confirm")
-    p.add_argument("--trials", type=_integer, default=20, help="the optimiser's trials (default 20)")
-    p.add_argument("--seed", type=_integer, default=1, help="the search's seed; the confirmation plays seed + 1")
+    p.add_argument("--trials", type=_within("--trials", limits.TRIALS), default=20,
+                   help="the optimiser's trials (default 20)")
+    p.add_argument("--seed", type=_within("--seed", limits.TUNE_SEED), default=1,
+                   help="the search's seed; the confirmation plays seed + 1")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule parameter fixed for every run")
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
@@ -543,13 +602,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metric", default="seat0_advantage", help="the metric to make fair: seat0_advantage (fair: 0)")
     p.add_argument("--players", type=_integer, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
-    p.add_argument("--budget", type=_integer, default=100_000,
+    p.add_argument("--budget", type=_within("--budget", limits.BUDGET), default=100_000,
                    help="plays per parameter (default 100,000): half for the search (every value of a range of at "
                         "most 64), the confirmation what it needs of the rest")
-    p.add_argument("--margin", type=float, default=0.01,
+    p.add_argument("--margin", type=_within("--margin", limits.MARGIN), default=0.01,
                    help="fair means within this of the fair value, shown by TOST on fresh plays (default 0.01: "
                         "seat 0's advantage within ±1 percentage point)")
-    p.add_argument("--seed", type=_integer, default=1, help="the search's seed; the confirmation plays seed + 1")
+    p.add_argument("--seed", type=_within("--seed", limits.seeds(1)), default=1,
+                   help="the search's seed; the confirmation plays seed + 1")
     p.add_argument("--only", action="append", default=[], metavar="NAME[=LO..HI]",
                    help="search this parameter (over this range of its allowed values); repeat for several")
     p.add_argument("--skip", action="append", default=[], metavar="NAME", help="a parameter left out")
@@ -567,12 +627,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a rule parameter and its range, or its values A,B,... (a choice); repeat for several")
     p.add_argument("--metric", action="append", required=True, help="a metric (as simlib tune's); repeat for several")
     p.add_argument("--method", default="morris", help="morris (screening, mu* and sigma) or sobol (S1 and ST)")
-    p.add_argument("--size", type=_integer, default=10,
+    p.add_argument("--size", type=_within("--size", limits.SIZE), default=10,
                    help="Morris trajectories (default 10), or Sobol base points (a power of 2)")
     p.add_argument("--players", type=_integer, required=True, help="number of players")
     p.add_argument("--policies", required=True, help="the line-up: one policy, or one per seat (a,b,c)")
-    p.add_argument("--plays", type=_integer, required=True, help="plays at each point")
-    p.add_argument("--seed", type=_integer, default=1, help="the seed every point plays (default 1)")
+    p.add_argument("--plays", type=_within("--plays", limits.PLAYS), required=True, help="plays at each point")
+    p.add_argument("--seed", type=_within("--seed", limits.SEED), default=1,
+                   help="the seed every point plays (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule parameter fixed for every run")
     p.add_argument("--params", metavar="FILE", help="TOML file of rule parameters fixed for every run")
@@ -593,9 +654,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table (readable, on the terminal), csv, json or parquet (needs --output)")
     p.add_argument("--output", metavar="FILE", help="write the result to this file instead of the terminal")
     p.add_argument("--max-rows", type=_integer, default=40, help="rows shown in table format (default 40)")
+    p.add_argument("--timeout", type=_seconds, default=SQL_TIMEOUT,
+                   help=f"stop a query after this many seconds (default {SQL_TIMEOUT:g}; 0: no limit)")
     _add_lake_arg(p)
     p.add_argument("--marts", default="data/marts", help="the marts folder (default data/marts)")
     p.set_defaults(func=_cmd_sql)
+
+    p = sub.add_parser("check", help="audit the lake: every complete run's part files against its manifest")
+    _add_lake_arg(p)
+    p.add_argument("--quick", action="store_true", help="compare sizes only (as every query does), not checksums")
+    p.add_argument("--mend", action="store_true",
+                   help="re-simulate the parts of damaged and incomplete runs (identical to the lost ones)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (on a terminal) or progress lines (in a log)")
+    p.set_defaults(func=_cmd_check)
 
     p = sub.add_parser("report", help="write the HTML report from the marts")
     _add_lake_arg(p)

@@ -12,7 +12,7 @@ import pyarrow as pa
 from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
 from simlib.games.catan.tables import GAMES, PRODUCTION, SEATS
 
-from lake_fixture import _table
+from lake_fixture import _table, seal_run
 
 
 def write_catan_run(lake: Path, run_id: str, players: int, policies: list[str], seats: list[dict],
@@ -46,3 +46,4 @@ def write_catan_run(lake: Path, run_id: str, players: int, policies: list[str], 
         s.setdefault("rank", 1 if s.get("winner") else 2)
     write_atomic(_table(SEATS, seats), part_path(lake, "seats", "catan", run_id, 0))
     write_atomic(_table(PRODUCTION, production), part_path(lake, "production", "catan", run_id, 0))
+    seal_run(lake, "catan", run_id)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
+from simlib.core.lake import RUNS_SCHEMA, Lake, part_path, write_atomic
+from simlib.core.manifest import describe_file, manifest_json, run_files
 from simlib.games.mauer.tables import EVENTS, GAMES, SEATS
 
 
@@ -61,6 +62,28 @@ def write_run(lake: Path, run_id: str, players: int, policies: list[str], games:
     write_atomic(_table(SEATS, seats), part_path(lake, "seats", "mauer", run_id, 0))
     if events is not None:
         write_atomic(_table(EVENTS, events), part_path(lake, "events", "mauer", run_id, 0))
+    seal_run(lake, "mauer", run_id)
+
+
+def seal_run(lake: Path, game: str, run_id: str) -> None:
+    """Record a hand-made run's manifest as simlib's runner does when a run completes: every part file there,
+    described (rows, bytes, checksum), in the runs row. Without it the run would not count (core/manifest.py)."""
+    lake = Lake.at(lake)
+    found = run_files(lake, game, run_id)
+    parts: dict[int, dict] = {}
+    for name, path in found.paths.items():
+        table, file = name.split("/")
+        part = int(file.removeprefix("part-").removesuffix(".parquet"))
+        parts.setdefault(part, {"part": part, "files": {}})["files"][table] = describe_file(lake, path)
+    first = 0
+    for part in sorted(parts):  # a games row per play, as the runner's parts
+        parts[part] |= {"first_play": first, "plays": parts[part]["files"]["games"]["rows"]}
+        first += parts[part]["plays"]
+    runs_path = lake.part_path("runs", game, run_id, 0)
+    row = lake.read_table(runs_path).to_pylist()[0]
+    if row["status"] == "complete":
+        row["manifest"] = manifest_json(parts.values())
+    write_atomic(pa.Table.from_pylist([row], schema=RUNS_SCHEMA), Path(runs_path))
 
 
 def seats_from_penalties(penalties: list[list[int]]) -> tuple[list[dict], list[dict]]:

@@ -38,7 +38,7 @@ from simlib.games.burgenland.board import map_text
 from simlib.games.burgenland.report import VERDICTS
 from simlib.games.burgenland.tables import GAMES, SEATS
 
-from lake_fixture import _table
+from lake_fixture import _table, seal_run
 
 MAP = map_text("standard")
 OPTIONS = {"central_house": 6, "central_jokers": True, "central_master_builder": False, "central_palas": 7,
@@ -159,6 +159,7 @@ def write_burgenland_run(lake: Path, run_id: str, hands: str, policies: list[str
                           "turns": rounds, "start_cards": 4 + number * (hands == "staggered"), **s})
     write_atomic(_table(GAMES, games), part_path(lake, "games", "burgenland", run_id, 0))
     write_atomic(_table(SEATS, seats), part_path(lake, "seats", "burgenland", run_id, 0))
+    seal_run(lake, "burgenland", run_id)
 
 
 @pytest.fixture(scope="module")

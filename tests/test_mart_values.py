@@ -42,7 +42,7 @@ from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
 from simlib.games.mauer import tables as mauer_tables
 from simlib.games.mauerbruch import tables as mauerbruch_tables
 
-from lake_fixture import _table
+from lake_fixture import _table, seal_run
 
 Z = 1.96
 QUANTILES = {"p05": 5, "p25": 25, "median": 50, "p75": 75, "p95": 95}  # in percent
@@ -210,7 +210,7 @@ def write_mauerbruch_run(lake: Path, run_id: str, plays: list[tuple], pairs: lis
                            "swap_stack": 5 if swap else None})
             takes[play] += 1
         write_atomic(_table(mauerbruch_tables.EVENTS, events), part_path(lake, "events", "mauerbruch", run_id, 0))
-
+    seal_run(lake, "mauerbruch", run_id)
 
 # --- a hand-made Die Mauer lake ---------------------------------------------------------------------------
 #
@@ -265,7 +265,7 @@ def write_mauer_run(lake: Path, run_id: str) -> None:
                       "rank": 1 + sum(p < r["penalty"] for p in others), "winner": r["penalty"] == min(others)})
     write_atomic(_table(mauer_tables.GAMES, games), part_path(lake, "games", "mauer", run_id, 0))
     write_atomic(_table(mauer_tables.SEATS, seats), part_path(lake, "seats", "mauer", run_id, 0))
-
+    seal_run(lake, "mauer", run_id)
 
 @pytest.fixture(scope="module")
 def marts(tmp_path_factory) -> dict[str, pl.DataFrame]:

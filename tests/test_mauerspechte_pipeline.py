@@ -31,7 +31,7 @@ from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
 from simlib.games.catan.tables import GAMES as CATAN_GAMES
 from simlib.games.mauerspechte.tables import GAMES, HOTELS, LOVE_PARADES, SEATS, WALL_PIECES
 
-from lake_fixture import _table
+from lake_fixture import _table, seal_run
 
 # --- a hand-made lake ------------------------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ def write_mauerspechte_run(lake: Path, run_id: str, plays: int = 3, seed: int = 
                                 ("wall_pieces", WALL_PIECES, WALL_ROWS), ("love_parades", LOVE_PARADES, PARADE_ROWS)):
         rows = [dict(r) for r in rows if r["play_index"] < plays]
         write_atomic(_table(schema, rows), part_path(lake, table, "mauerspechte", run_id, 0))
-
+    seal_run(lake, "mauerspechte", run_id)
 
 CATAN_OPTIONS = {"map": "standard", "victory_points": 10, "max_turns": 1000}
 
@@ -153,7 +153,7 @@ def write_catan_turns(lake: Path, run_id: str, turns: list[int], seed: int = 1, 
     games = [{"play_index": p, "players": 4, "turns": t, "rounds": t // 4, "end_reason": "won", "completed": True,
               "winners": [0], "final_points": [10, 5, 5, 5]} for p, t in enumerate(turns)]
     write_atomic(_table(CATAN_GAMES, games), part_path(lake, "games", "catan", run_id, 0))
-
+    seal_run(lake, "catan", run_id)
 
 @pytest.fixture(scope="module")
 def hand_root(tmp_path_factory):

@@ -13,7 +13,7 @@ from scipy import stats
 
 from simlib.analysis.duck import connect
 from simlib.analysis.models import Model, load_models
-from simlib.analysis.pipeline import build
+from simlib.analysis.pipeline import build, cache_dir
 from simlib.analysis.tests import run_data_tests
 from simlib.core.errors import SimlibError
 from simlib.core.resources import pipelines_root
@@ -162,7 +162,7 @@ def test_a_new_run_is_computed_alone_and_incomplete_runs_are_left_out(tmp_path):
     games, seats = seats_from_penalties(PENALTIES)
     write_run(lake, "first", 3, ["random"] * 3, games, seats)
     first = build(lake, tmp_path / "marts", tmp_path / "db.duckdb")
-    cached = next((tmp_path / "marts" / ".cache").glob("mart_seat_outcomes/*/first.parquet"))
+    cached = next(cache_dir(tmp_path / "marts").glob("mart_seat_outcomes/*/first.parquet"))
     stamp = cached.stat().st_mtime_ns
     write_run(lake, "second", 3, ["random"] * 3, games, seats)
     write_run(lake, "running", 3, ["random"] * 3, games, seats, status="running")
@@ -285,12 +285,12 @@ def test_editing_one_games_model_recomputes_only_it(tmp_path):
     shutil.copytree(PIPELINES, tmp_path / "p", ignore=shutil.ignore_patterns("catan", "__pycache__"))
     marts = tmp_path / "marts"
     build(lake, marts, tmp_path / "db.duckdb", folders)
-    before = {p: p.stat().st_mtime_ns for p in (marts / ".cache").rglob("*.parquet")}
+    before = {p: p.stat().st_mtime_ns for p in cache_dir(marts).rglob("*.parquet")}
     edited = folders["mauerbruch"] / "mart_mauerbruch_endings.sql"
     edited.write_text(edited.read_text() + "\n-- an edit\n")
     again = build(lake, marts, tmp_path / "db.duckdb", folders)
-    after = {p: p.stat().st_mtime_ns for p in (marts / ".cache").rglob("*.parquet")}
-    changed = {p.relative_to(marts / ".cache").parts[0] for p in set(after) ^ set(before)}
+    after = {p: p.stat().st_mtime_ns for p in cache_dir(marts).rglob("*.parquet")}
+    changed = {p.relative_to(cache_dir(marts)).parts[0] for p in set(after) ^ set(before)}
     assert changed == {"mart_mauerbruch_endings"}
     assert all(after[p] == stamp for p, stamp in before.items() if p in after)
     assert again.runs_computed == len(list((lake / "runs" / "game=mauerbruch").iterdir()))

@@ -95,8 +95,10 @@ def test_an_interrupted_run_resumes_and_keeps_what_was_written(tmp_path):
 
 def test_no_temporary_files_are_left_in_the_lake(tmp_path):
     run(config(), tmp_path, workers=2, shard_size=6, progress=False)
-    names = [p.name for p in tmp_path.rglob("*") if p.is_file()]
+    names = [p.name for p in tmp_path.rglob("*") if p.is_file() and p.parent.name != ".locks"]
     assert names and all(n.startswith("part-") and n.endswith(".parquet") for n in names)
+    # the run's lock file stays (empty, reused by the next writer): a lock lives in the kernel, not in the file
+    assert [p.stat().st_size for p in (tmp_path / ".locks").iterdir()] == [0]
 
 
 def test_compile_kernels_loads_each_kernel_a_batch_needs_once(monkeypatch):

@@ -39,7 +39,7 @@ from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
 from simlib.core.registry import get_game
 from simlib.games.sevensteps.tables import GAMES, SEATS, TURNS
 
-from lake_fixture import _table
+from lake_fixture import _table, seal_run
 
 GAME = get_game("sevensteps")
 # The runs' options: the defaults but the side and threshold, with the hash of the default data files (the set-up
@@ -187,7 +187,7 @@ def write_sevensteps_run(lake: Path, run_id: str, side: str, threshold: int, pol
                   "bag_left": 100 - t}
                  for t, (seat, aid, bonus, points, placed, score, taken, tile) in enumerate(TURN_ROWS)]
         write_atomic(_table(TURNS, turns), part_path(lake, "turns", "sevensteps", run_id, 0))
-
+    seal_run(lake, "sevensteps", run_id)
 
 @pytest.fixture(scope="module")
 def hand(tmp_path_factory):

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from simlib.analysis.pipeline import build
+from simlib.analysis.pipeline import build, cache_dir
 from simlib.cli import main
 from simlib.core.batch import read_batch
 from simlib.core.errors import SimlibError
@@ -274,7 +274,7 @@ def _pair_sums(lake: Path, marts: Path, chunk: int | None = None) -> pl.DataFram
     con.execute(f"create view stg_sweeps as select * from read_parquet('{lake}/sweeps/*/*/*.parquet', "
                 f"hive_partitioning = true)")
     for view, cached in (("int_play_outcomes", "int_play_outcomes"), ("int_play_headline", "int_mauer_play_headline")):
-        con.execute(f"create view {view} as select * from read_parquet('{marts}/.cache/{cached}/*/*.parquet')")
+        con.execute(f"create view {view} as select * from read_parquet('{cache_dir(marts)}/{cached}/*/*.parquet')")
     frame = module.model(type("Context", (), {"con": con})())
     return frame.sort("sweep_id", "run_id", "metric", "seat", nulls_last=True)
 
@@ -297,13 +297,13 @@ def test_per_play_rows_are_kept_for_swept_runs_only_and_a_run_joining_a_sweep_ge
              "--quiet"]
     assert main(["simulate", "mauer", "--seed", "1", *plain]) == 0
     build(lake, marts, tmp_path / "db.duckdb")
-    assert not list(marts.glob(".cache/int_play_outcomes/*/*.parquet"))
+    assert not list(cache_dir(marts).glob("int_play_outcomes/*/*.parquet"))
     assert pl.read_parquet(marts / "mart_variant_effects.parquet").is_empty()
     # The same run is the baseline of a sweep made later: its per-play rows are computed then.
     assert main(["sweep", "mauer", "--vary", "penalty_tower=12", "--no-report", *plain]) == 0
     assert "baseline penalty_tower=15" in capsys.readouterr().out
     build(lake, marts, tmp_path / "db.duckdb")
-    assert len(list(marts.glob(".cache/int_play_outcomes/*/*.parquet"))) == 2
+    assert len(list(cache_dir(marts).glob("int_play_outcomes/*/*.parquet"))) == 2
     effects = pl.read_parquet(marts / "mart_variant_effects.parquet")
     assert set(effects["n_plays"]) == {1000} and effects["is_baseline"].sum() == 3 + 2 * 4
 

@@ -138,11 +138,13 @@ def _empty(columns: dict[str, str]) -> str:
 def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Lake | Path | str,
                       runs: list[tuple[str, str]] | None = None,
                       prefix: str = "lake_", part: int | None = None, tables: set[str] | None = None,
-                      games: set[str] | None = None) -> dict[tuple[str, str], list[str]]:
+                      games: set[str] | None = None,
+                      files: dict[tuple[str, str], list[str]] | None = None) -> dict[tuple[str, str], list[str]]:
     """Per-game views `<prefix><game>_<table>` and generic views `<prefix><table>` over the lake (all runs,
     or the given (game, run_id) pairs; all parts, or one; all tables, or the given ones); returns the
     Parquet globs per (game, table). With `games`, only those games' per-game views are replaced: the generic
-    views read them by name, so they follow (a pipeline stepping through parts replaces one view a part)."""
+    views read them by name, so they follow (a pipeline stepping through parts replaces one view a part). With
+    `files` ((game, table) -> paths: a lake audit's verified files), the views read exactly those, not globs."""
     lake = Lake.at(lake)
     lake.register(con)
     globs = {}
@@ -155,7 +157,10 @@ def create_lake_views(con: duckdb.DuckDBPyConnection, lake: Lake | Path | str,
             if games is not None and game not in games:
                 continue
             columns = own | PARTITIONS
-            found = run_globs(lake, table, game, runs, part)
+            if files is None:
+                found = run_globs(lake, table, game, runs, part)
+            else:
+                found = [lake.url(path) for path in files.get((game, table), [])]
             globs[(game, table)] = found
             view = f"{prefix}{game}_{table}"
             if found:

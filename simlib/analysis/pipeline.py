@@ -15,14 +15,19 @@ Marts (`mart_*`) land in `<marts>/<name>.parquet` and, with views over the lake,
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 import duckdb
@@ -30,7 +35,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core.errors import SimlibError
-from ..core.lake import Lake, run_of, write_atomic
+from ..core.executors import worker_start
+from ..core.lake import Lake, check_writable_folder, run_of, write_atomic
+from ..core.locks import hold
+from ..core.manifest import Audit, audit
 from ..core.registry import games, get_game
 from ..core.runner import DEFAULT_SHARD_SIZE
 from .duck import connect, create_lake_views
@@ -46,6 +54,7 @@ class BuildResult:
     test_failures: list[str]
     tests_run: int
     seconds: float
+    left_out: list[str]  # complete runs whose files do not match their manifest, and orphaned parts: a line each
 
 
 @dataclass(frozen=True)
@@ -64,34 +73,26 @@ class ModelContext:
         return sorted(self.lake.url(f) for f in found)
 
 
-def complete_runs(lake: Lake | Path | str) -> list[tuple[str, str]]:
-    lake = Lake.at(lake)
-    runs = []
-    for f in lake.glob("runs/game=*/run_id=*/part-00000.parquet"):
-        if lake.read_table(f, columns=["status"]).column("status")[0].as_py() == "complete":
-            runs.append(run_of(f))
-    return runs
-
-
-def swept_runs(lake: Lake) -> dict[str, set[str]]:
+def swept_runs(lake: Lake, checked: Audit) -> dict[str, set[str]]:
     """The runs each narrower scope of models covers: "sweeps", every what-if variant's and its baseline's (their
     plays are paired); "swept", those and every run of the skill ladder (ladder_runs: compared by headline)."""
     runs = set()
     for f in lake.glob("sweeps/game=*/run_id=*/*.parquet"):
         runs |= {run_of(f)[1], lake.read_table(f, columns=["baseline_run_id"]).column(0)[0].as_py()}
-    return {"sweeps": runs, "swept": runs | ladder_runs(lake)}
+    return {"sweeps": runs, "swept": runs | ladder_runs(checked.rows())}
 
 
-def ladder_runs(lake: Lake) -> set[str]:
-    """Runs of a rung of a game's skill ladder alone, or of one rung against another (`[[ladder]]` batches)."""
+def ladder_runs(rows: list[dict]) -> set[str]:
+    """Runs of a rung of a game's skill ladder alone, or of one rung against another (`[[ladder]]` batches), among
+    the given runs rows."""
     runs, rungs = set(), {}
-    for f in lake.glob("runs/game=*/run_id=*/part-00000.parquet"):
-        name, run_id = run_of(f)
+    for row in rows:
+        name = row["game"]
         if name not in rungs:
             rungs[name] = set(get_game(name).ladder_rungs()) if name in games() else set()
-        specs = set(json.loads(lake.read_table(f, columns=["config"]).column(0)[0].as_py())["policies"])
+        specs = set(json.loads(row["config"])["policies"])
         if len(specs) <= 2 and specs <= rungs[name]:
-            runs.add(run_id)
+            runs.add(row["run_id"])
     return runs
 
 
@@ -240,7 +241,8 @@ def _compute_groups(models: dict[str, Model], lake: Lake, cache: Path,
     if workers < 2:
         return [_compute_runs(models, lake, cache, group, set(missing), swept) for missing, group in jobs]
     # Spawned, not forked: a forked DuckDB or Polars (threads of their own) can hang.
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=worker_start,
+                             initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(_compute_runs, models, lake, cache, group, set(missing), swept)
                    for missing, group in jobs]
         return [future.result() for future in futures]
@@ -252,6 +254,8 @@ def _drop_stale(cache: Path, models: dict[str, Model]) -> None:
         return
     for folder in cache.iterdir():
         model = models.get(folder.name)
+        if folder.name == FINGERPRINTS:
+            continue
         if model is None:
             shutil.rmtree(folder)
             continue
@@ -260,40 +264,134 @@ def _drop_stale(cache: Path, models: dict[str, Model]) -> None:
                 shutil.rmtree(keyed)
 
 
-def _write_database(db_path: Path, lake: Lake, marts_dir: Path, marts: list[str]) -> None:
-    """data/simlib.duckdb: views over the lake (absolute paths, or URLs) and the marts as tables."""
-    tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
-    con = connect(str(tmp))
-    create_lake_views(con, lake, prefix="")
-    for name in marts:
-        con.execute(f"create table {name} as select * from read_parquet('{marts_dir.resolve() / name}.parquet')")
-    con.close()
-    os.replace(tmp, db_path)
+FINGERPRINTS = ".manifests"  # in the cache: each run's manifest hash when its results were computed
+
+
+@contextmanager
+def _new_database(db_path: Path, lake: Lake, files: dict[tuple[str, str], list[str]], marts_dir: Path,
+                  marts: list[str]) -> Iterator[Callable[[], None]]:
+    """data/simlib.duckdb: views over the lake's verified runs (absolute paths, or URLs) and the marts as tables.
+    Built under a temporary name and checked whole; the block gets the step that renames it over the old one. A
+    full disk, an error or a kill before that step leaves the previous database."""
+    tmp = db_path.with_name(f".{db_path.name}.{uuid.uuid4().hex[:12]}.tmp")
+    wal = tmp.with_name(tmp.name + ".wal")
+    try:
+        _fill_database(tmp, db_path, lake, files, marts_dir, marts)
+        if wal.exists():
+            raise SimlibError(f"cannot write {db_path}: its changes did not reach the file (disk full?)")
+        yield partial(os.replace, tmp, db_path)
+    finally:
+        with suppress(OSError):
+            tmp.unlink(missing_ok=True)
+            wal.unlink(missing_ok=True)
+
+
+def _fill_database(path: Path, db_path: Path, lake: Lake, files: dict[tuple[str, str], list[str]], marts_dir: Path,
+                   marts: list[str]) -> None:
+    """The database's contents, written into `path` (a temporary name for `db_path`) and checked."""
+    try:
+        con = connect(str(path))
+        create_lake_views(con, lake, prefix="", files=files)
+        for name in marts:
+            con.execute(f"create table {name} as select * from read_parquet('{marts_dir / name}.parquet')")
+        con.execute("checkpoint")  # everything into the file itself: a WAL beside it would not be renamed with it
+        con.close()
+        check = duckdb.connect(str(path), read_only=True)
+        tables = check.execute("select count(*) from duckdb_tables()").fetchone()[0]
+        check.close()
+    except (OSError, duckdb.Error) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
+        raise SimlibError(f"cannot write {db_path}: {reason}") from None
+    if tables != len(marts):
+        raise SimlibError(f"cannot write {db_path}: {tables} of {len(marts)} marts reached the file")
+
+
+def cache_dir(marts_dir: Path) -> Path:
+    """The per-run models' cache: beside the marts, not in them, as the marts folder is replaced at each build."""
+    return marts_dir.parent / f".{marts_dir.name}-cache"
+
+
+def _new_generation(marts_dir: Path) -> Path:
+    """A fresh folder for this build's marts, beside the marts folder (the same file system, for the rename)."""
+    folder = marts_dir.parent / f".{marts_dir.name}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+    folder.mkdir()
+    return folder
+
+
+def _generations(marts_dir: Path) -> list[Path]:
+    """The folders _new_generation made for this marts folder (not another's: `marts-2024` is not `marts`)."""
+    pattern = re.compile(rf"\.{re.escape(marts_dir.name)}-\d{{8}}-\d{{6}}-[0-9a-f]{{6}}")
+    return [f for f in marts_dir.parent.iterdir() if pattern.fullmatch(f.name) and f.is_dir()]
+
+
+def _publish(marts_dir: Path, generation: Path) -> None:
+    """Make `generation` the marts folder in one step: `marts_dir` is a symbolic link to the current build's
+    folder, replaced atomically (a reader sees the old marts or the new, never a mix). Folders of builds before
+    the last two go (a connection opened on the previous marts keeps reading them)."""
+    legacy = marts_dir.with_name(f".{marts_dir.name}-legacy")
+    link = marts_dir.with_name(f".{marts_dir.name}.{uuid.uuid4().hex[:12]}.link")
+    try:
+        link.symlink_to(generation.name)
+        if marts_dir.is_dir() and not marts_dir.is_symlink():  # a marts folder of an older simlib: moved aside once
+            shutil.rmtree(legacy, ignore_errors=True)
+            marts_dir.rename(legacy)
+        previous = os.readlink(marts_dir) if marts_dir.is_symlink() else None
+        os.replace(link, marts_dir)
+    except OSError as exc:
+        link.unlink(missing_ok=True)
+        raise SimlibError(f"cannot write the marts folder {marts_dir}: {exc.strerror or exc}") from None
+    for old in _generations(marts_dir):
+        if old.name not in (generation.name, previous):
+            shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(legacy, ignore_errors=True)
+
+
+def _drop_changed_runs(cache: Path, checked: Audit) -> None:
+    """Cached results of a run whose files changed since they were computed (a run mended by `simlib check --mend`,
+    or cached before runs had manifests): each run's manifest is fingerprinted beside the cache, and a run whose
+    fingerprint differs loses its cached results, to be computed again from its files as they are now."""
+    prints = cache / FINGERPRINTS
+    prints.mkdir(parents=True, exist_ok=True)
+    for game, run_id in checked.verified:
+        now = hashlib.sha256(checked.runs[(game, run_id)].row["manifest"].encode()).hexdigest()
+        mark = prints / run_id
+        if mark.exists() and mark.read_text() == now:
+            continue
+        for stale in cache.glob(f"*/*/{run_id}.parquet"):
+            stale.unlink()
+        mark.write_text(now)
 
 
 def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
           folders: dict[str | None, Path] | None = None, workers: int | None = None,
           progress: Callable[[str], None] | None = None) -> BuildResult:
-    """Build every model over the lake (a folder or an object-store URL) into `marts_dir` and `db_path`, both
-    local; new runs are computed by up to `workers` processes (default: one per core). `progress(text)` hears
-    what is being built."""
-    say = progress or (lambda text: None)
+    """Build every model over the lake's verified runs (a folder or an object-store URL) into `marts_dir` and
+    `db_path`, both local; new runs are computed by up to `workers` processes (default: one per core).
+    `progress(text)` hears what is being built. One build per marts folder at a time; the marts and the database
+    are each replaced whole, so a failed or killed build leaves the previous ones."""
+    marts_dir = marts_dir.absolute()
+    check_writable_folder(marts_dir.parent, f"the marts folder {marts_dir}")
+    check_writable_folder(db_path.absolute().parent, f"the database {db_path}")
+    with hold(marts_dir.with_name(f".{marts_dir.name}.lock"), f"the marts folder {marts_dir}"):
+        return _build(Lake.at(lake).snapshot(), marts_dir, db_path, folders, workers, progress or (lambda text: None))
+
+
+def _build(lake: Lake, marts_dir: Path, db_path: Path, folders: dict[str | None, Path] | None, workers: int | None,
+           say: Callable[[str], None]) -> BuildResult:
     began = time.perf_counter()
-    lake = Lake.at(lake).snapshot()  # the runs it builds are complete: their files do not change
     models = {m.name: m for m in load_models(folders)}
-    runs = complete_runs(lake)
+    checked = audit(lake)
+    runs = checked.verified
     if not runs:
-        raise SimlibError(f"no complete runs in lake {lake}: simulate first: simlib simulate or simlib batch")
-    try:
-        marts_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SimlibError(f"cannot write marts to {marts_dir}: {exc.strerror}") from None
-    cache = marts_dir / ".cache"
+        why = f" ({len(checked.problems)} left out: simlib check says why)" if checked.problems else ""
+        raise SimlibError(f"no complete runs in lake {lake}{why}: simulate first: simlib simulate or simlib batch")
+    cache = cache_dir(marts_dir)
     _drop_stale(cache, models)
+    _drop_changed_runs(cache, checked)
 
     per_run = [m for m in models.values() if m.materialized in CACHED]
-    swept = swept_runs(lake)
+    swept = swept_runs(lake, checked)
+    lake_files = checked.files()
     groups: dict[frozenset[str], list[tuple[str, str]]] = {}
     for game, run_id in runs:
         missing = frozenset(m.name for m in per_run if _in_scope(m, game, run_id, swept)
@@ -307,7 +405,7 @@ def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
         failures, count = failures + f, count + n
 
     con = connect()
-    ctx = ModelContext(con, create_lake_views(con, lake, runs), lake)
+    ctx = ModelContext(con, create_lake_views(con, lake, files=lake_files), lake)
     for i, model in enumerate(models.values(), 1):
         if model.is_mart:
             say(f"model {i}/{len(models)}: {model.name}")
@@ -317,15 +415,28 @@ def build(lake: Lake | Path | str, marts_dir: Path, db_path: Path,
         else:  # views, cross-run tables, and per-run models no run is in scope of (empty, with their columns)
             _materialize(con, model, ctx, empty=model.materialized in CACHED)
     marts = [m.name for m in models.values() if m.is_mart]
-    for name in marts:
-        write_atomic(con.table(name).to_arrow_table(), marts_dir / f"{name}.parquet")
-    for stale in marts_dir.glob("mart_*.parquet"):
-        if stale.stem not in marts:
-            stale.unlink()
-    f, n = run_data_tests(con, [m for m in models.values() if m.materialized != "view"],
-                          documented_only=[m for m in models.values() if m.materialized == "view"])
-    con.close()
-    say(f"the database {db_path}")
-    _write_database(db_path, lake, marts_dir, marts)
+    generation = _new_generation(marts_dir)
+    published = False
+    try:
+        for name in marts:
+            write_atomic(con.table(name).to_arrow_table(), generation / f"{name}.parquet")
+        f, n = run_data_tests(con, [m for m in models.values() if m.materialized != "view"],
+                              documented_only=[m for m in models.values() if m.materialized == "view"])
+        con.close()
+        say(f"the database {db_path}")
+        # A database inside the marts folder is a file of the new marts, published with them.
+        inside = db_path.absolute().parent == marts_dir
+        with _new_database(generation / db_path.name if inside else db_path, lake, lake_files, generation,
+                           marts) as replace_database:
+            if inside:
+                replace_database()
+            _publish(marts_dir, generation)
+            published = True
+            if not inside:
+                replace_database()
+    except BaseException:
+        if not published:  # published marts are the marts folder now, whatever fails after
+            shutil.rmtree(generation, ignore_errors=True)
+        raise
     return BuildResult(len(runs), sum(map(len, groups.values())), marts, failures + f, count + n,
-                       time.perf_counter() - began)
+                       time.perf_counter() - began, checked.problems)

@@ -26,7 +26,9 @@ import polars as pl
 
 from .. import __version__
 from ..core.errors import SimlibError
+from ..core.executors import worker_start
 from ..core.game import Game
+from ..core.lake import check_writable_folder, write_bytes_atomic
 from ..core.registry import games
 from .html_pages import figure_html, image, page_html, table_html
 from .models import load_models, shared_column_docs
@@ -262,10 +264,8 @@ def _write_page(name: str, marts_dir: Path, out: Path, nav: list, stamp: str) ->
 
 
 def _write(path: Path, text: str) -> None:
-    """Whole or not at all: a page is written beside its place and moved there."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(text)
-    partial.replace(path)
+    """Whole or not at all: a page is written beside its place and moved there (a full disk: one line)."""
+    write_bytes_atomic(text.encode(), path)
 
 
 def _games_in_order() -> list[Game]:
@@ -277,11 +277,12 @@ def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = N
     """Write `out/index.html` and one self-contained page per game with runs (and the What-if page); returns the
     pages. Pages are drawn by up to `workers` processes (default: one per core); 1 draws them in this process.
     `progress(text)` hears of each page written."""
+    marts_dir = marts_dir.resolve()  # one build's marts throughout, though a pipeline publish new ones meanwhile
     runs = _read_runs(marts_dir)
     if runs.is_empty() or not any(marts_dir.glob("mart_*.parquet")):
         raise SimlibError(f"nothing to report: no complete runs in {lake} or no marts in {marts_dir} "
                           f"(simulate first: simlib simulate or simlib batch, then simlib pipeline)")
-    out.mkdir(parents=True, exist_ok=True)
+    check_writable_folder(out, f"the report {out}")
     shutil.rmtree(out / "figures", ignore_errors=True)  # figures are embedded now; an older report's files go
     todo = [g.name for g in _games_in_order() if not runs.filter(pl.col("game") == g.name).is_empty()]
     effects = marts_dir / "mart_variant_effects.parquet"
@@ -293,7 +294,8 @@ def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = N
     workers = min(len(todo), workers or os.cpu_count() or 1)
     args = [[x] * len(todo) for x in (marts_dir, out, nav, stamp)]
     if workers > 1:  # pages are independent: drawn side by side (spawned: Polars is not fork-safe)
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=worker_start,
+                                 initargs=(os.getpid(),)) as pool:
             written = []
             for name, result in zip(todo, pool.map(_write_page, todo, *args)):
                 say(f"page {result[0].name} written")

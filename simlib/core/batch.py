@@ -40,6 +40,8 @@ A batch file has five kinds of entries, each repeatable, all optional; the READM
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from itertools import permutations
 from pathlib import Path
@@ -48,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from .config import RunConfig, parse_policy
 from .errors import SimlibError
 from .game import Game
+from .limits import BUDGET, MAX_PLAYS, PLAYS, SCALE, SEED, seeds
 from .params import check_settable, read_toml
 from .sweep import Sweep
 
@@ -61,8 +64,49 @@ _FIXES_KEYS = {"players", "policies", "budget", "only", "options", "seed"}
 
 
 def _plays(value: Any, scale: float, block: int) -> int:
-    plays = max(block, round(value * scale / block) * block)
-    return plays
+    """An entry's plays (checked) times --scale, a multiple of the block, within a run's limit."""
+    PLAYS.check("plays", value)
+    scaled = value * scale
+    if not scaled <= MAX_PLAYS:  # inf too
+        raise SimlibError(f"plays = {value:,} at --scale {scale:g} is {scaled:.3g} plays, more than a run holds "
+                          f"({MAX_PLAYS:,})")
+    return max(block, round(scaled / block) * block)
+
+
+# Each key's type, checked before a value is used (a string is not a boolean, 1.5 is not a seed): one line that
+# names the key; read_batch adds the file and the entry.
+def _players(value: Any) -> list[int]:
+    """`players`: a number of players or a list of them."""
+    counts = value if isinstance(value, list) else [value]
+    if not counts or any(isinstance(n, bool) or not isinstance(n, int) for n in counts):
+        raise SimlibError(f"players are numbers: a number of players or a list of them (4, or [3, 4]), not {value!r}")
+    return counts
+
+
+def _lineups(value: Any) -> list[str]:
+    """`policies` of a run, tournament or sweep: a list of line-ups, each a text."""
+    if not isinstance(value, list) or not value or not all(isinstance(p, str) for p in value):
+        raise SimlibError(f'policies must be a list of line-ups such as ["random", "heavy,random,random"], '
+                          f"not {value!r}")
+    return value
+
+
+def _table(key: str, value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise SimlibError(f"{key} must be a dict: a table such as {key} = {{ penalty_tower = 12 }}, not {value!r}")
+    return value
+
+
+def _flag(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise SimlibError(f"{key} is true or false (no quotes), not {value!r}")
+    return value
+
+
+def _texts(key: str, value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SimlibError(f'{key} must be a list of texts such as ["penalty_tower"], not {value!r}')
+    return value
 
 
 def _ladder_rungs(game: Game, entry: dict) -> list[str]:
@@ -95,12 +139,12 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
         plays = entry["plays"]
     except KeyError as missing:
         raise SimlibError(f"batch {kind}: missing key {missing}") from None
-    players = players if isinstance(players, list) else [players]
-    options = entry.get("options", {})
-    if not isinstance(options, dict):
-        raise SimlibError(f"batch {kind}: options must be a table, e.g. options = {{ name = value }}")
+    players, policies = _players(players), _lineups(policies)
+    PLAYS.check("plays", plays)
+    options = _table("options", entry.get("options", {}))
     check_settable(game.name, game.parameters(), options)
-    seed = entry.get("seed", 1)
+    seed = SEED.check("seed", entry.get("seed", 1))
+    events = _flag("events", entry.get("events", False))
     if kind == "run":
         tables = [(n, p.split(",")) for n in players for p in policies]
     elif kind == "ladder":
@@ -122,8 +166,7 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
     for n, seats in tables:
         probe = RunConfig.build(game, players=n, policies=seats, plays=10**9, seed=seed, options=options)
         configs.append(RunConfig.build(game, players=n, policies=seats, seed=seed, options=options,
-                                       plays=_plays(plays, scale, game.block_size(probe)),
-                                       events=bool(entry.get("events", False))))
+                                       plays=_plays(plays, scale, game.block_size(probe)), events=events))
     return configs
 
 
@@ -144,10 +187,15 @@ def _sweep(game: Game, entry: dict, scale: float) -> Sweep:
             raise SimlibError(f"batch sweep: {key} must be a {kind.__name__}, not {value!r}")
     if not all(isinstance(n, int) for n in players) or not all(isinstance(p, str) for p in entry["policies"]):
         raise SimlibError("batch sweep: players are numbers and policies a list of line-ups such as \"random\"")
+    _players(players)
+    _lineups(entry["policies"])
+    PLAYS.check("plays", entry["plays"])
+    SEED.check("seed", entry.get("seed", 1))
+    _flag("events", entry.get("events", False))
     # Every variant plays as many plays, a multiple of each one's block (a variant may change the block); the
     # probe's count is any number every block size divides (720,720 = lcm(1..16)).
     probe = Sweep(game, dict(entry["vary"]), players, list(entry["policies"]), 720_720_000, entry.get("seed", 1),
-                  entry.get("base", {}), entry.get("options", {}), bool(entry.get("events", False)))
+                  entry.get("base", {}), entry.get("options", {}), entry.get("events", False))
     block = math.lcm(*(game.block_size(config) for config, _ in sweep_runs(probe)))
     return replace(probe, plays=_plays(entry["plays"], scale, block))
 
@@ -163,16 +211,20 @@ def _fixes(game: Game, entry: dict, scale: float) -> list[FixSearch]:
         raise SimlibError(f"batch fixes: unknown key(s) {', '.join(sorted(unknown))}" if unknown else
                           f"batch fixes: missing key(s) {', '.join(missing)}")
     lineup = entry.get("policies", game.best_heuristic or None)
-    kinds = {"players": (entry["players"], int), "budget": (entry["budget"], int), "policies": (lineup, str),
-             "only": (entry.get("only", []), list), "options": (entry.get("options", {}), dict),
-             "seed": (entry.get("seed", 1), int)}
-    for key, (value, kind) in kinds.items():
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise SimlibError(f"batch fixes: {key} must be a {kind.__name__}, not {value!r}"
-                              + (f" ({game.name} has no best heuristic: name policies)" if value is None else ""))
-    check_settable(game.name, game.parameters(), entry.get("options", {}))
-    return fix_searches(game, "seat0_advantage", entry["players"], lineup, round(entry["budget"] * scale),
-                        entry.get("seed", 1), entry.get("options", {}), [str(o) for o in entry.get("only", [])],
+    if lineup is None:
+        raise SimlibError(f"batch fixes: {game.name} has no best heuristic: name the line-up (policies = \"...\")")
+    if not isinstance(lineup, str):
+        raise SimlibError(f'policies is one line-up, a text such as "random" or "heavy,random,random", not {lineup!r}')
+    players = entry["players"]
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise SimlibError(f"players is one number of players (a fix is searched at one table size), not {players!r}")
+    budget, seed = BUDGET.check("budget", entry["budget"]), seeds(1).check("seed", entry.get("seed", 1))
+    options, only = _table("options", entry.get("options", {})), _texts("only", entry.get("only", []))
+    check_settable(game.name, game.parameters(), options)
+    if not budget * scale <= MAX_PLAYS:
+        raise SimlibError(f"budget = {budget:,} at --scale {scale:g} is {budget * scale:.3g} plays, more than a "
+                          f"search takes ({MAX_PLAYS:,})")
+    return fix_searches(game, "seat0_advantage", players, lineup, round(budget * scale), seed, options, only,
                         lift=True)
 
 
@@ -195,21 +247,38 @@ class Batch:
 
 
 def read_batch(game: Game, path: Path, scale: float = 1.0) -> Batch:
-    if scale <= 0:
-        raise SimlibError(f"--scale must be positive, not {scale}")
+    """A batch file's runs, sweeps and fix searches, every entry checked (types, ranges, the game's rules) before
+    anything runs; a bad one is one line naming the file, the entry ([[run]] 2) and the key."""
+    SCALE.check("--scale", scale)
     spec = read_toml(path, "batch file")
     unknown = set(spec) - {"run", "tournament", "ladder", "sweep", "fixes"}
     if unknown:
         raise SimlibError(f"batch file {path}: unknown section(s) {', '.join(sorted(unknown))}")
-    configs = []
-    for kind in ("run", "tournament", "ladder"):
-        for entry in spec.get(kind, []):
-            configs += _configs(game, entry, kind, scale)
-    sweeps = [_sweep(game, entry, scale) for entry in spec.get("sweep", [])]
-    for sweep in sweeps:
-        configs += [config for config, _ in sweep.runs()]
-    fixes = [search for entry in spec.get("fixes", []) for search in _fixes(game, entry, scale)]
+    for kind, entries in spec.items():
+        if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
+            raise SimlibError(f"batch file {path}: {kind} must be [[{kind}]] tables, one per entry, not {entries!r}")
+    configs, sweeps, fixes = [], [], []
+    for kind in ("run", "tournament", "ladder", "sweep", "fixes"):
+        for n, entry in enumerate(spec.get(kind, []), 1):
+            with _entry(path, kind, n):
+                if kind == "sweep":
+                    sweeps.append(_sweep(game, entry, scale))
+                    configs += [config for config, _ in sweeps[-1].runs()]
+                elif kind == "fixes":
+                    fixes += _fixes(game, entry, scale)
+                else:
+                    configs += _configs(game, entry, kind, scale)
     return Batch(configs, sweeps, fixes)
+
+
+@contextmanager
+def _entry(path: Path, kind: str, n: int) -> Iterator[None]:
+    """An entry's error as one line that names it: `batch run: <what> (in FILE, [[run]] 2)`."""
+    try:
+        yield
+    except SimlibError as exc:
+        head, text = f"batch {kind}: ", str(exc)
+        raise SimlibError(f"{text if text.startswith(head) else head + text} (in {path}, [[{kind}]] {n})") from None
 
 
 def load_batch(game: Game, path: Path, scale: float = 1.0) -> list[RunConfig]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
 from .errors import SimlibError
 from .game import Game
+from .limits import PLAYS, SEED, shown
 from .params import settable
 
 
@@ -21,7 +23,14 @@ class PolicySpec:
     params: tuple[tuple[str, float], ...] = ()
 
     def __str__(self) -> str:
-        return ":".join([self.name] + [f"{k}={v:g}" for k, v in self.params])
+        return ":".join([self.name] + [f"{k}={_number(v)}" for k, v in self.params])
+
+
+def _number(value: float) -> str:
+    """A policy parameter as its run id and lake rows spell it: `:g` (the spelling every run id had) when that reads
+    back as the same number, else Python's shortest exact spelling (0.5000004 is not 0.5: another run)."""
+    text = f"{value:g}"
+    return text if float(text) == value else repr(float(value))
 
 
 def parse_policy(text: str, game: Game) -> PolicySpec:
@@ -44,10 +53,21 @@ def parse_policy(text: str, game: Game) -> PolicySpec:
             values[key] = float(value)
         except ValueError:
             raise SimlibError(f"policy {name}: parameter {key} needs a number, got {value!r}") from None
+        if not math.isfinite(values[key]):
+            raise SimlibError(f"policy {name}: parameter {key} needs a finite number, got {value!r}")
         low, high = info.bounds.get(key, (float("-inf"), float("inf")))
         if not low <= values[key] <= high:
             raise SimlibError(f"policy {name}: parameter {key} must be in {low:g}..{high:g}, got {value}")
+        if key in info.integers and not values[key].is_integer():
+            raise SimlibError(f"policy {name}: parameter {key} takes whole numbers ({low:g}..{high:g}), got {value}")
     return PolicySpec(name, tuple(sorted(values.items())))
+
+
+def check_players(game: Game, players: Any) -> int:
+    """A player count the game takes (checked before anything is made per player, e.g. a metric per seat)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+        raise SimlibError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {shown(players)}")
+    return players
 
 
 @dataclass(frozen=True)
@@ -64,12 +84,11 @@ class RunConfig:
     def build(cls, game: Game, *, players: int, policies: list[str], plays: int, seed: int,
               options: dict[str, Any] | None = None, events: bool = False) -> RunConfig:
         """Validate user input and resolve defaults; raises SimlibError with one clear line."""
-        if not game.min_players <= players <= game.max_players:
-            raise SimlibError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {players}")
-        if plays <= 0:
-            raise SimlibError(f"--plays must be positive, not {plays}")
-        if not 0 <= seed < 2**63:
-            raise SimlibError(f"--seed must be in 0..2**63-1, not {seed}")
+        check_players(game, players)
+        PLAYS.check("--plays", plays)
+        SEED.check("--seed", seed)
+        if not isinstance(events, bool):
+            raise SimlibError(f"events is true or false, not {events!r}")
         if len(policies) == 1:
             policies = policies * players
         if len(policies) != players:

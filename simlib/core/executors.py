@@ -1,12 +1,14 @@
 """Where a run's shards are simulated: this machine's worker processes (the default), or a Dask cluster.
 
-The runner hands an executor one task, `write_shard(part, start, stop) -> plays`, that simulates a shard and
-writes its part files, and the shards to do; the executor yields each shard's plays as it finishes, in any
-order. A shard's part files depend only on its arguments, so where it ran changes nothing in the lake.
+The runner hands an executor one task, `write_shard(part, start, stop) -> entry`, that simulates a shard and
+writes its part files, and the shards to do; the executor yields each shard's entry (its plays and files, for
+the run's manifest) as it finishes, in any order. A shard's part files depend only on its arguments, so where it
+ran changes nothing in the lake.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -19,6 +21,7 @@ from .errors import SimlibError
 
 Shard = tuple[int, int, int]  # (part, first play, play after the last)
 SCHEDULER_ENV = "SIMLIB_DASK_SCHEDULER"
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent ends
 # Reruns of a shard whose task raised (a store's passing error, say); a shard whose worker died is rerun by
 # the scheduler itself, up to its `distributed.scheduler.allowed-failures` (3 by default).
 DASK_RETRIES = 3
@@ -27,10 +30,24 @@ DASK_RETRIES = 3
 class Executor(Protocol):
     workers: int  # shards it runs at once: a run is cut into at least this many
 
-    def map_shards(self, write_shard: Callable[[int, int, int], int], shards: list[Shard],
-                   warm_up: Callable[[], object]) -> Iterator[int]:
+    def map_shards(self, write_shard: Callable[[int, int, int], dict], shards: list[Shard],
+                   warm_up: Callable[[], object]) -> Iterator[dict]:
         """Run `write_shard(*shard)` for every shard, yielding each one's result as it finishes. `warm_up`
         compiles the kernel where that saves each worker doing it."""
+
+
+def worker_start(parent: int, ignore_ctrl_c: bool = False) -> None:
+    """A worker process's first step: it ends when its parent `parent` does, however the parent ends (kill -9
+    included), instead of simulating on, unseen, for minutes. Linux's parent-death signal, set from the
+    worker itself; a parent already gone before it was set is caught by the check that follows."""
+    if ignore_ctrl_c:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the C library this process runs on
+    except (OSError, AttributeError):  # not Linux: workers end when their parent's pool shuts down
+        return
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 class LocalExecutor:
@@ -48,9 +65,10 @@ class LocalExecutor:
                 yield write_shard(*shard)
             return
         warm_up()  # compile (or load the cached) kernel once in the parent, so forked workers share it
-        # Workers ignore Ctrl-C: the parent cancels the queued shards and lets running ones finish.
+        # Workers ignore Ctrl-C (the parent cancels the queued shards and lets running ones finish) and end with
+        # their parent.
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+                                   initializer=worker_start, initargs=(os.getpid(), True))
         try:
             pending = {pool.submit(write_shard, *shard) for shard in shards}
             while pending:

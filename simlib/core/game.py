@@ -30,6 +30,9 @@ class PolicyInfo:
     params: dict[str, float] = field(default_factory=dict)
     param_docs: dict[str, str] = field(default_factory=dict)
     bounds: dict[str, tuple[float, float]] = field(default_factory=dict)  # inclusive; absent = unbounded
+    # Parameters that take whole numbers only (a budget, a policy code, a count, a 0/1 switch): the kernel reads
+    # them as integers, so 1.5 would play as 1 under a run id of its own; parse_policy refuses it.
+    integers: frozenset[str] = frozenset()
 
 
 class Game(ABC):

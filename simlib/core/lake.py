@@ -13,6 +13,8 @@ import glob
 import os
 import tempfile
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -22,6 +24,7 @@ import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
 
 from .errors import SimlibError
+from .locks import hold
 
 
 def described(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -> pa.Field:
@@ -45,6 +48,10 @@ RUNS_SCHEMA = pa.schema([
     described("started_at", pa.timestamp("ms", tz="UTC"), "When the run started."),
     described("ended_at", pa.timestamp("ms", tz="UTC"), "When the run ended (null while running).", nullable=True),
     described("status", pa.string(), "running, complete, interrupted or failed."),
+    described("manifest", pa.string(),
+              'Every part file of a complete run, as JSON: {"parts": [{"part", "first_play", "plays", "files": '
+              '{table: {"rows", "bytes", "sha256"}}}]}; null until the run completes. A run counts only while its '
+              'files match it (docs/lake.md, "Runs that verify themselves").', nullable=True),
 ])
 
 # The generic contract: what every game's tables provide (checked for each registered game in the tests).
@@ -68,14 +75,48 @@ def part_path(root: Path, table: str, game: str, run_id: str, part: int) -> Path
     return root / part_name(table, game, run_id, part)
 
 
-def write_atomic(table: pa.Table, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def parquet_bytes(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
+
+
+def write_bytes_atomic(data: bytes, path: Path) -> None:
+    """Write a file whole into its folder: under a temporary name no other process uses, renamed when complete.
+    A full disk, a missing folder or any other I/O error is one line naming the file, and leaves nothing."""
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
     try:
-        pq.write_table(table, tmp, compression="zstd")
+        with open(tmp, "wb") as sink:
+            sink.write(data)
         os.replace(tmp, path)
+    except OSError as exc:
+        raise SimlibError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        with suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+def check_writable_folder(folder: Path, what: str) -> None:
+    """Fail early, before minutes of work, when `what` cannot be written into `folder` (one line)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+            pass
+    except OSError as exc:
+        raise SimlibError(f"{what} is not writable: {exc.strerror or exc}") from None
+
+
+def write_atomic(table: pa.Table, path: Path) -> None:
+    """A Parquet file written whole, its folder made if need be (a lake's new partition, a cache's new key)."""
+    _make_folder(path)
+    write_bytes_atomic(parquet_bytes(table), path)
+
+
+def _make_folder(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimlibError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 @dataclass(frozen=True)
@@ -141,31 +182,35 @@ class Lake:
         sorted: a listing, so the same on an object store."""
         return sorted(self.fs.glob(f"{glob.escape(self.root)}/{pattern}"))
 
+    def sizes(self, pattern: str) -> dict[str, int]:
+        """The files matching `pattern` (as `glob`) with their sizes in bytes, from the same one listing."""
+        found = self.fs.glob(f"{glob.escape(self.root)}/{pattern}", detail=True)
+        return {path: info["size"] for path, info in sorted(found.items())}
+
     def remove(self, path: str) -> None:
         self.fs.rm_file(path)
 
     def read_table(self, path: str, columns: list[str] | None = None) -> pa.Table:
         return pq.read_table(path, columns=columns, filesystem=self.arrow_fs)
 
-    def write_table(self, table: pa.Table, path: str) -> None:
-        """Write a Parquet file whole: locally under a temporary name and renamed; elsewhere built in memory
-        and sent as one object (a PUT no reader sees half done; a failed write leaves nothing)."""
+    def write_table(self, table: pa.Table, path: str) -> bytes:
+        """Write a Parquet file whole: locally under a temporary name and renamed; elsewhere sent as one object
+        (a PUT no reader sees half done; a failed write leaves nothing). Returns the bytes written."""
+        data = parquet_bytes(table)
         if self.is_local:
-            write_atomic(table, Path(path))
-            return
-        sink = pa.BufferOutputStream()
-        pq.write_table(table, sink, compression="zstd")
-        self.fs.pipe_file(path, sink.getvalue().to_pybytes())
+            _make_folder(Path(path))
+            write_bytes_atomic(data, Path(path))
+            return data
+        try:
+            self.fs.pipe_file(path, data)
+        except OSError as exc:
+            raise SimlibError(f"cannot write {self.url(path)}: {exc}") from None
+        return data
 
     def check_writable(self) -> None:
         """Fail early, before anything is written, when the lake cannot take files."""
         if self.is_local:
-            try:
-                Path(self.root).mkdir(parents=True, exist_ok=True)
-                with tempfile.NamedTemporaryFile(dir=self.root, prefix=".probe-"):
-                    pass
-            except OSError as exc:
-                raise SimlibError(f"lake {self} is not writable: {exc.strerror}") from None
+            check_writable_folder(Path(self.root), f"lake {self}")
             return
         probe = self.path(f".probe-{uuid.uuid4().hex}")
         try:
@@ -173,6 +218,17 @@ class Lake:
             self.fs.rm_file(probe)
         except Exception as exc:  # whatever the store's client raises (no bucket, denied, unreachable)
             raise SimlibError(f"lake {self} is not writable: {type(exc).__name__}: {exc}") from None
+
+    @contextmanager
+    def lock(self, name: str, what: str) -> Iterator[None]:
+        """Hold the lake's lock `name` (one writer per run) for the block, or leave with one line (locks.hold).
+        An object store has no such lock: there, the manifest check is what catches a second writer's files
+        (docs/scaling.md)."""
+        if not self.is_local:
+            yield
+            return
+        with hold(Path(self.root) / ".locks" / f"{name}.lock", what):
+            yield
 
     def register(self, con) -> None:
         """Let a DuckDB connection read this lake. DuckDB reads an object store through the lake's own fsspec

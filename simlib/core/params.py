@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,10 @@ class Parameter:
     choices: tuple | None = None
     minimum: float | None = None
     maximum: float | None = None
+    # The top of the range `simlib fixes` searches when it is narrower than the allowed one (`search_max`): Die
+    # Mauer's penalties are allowed up to what the kernel's int16 scores hold, but a fix is looked for near the rule
+    # text's values. None: the search takes the allowed range.
+    search_maximum: float | None = None
     derived: bool = False  # filled in from another parameter (Game.resolve_options), not set by hand
     # The rule text's words that this option reads two ways (its values are the readings); empty for a plain rule
     # parameter. The report's Readings section gives the paired effect of the report batch's sweep over it.
@@ -41,12 +46,14 @@ class Parameter:
             value = float(value)
         if not isinstance(value, kind) or isinstance(value, bool) != isinstance(self.default, bool):
             raise SimlibError(f"option {self.name}: {value!r} is not {_KIND_WORDS.get(kind, kind.__name__)}")
+        if kind is float and not math.isfinite(value):
+            raise SimlibError(f"option {self.name}: {value!r} is not a finite number")
         if self.choices is not None and value not in self.choices:
             raise SimlibError(f"option {self.name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
         if self.minimum is not None and value < self.minimum:
-            raise SimlibError(f"option {self.name}: {value} is below the minimum {self.minimum}")
+            raise SimlibError(f"option {self.name}: {_shown(value)} is below the minimum {self.minimum}")
         if self.maximum is not None and value > self.maximum:
-            raise SimlibError(f"option {self.name}: {value} is above the maximum {self.maximum}")
+            raise SimlibError(f"option {self.name}: {_shown(value)} is above the maximum {self.maximum}")
         return value
 
     def _parse(self, text: str) -> Any:
@@ -61,6 +68,16 @@ class Parameter:
             except ValueError:
                 pass
         raise SimlibError(f"option {self.name}: {text!r} is not {_KIND_WORDS.get(kind, kind.__name__)}")
+
+
+def _shown(value: Any) -> str:
+    """A number as a refusal quotes it: as typed, unless an integer is too long to read (1e308 as 1e+308)."""
+    if isinstance(value, int) and len(str(abs(value))) > 24:
+        try:
+            return f"{float(value):.6g}"
+        except OverflowError:
+            return f"an integer of {len(str(abs(value)))} digits"
+    return str(value)
 
 
 _BOOLEANS = {"true": True, "false": False}
@@ -94,13 +111,17 @@ def data_file(spec: str, folder: Path, what: str) -> Path:
 
 
 def load_parameters(path: Path) -> dict[str, Parameter]:
-    """Read a game's parameter file: one table per parameter with default, provenance, source, doc."""
+    """Read a game's parameter file: one table per parameter with default, provenance, source, doc. A number
+    parameter a designer may set declares its range, `min` and `max` (values the kernel's integer types hold with
+    room: an unbounded one let `penalty_tower=9223372036854775807` overflow the scores); `search_max` optionally
+    narrows the range `simlib fixes` searches."""
     with open(path, "rb") as fh:
         raw = tomllib.load(fh)
     params = {}
     for name, entry in raw.items():
         if entry.get("provenance") not in PROVENANCES:
             raise ValueError(f"{path}: parameter {name} needs a provenance in {PROVENANCES}")
+        _check_range(path, name, entry)
         params[name] = Parameter(
             name=name,
             default=entry["default"],
@@ -110,11 +131,33 @@ def load_parameters(path: Path) -> dict[str, Parameter]:
             choices=tuple(entry["choices"]) if "choices" in entry else None,
             minimum=entry.get("min"),
             maximum=entry.get("max"),
+            search_maximum=entry.get("search_max"),
             derived=entry.get("derived", False),
             reading=entry.get("reading", ""),
             component=entry.get("component", False),
         )
     return params
+
+
+def _check_range(path: Path, name: str, entry: dict) -> None:
+    """A settable number parameter has numbers min <= default <= max (and min < search_max <= max)."""
+    default = entry.get("default")
+    if isinstance(default, bool) or not isinstance(default, (int, float)) or "choices" in entry or \
+            entry.get("derived", False):
+        return
+    ends = {key: entry.get(key) for key in ("min", "max")}
+    missing = [key for key, value in ends.items() if value is None]
+    if missing:
+        raise ValueError(f"{path}: parameter {name} is a number and needs {' and '.join(missing)} (the range a "
+                         f"designer may set, which its kernel's types hold)")
+    kinds = (int,) if isinstance(default, int) else (int, float)
+    for key, value in [*ends.items(), ("search_max", entry.get("search_max", ends["max"]))]:
+        if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value):
+            raise ValueError(f"{path}: parameter {name}: {key} = {value!r} is not a finite {type(default).__name__}")
+    if not ends["min"] <= default <= ends["max"]:
+        raise ValueError(f"{path}: parameter {name}: default {default} is outside {ends['min']}..{ends['max']}")
+    if not ends["min"] < entry.get("search_max", ends["max"]) <= ends["max"]:
+        raise ValueError(f"{path}: parameter {name}: search_max must lie above min and at most max")
 
 
 def read_toml(path: str | Path, what: str) -> dict[str, Any]:
@@ -126,6 +169,8 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
         raise SimlibError(f"cannot read {what} {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SimlibError(f"{what} {path} is not valid TOML: {exc}") from None
+    except ValueError as exc:  # a path no file can have (a NUL byte in it)
+        raise SimlibError(f"cannot read {what} {str(path)!r}: {exc}") from None
 
 
 def read_overrides(path: str | Path) -> dict[str, Any]:

@@ -21,10 +21,12 @@ from tqdm import tqdm
 from .. import __version__
 from .config import RunConfig
 from .errors import SimlibError
-from .executors import Executor, LocalExecutor
+from .executors import Executor, LocalExecutor, worker_start
 from .game import Game
 from .jit import compiled_here, compiled_sources, mark_compiled
 from .lake import RUNS_SCHEMA, Lake, read_run
+from .limits import check_parts
+from .manifest import describe_file, expected_files, file_entry, manifest_json, mismatches, run_files
 from .registry import get_game
 from .summary import setup_words
 
@@ -75,12 +77,19 @@ def _tables_for(game: Game, config: RunConfig) -> list[str]:
     return [t for t in game.schemas() if t not in game.event_tables or config.events]
 
 
-def _write_shard(config: RunConfig, lake: Lake, run_id: str, part: int, start: int, stop: int) -> int:
+def _write_shard(config: RunConfig, lake: Lake, run_id: str, part: int, start: int, stop: int) -> dict:
+    """Simulate a shard and write its part files; returns its manifest entry (manifest.py)."""
     game = get_game(config.game)
     tables = _simulate(game, config, start, stop)
+    files = {}
     for name in _tables_for(game, config):
-        lake.write_table(tables[name], lake.part_path(name, game.name, run_id, part))
-    return stop - start
+        data = lake.write_table(tables[name], lake.part_path(name, game.name, run_id, part))
+        files[name] = file_entry(tables[name].num_rows, data)
+    return _part_entry(part, start, stop, files)
+
+
+def _part_entry(part: int, start: int, stop: int, files: dict) -> dict:
+    return {"part": part, "first_play": start, "plays": stop - start, "files": files}
 
 
 def _simulate(game: Game, config: RunConfig, start: int, stop: int) -> dict[str, pa.Table]:
@@ -197,7 +206,8 @@ def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> Non
     if workers >= 2:
         # Longest first, so that the slowest compile starts at once (its sources' size stands in for its time).
         order = sorted(first.values(), key=lambda c: -_compiled_size(get_game(c[0].game)))
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=worker_start,
+                                 initargs=(os.getpid(),)) as pool:
             list(pool.map(_load_kernels, order))
     else:
         for game in cold:
@@ -225,44 +235,57 @@ def _compiled_size(game: Game) -> int:
 
 
 def _runs_row(game: Game, config: RunConfig, run_id: str, shard_size: int, started: datetime,
-              status: str) -> pa.Table:
+              status: str, manifest: str | None = None) -> pa.Table:
     ended = None if status == "running" else datetime.now(timezone.utc)
     row = {
         "rules_version": game.rules_version, "rules_versions": json.dumps(game.rules_versions()),
         "simlib_version": __version__, "config": config.to_json(),
         "seed": config.seed, "players": config.players, "policies": ",".join(map(str, config.policies)),
         "plays": config.plays, "shard_size": shard_size, "started_at": started, "ended_at": ended,
-        "status": status,
+        "status": status, "manifest": manifest,
     }
     return pa.Table.from_pylist([row], schema=RUNS_SCHEMA)
 
 
 def run(config: RunConfig, lake: Lake | Path | str, workers: int | None = None,
         shard_size: int = DEFAULT_SHARD_SIZE, progress: bool = True, executor: Executor | None = None) -> RunResult:
-    """Simulate every play of `config` into the lake; resumes an interrupted run with the same id. The shards
-    run on `executor` (default: `workers` local processes)."""
+    """Simulate every play of `config` into the lake; resumes an interrupted run with the same id, and mends a
+    complete one whose files no longer match its manifest. The shards run on `executor` (default: `workers`
+    local processes). One writer per run: a second one leaves with one line."""
     game = get_game(config.game)
     lake = Lake.at(lake)
     if shard_size <= 0:
         raise SimlibError(f"--shard-size must be positive, not {shard_size}")
+    check_parts(config.plays, shard_size)
     if executor is not None and workers is not None:
         raise SimlibError("give workers or an executor, not both: an executor has its own workers")
     executor = executor or LocalExecutor(workers)
     lake.check_writable()
     run_id = config.run_id(game.rules_versions())
-    previous = read_run(lake, game.name, run_id)
+    with lake.lock(f"{game.name}-{run_id}", f"run {run_id} of {game.name}"):
+        return _run_locked(game, config, lake, run_id, executor, shard_size, progress)
+
+
+def _run_locked(game: Game, config: RunConfig, lake: Lake, run_id: str, executor: Executor, shard_size: int,
+                progress: bool) -> RunResult:
+    try:
+        previous = read_run(lake, game.name, run_id)
+    except Exception:  # noqa: BLE001 - an unreadable runs row: the run starts again from nothing it cannot trust
+        previous = None
+    tables = _tables_for(game, config)
     if previous is not None and previous["status"] == "complete":
-        return RunResult(run_id, lake, config.plays, 0, False, True)
+        found = run_files(lake, game.name, run_id)
+        found.row = previous
+        if not mismatches(found):
+            return RunResult(run_id, lake, config.plays, 0, False, True)
     if previous is not None:
         shard_size = previous["shard_size"]  # resume with the same part boundaries
     else:
         shard_size = min(shard_size, -(-config.plays // executor.workers))  # enough shards for every worker
     started = previous["started_at"] if previous else datetime.now(timezone.utc)
-
-    tables = _tables_for(game, config)
-    written = _run_files(lake, tables, game.name, run_id, "part-*.parquet")  # a listing, not a request a part
-    todo = [s for s in _shards(config.plays, game.block_size(config), shard_size)
-            if not all(lake.part_path(t, game.name, run_id, s[0]) in written for t in tables)]
+    shards = _shards(config.plays, game.block_size(config), shard_size)
+    kept = _kept_parts(lake, game, config, run_id, shards, previous)
+    todo = [s for s in shards if s[0] not in kept]
     runs_path = lake.part_path("runs", game.name, run_id, 0)
     lake.write_table(_runs_row(game, config, run_id, shard_size, started, "running"), runs_path)
 
@@ -270,21 +293,55 @@ def run(config: RunConfig, lake: Lake | Path | str, workers: int | None = None,
     shown = Progress(f"{game.name}: {setup_words(game, config)}", total) if progress else nullcontext()
     write_shard = partial(_write_shard, config, lake, run_id)
     warm_up = partial(game.simulate, config, 0, game.block_size(config), events=config.events)
+    written = dict(kept)
     try:
         # The display is on before the executor forks its workers (they inherit its counter); on an error or
         # Ctrl-C, the executor stops before the run's status is written.
         with shown, closing(executor.map_shards(write_shard, todo, warm_up)) as shards_done:
-            for plays in shards_done:
+            for entry in shards_done:
+                written[entry["part"]] = entry
                 if progress:
-                    shown.shard_done(plays)
+                    shown.shard_done(entry["plays"])
     except KeyboardInterrupt:
         lake.write_table(_runs_row(game, config, run_id, shard_size, started, "interrupted"), runs_path)
         raise
     except BaseException:
         lake.write_table(_runs_row(game, config, run_id, shard_size, started, "failed"), runs_path)
         raise
-    # Parts a killed worker was writing, since written again in full (a folder's temporary files only).
+    # Parts a killed writer was writing, since written again in full: the lock says no one else writes here.
     for stale in _run_files(lake, [*tables, "runs"], game.name, run_id, ".*.tmp"):
         lake.remove(stale)
-    lake.write_table(_runs_row(game, config, run_id, shard_size, started, "complete"), runs_path)
+    if sorted(written) != [part for part, _, _ in shards]:  # a shard lost on the way: never a complete run
+        raise SimlibError(f"run {run_id} of {game.name}: parts {sorted(set(range(len(shards))) - set(written))} "
+                          f"were not written; run the same command again to resume")
+    manifest = manifest_json(written.values())
+    lake.write_table(_runs_row(game, config, run_id, shard_size, started, "complete", manifest), runs_path)
     return RunResult(run_id, lake, config.plays, len(todo), previous is not None, False)
+
+
+def _kept_parts(lake: Lake, game: Game, config: RunConfig, run_id: str, shards: list[tuple[int, int, int]],
+                previous: dict | None) -> dict[int, dict]:
+    """The parts already in the lake that the run keeps, with their manifest entries: every table's file there,
+    whole, its games file a row per play of the part, and (for a run that completed once) as its manifest
+    recorded it. A run without a runs row keeps nothing: its parts' boundaries are unknown. Files of no part of
+    the plan are removed; a part with any table's file missing, damaged or unlike its manifest is simulated
+    again."""
+    tables = _tables_for(game, config)
+    on_disk = run_files(lake, game.name, run_id).paths
+    recorded = expected_files(previous["manifest"]) if previous and previous.get("manifest") else {}
+    plan = {f"{t}/part-{part:05d}.parquet" for part, _, _ in shards for t in tables} if previous else set()
+    for name in sorted(set(on_disk) - plan):
+        lake.remove(on_disk[name])
+    kept = {}
+    for part, start, stop in shards:
+        files = {}
+        for table in tables:
+            name = f"{table}/part-{part:05d}.parquet"
+            entry = describe_file(lake, on_disk[name]) if name in plan and name in on_disk else None
+            if entry is None or recorded.get(name, entry) != entry:
+                break
+            files[table] = entry
+        else:
+            if files["games"]["rows"] == stop - start:  # a row per play: the part holds the plays it stands for
+                kept[part] = _part_entry(part, start, stop, files)
+    return kept

@@ -18,7 +18,9 @@ which values bracket the fair point, and whether the best of them is fair within
 
 Each parameter is one tune (simlib/design/tune.py) of the metric aimed at its fair value, so every evaluation is
 a run in the lake and the `tunes` table holds each parameter's search and confirmation. A parameter's range is its
-allowed range where the game gives one; otherwise from its minimum (or 0) to twice its value (at least 4 more).
+allowed range where the game gives one, up to its `search_max` where the game narrows it (Die Mauer's penalties:
+twice the rule text's value, at least 4 more, of the 0..500 allowed); otherwise from its minimum (or 0) to twice its
+value (at least 4 more).
 """
 
 from __future__ import annotations
@@ -26,14 +28,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from scipy import stats
 
-from ..core.config import RunConfig
+from ..core.config import RunConfig, check_players
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.lake import Lake
+from ..core.limits import MARGIN, Limit, seeds
 from .metrics import METRICS, Z95, Estimate, canonical, check_metric, estimate, play_values_of_runs
 from .tune import MIN_TRIAL_PLAYS, Dimension, EvaluateMany, Evaluation, Step, Tune, stepper_many
 
@@ -56,9 +59,7 @@ def fair_value(game: Game, players: int, metric: str) -> float:
 
 def check_margin(margin: float) -> float:
     """A margin of equivalence: a share above 0 and below 1 (0.01 is ±1 percentage point)."""
-    if not math.isfinite(margin) or not 0 < margin < 1:
-        raise SimlibError(f"--margin must lie between 0 and 1 (a share: 0.01 is ±1 percentage point), not {margin:g}")
-    return margin
+    return MARGIN.check("--margin", margin)
 
 
 def pp(x: float) -> str:
@@ -75,7 +76,7 @@ def candidate_ranges(game: Game, skip: set[str]) -> list[Dimension]:
                 or p.provenance == "assumed" or name in game.match_parameters):
             continue
         low = p.minimum if p.minimum is not None else 0
-        high = p.maximum if p.maximum is not None else max(2 * p.default, p.default + 4)
+        high = next((x for x in (p.search_maximum, p.maximum) if x is not None), max(2 * p.default, p.default + 4))
         low, high = type(p.default)(low), type(p.default)(high)
         if low < high:
             out.append(Dimension(name, low, high))
@@ -125,6 +126,7 @@ class FixSearch(Tune):
     every value (or a grid then halving) and whose confirmation is an equivalence test within `margin`."""
 
     margin: float = FIX_MARGIN
+    SEEDS: ClassVar[Limit] = seeds(1)  # no sampler takes the seed: any a run takes, less the confirmation's + 1
 
     @property
     def dim(self) -> Dimension:
@@ -158,6 +160,7 @@ def fix_searches(game: Game, metric: str, players: int, lineup: str, budget: int
                  margin: float = FIX_MARGIN, lift: bool = False) -> list[FixSearch]:
     """One search per parameter, each of `budget` plays, checked before anything runs; `lift` raises a budget
     below a parameter's least to that least (a report batch at a small --scale) instead of refusing it."""
+    check_players(game, players)  # before a metric is made per seat
     fair, margin = fair_value(game, players, metric), check_margin(margin)
     searches = []
     for dim in chosen_ranges(game, list(only), set(skip) | set(options)):

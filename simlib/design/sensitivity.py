@@ -23,6 +23,7 @@ import numpy as np
 from ..core.config import RunConfig
 from ..core.errors import SimlibError
 from ..core.game import Game
+from ..core.limits import SIZE, seeds
 from .metrics import Estimate
 from .tune import Dimension
 
@@ -61,13 +62,14 @@ def sample(box: list[Dimension], method: str, size: int, seed: int) -> np.ndarra
 
     if method not in METHODS:
         raise SimlibError(f"--method must be one of {', '.join(METHODS)}, not {method!r}")
+    seeds(REPLICATES if method == "morris" else 0).check("--seed", seed)  # Morris' noise floor: seed + 1..3
     if method == "morris":
         if size < 2:
             raise SimlibError(f"--size: Morris needs 2 or more trajectories, not {size}")
-        return morris.sample(problem(box), size, num_levels=MORRIS_LEVELS, seed=seed)
+        return morris.sample(problem(box), SIZE.check("--size", size), num_levels=MORRIS_LEVELS, seed=seed)
     if size < 2 or size & (size - 1):
         raise SimlibError(f"--size: Sobol needs a power of 2 base points (e.g. 64), not {size}")
-    return sobol.sample(problem(box), size, calc_second_order=False, seed=seed)
+    return sobol.sample(problem(box), SIZE.check("--size", size), calc_second_order=False, seed=seed)
 
 
 def point_values(box: list[Dimension], row: np.ndarray) -> dict[str, Any]:

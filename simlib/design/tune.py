@@ -26,12 +26,13 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import __version__
-from ..core.config import RunConfig
+from ..core.config import RunConfig, check_players
 from ..core.errors import SimlibError
 from ..core.game import Game
+from ..core.limits import BUDGET, TRIALS, TUNE_SEED, Limit
 from .metrics import Estimate, canonical, check_metric, check_target
 
 SEARCH_SHARE, REFINE_SHARE = 0.5, 0.25  # of the budget; the rest confirms
@@ -98,6 +99,7 @@ def parse_box(game: Game, items: list[str]) -> list[Dimension]:
 
 def parse_targets(game: Game, players: int, items: list[str]) -> dict[str, float]:
     """`METRIC=VALUE` flags, each a metric the game has and a value it can take."""
+    check_players(game, players)  # before a metric is made per seat
     targets = {}
     for item in items:
         name, eq, text = (part.strip() for part in item.partition("="))
@@ -128,13 +130,15 @@ class Tune:
     seed: int = 1
     trials: int = 20
     options: dict[str, Any] = field(default_factory=dict)
+    SEEDS: ClassVar[Limit] = TUNE_SEED  # Optuna's sampler takes the seed (32 bits); the confirmation plays seed + 1
 
     def __post_init__(self):
         fixed = sorted({d.name for d in self.box} & set(self.options))
         if fixed:
             raise SimlibError(f"{', '.join(fixed)} is both varied and fixed (--option): give one")
-        if self.trials < 2:
-            raise SimlibError(f"--trials must be 2 or more, not {self.trials}")
+        TRIALS.check("--trials", self.trials)
+        BUDGET.check("--budget", self.budget)
+        self.SEEDS.check("--seed", self.seed)
         self.config({})  # the line-up, player count and options checked once, before anything runs
         self.check_budget()
 

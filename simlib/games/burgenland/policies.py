@@ -38,7 +38,7 @@ POLICIES = {
                    "Builds whenever it can: the build with the best value (its rewards by the weights, minus jokers "
                    "and coins paid), the central castle only after central_patience turns without a small-castle "
                    "build; plays a swap tile, or exchanges coins for a joker, when that makes a build affordable.",
-                   _WEIGHTS, _WEIGHT_DOCS, _WEIGHT_BOUNDS),
+                   _WEIGHTS, _WEIGHT_DOCS, _WEIGHT_BOUNDS, integers=frozenset({"central_patience"})),
         PolicyInfo("saver", SAVER,
                    "Draws until it can place its most demanding piece (palas, well, house, wall: the first it holds "
                    "with a free place), then builds it on the best spot; plays a swap tile to bring the two colours "
@@ -48,7 +48,8 @@ POLICIES = {
                    {"keep_jokers": "1: jokers pay only for palases; 0: for any piece",
                     "central_patience": "turns in a row the piece has no small-castle place before it goes to the "
                                         "central castle"},
-                   {"keep_jokers": (0.0, 1.0), "central_patience": (0.0, 1000.0)}),
+                   {"keep_jokers": (0.0, 1.0), "central_patience": (0.0, 1000.0)},
+                   integers=frozenset({"keep_jokers", "central_patience"})),
         PolicyInfo("search", SEARCH,
                    "Scores each main action it may take (drawing, and every build it can pay), after the free "
                    "actions its base policy would take, by rollouts: the other seats' hands, the face-down pile "
@@ -61,6 +62,7 @@ POLICIES = {
                             f"{SAVER} saver",
                     "horizon": "turns (of all seats) a rollout plays before it is scored by pieces placed "
                                "(0: to the end)"},
-                   {"budget": (1.0, 65536.0), "base": (0.0, float(SAVER)), "horizon": (0.0, 10000.0)}),
+                   {"budget": (1.0, 65536.0), "base": (0.0, float(SAVER)), "horizon": (0.0, 10000.0)},
+                   integers=frozenset({"budget", "base", "horizon"})),
     )
 }

@@ -49,6 +49,7 @@ POLICIES = {
         {"budget": "rollouts per decision",
          "base": f"the rollouts' policy: {RANDOM} random, {WEIGHTED} weighted, {BUILDER} builder",
          "horizon": "turns a rollout plays after the decision's turn before it is scored (0: to the end)"},
-        {"budget": (1.0, 65536.0), "base": (0.0, float(BUILDER)), "horizon": (0.0, 10000.0)}),
+        {"budget": (1.0, 65536.0), "base": (0.0, float(BUILDER)), "horizon": (0.0, 10000.0)},
+        integers=frozenset({"budget", "base", "horizon"})),
 }
 

@@ -51,7 +51,8 @@ POLICIES = {
                     "base": f"the rollouts' policy, assumed for the others: {RANDOM} random, {HEAVY} heavy, "
                             f"{READER} reader, {HOLLOW_TACTICIAN} hollow",
                     "horizon": "Baurunden a rollout plays before it is scored by the pieces held (0: to the end)"},
-                   {"budget": (1.0, 65536.0), "base": (0.0, float(HOLLOW_TACTICIAN)), "horizon": (0.0, 1000.0)}),
+                   {"budget": (1.0, 65536.0), "base": (0.0, float(HOLLOW_TACTICIAN)), "horizon": (0.0, 1000.0)},
+                   integers=frozenset({"budget", "base", "horizon"})),
     )
 }
 

@@ -25,7 +25,7 @@ POLICIES = {
                    {"epsilon": 0.05, "break_margin": 0.0},
                    {"epsilon": _EPSILON,
                     "break_margin": "cards it wants to be ahead of every other pile by after breaking the wall"},
-                   {"epsilon": (0.0, 1.0), "break_margin": (-109.0, 109.0)}),
+                   {"epsilon": (0.0, 1.0), "break_margin": (-109.0, 109.0)}, integers=frozenset({"break_margin"})),
         PolicyInfo("search", SEARCH,
                    "Scores every take (a pair, or a Wunschkarte swap and a pair) by rollouts: the cards under the "
                    "tops re-shuffled (it has not seen them), then every seat plays the base policy; plays the take "
@@ -34,7 +34,8 @@ POLICIES = {
                    {"budget": "rollouts per decision",
                     "base": f"the rollouts' policy: {RANDOM} random, {GREEDY} greedy, {CAUTIOUS} cautious",
                     "horizon": "takes a rollout plays before it is scored by cards (0: to the end)"},
-                   {"budget": (1.0, 65536.0), "base": (0.0, float(CAUTIOUS)), "horizon": (0.0, 1000.0)}),
+                   {"budget": (1.0, 65536.0), "base": (0.0, float(CAUTIOUS)), "horizon": (0.0, 1000.0)},
+                   integers=frozenset({"budget", "base", "horizon"})),
     )
 }
 

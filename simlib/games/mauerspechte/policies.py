@@ -27,6 +27,8 @@ _VARIETY = {"variety": "opening placement: points per distinct resource, added t
 _weighted = base.POLICIES["weighted"]
 SCRIPTED_OPENINGS = (BUILDER, SPECHT, HOTELIER)  # place their openings by the map alone: on a fixed map, always alike
 
+_CARDS = frozenset({"max_bid"})  # a bid is whole cards
+
 POLICIES = {
     "random": PolicyInfo("random", RANDOM,
                          "Uniform over every legal action at every decision (wall pieces, hotels, bids and passes "
@@ -38,18 +40,21 @@ POLICIES = {
         {**_weighted.params, "wall_piece": 1000.0, "hotel": 1000.0, "max_bid": 2.0},
         {**_weighted.param_docs, "wall_piece": "weight of each wall-piece purchase",
          "hotel": "weight of each hotel purchase (a hotel and a chip)", **_BID},
-        {**_weighted.bounds, "wall_piece": (0.0, 1e9), "hotel": (0.0, 1e9), "max_bid": (0.0, 100.0)}),
+        {**_weighted.bounds, "wall_piece": (0.0, 1e9), "hotel": (0.0, 1e9), "max_bid": (0.0, 100.0)},
+        integers=_CARDS),
     "builder": PolicyInfo(
         "builder", BUILDER,
         "Catan's builder taught the scenario: city > settlement > wall piece > hotel (where the opponents' buildings "
         "on the field do not outnumber its own; the chip with the most pips) > development card > road toward its "
         "best site, trades that complete one of the base builds; bids up to max_bid.",
-        {"variety": 2.0, "max_bid": 2.0}, {**_VARIETY, **_BID}, {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0)}),
+        {"variety": 2.0, "max_bid": 2.0}, {**_VARIETY, **_BID}, {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0)},
+        integers=_CARDS),
     "specht": PolicyInfo(
         "specht", SPECHT,
         "Goes for the wall: buys a wall piece whenever it can, trades toward the cheapest released piece, puts "
         "threshold chips under the section it can pay soonest; otherwise the builder; bids up to max_bid.",
-        {"variety": 2.0, "max_bid": 3.0}, {**_VARIETY, **_BID}, {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0)}),
+        {"variety": 2.0, "max_bid": 3.0}, {**_VARIETY, **_BID}, {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0)},
+        integers=_CARDS),
     "hotelier": PolicyInfo(
         "hotelier", HOTELIER,
         "Goes for hotels: opens beside hotel fields (hotel_site points per hotel field beside a site, added to the "
@@ -57,7 +62,7 @@ POLICIES = {
         "the chip of most pips it can pay), trades toward one; otherwise the builder; bids up to max_bid.",
         {"variety": 2.0, "max_bid": 2.0, "hotel_site": 4.0},
         {**_VARIETY, **_BID, "hotel_site": "opening placement: points per hotel field beside a site"},
-        {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0), "hotel_site": (0.0, 100.0)}),
+        {"variety": (0.0, 100.0), "max_bid": (0.0, 100.0), "hotel_site": (0.0, 100.0)}, integers=_CARDS),
     "search": PolicyInfo(
         "search", SEARCH,
         "Catan's search on the scenario's turn: scores each legal action after its roll (wall pieces and hotels "
@@ -69,6 +74,7 @@ POLICIES = {
          "base": f"the rollouts' policy: {RANDOM} random, {WEIGHTED} weighted, {BUILDER} builder, {SPECHT} specht, "
                  f"{HOTELIER} hotelier",
          "horizon": "turns a rollout plays after the decision's turn before it is scored (0: to the end)"},
-        {"budget": (1.0, 65536.0), "base": (0.0, float(HOTELIER)), "horizon": (0.0, 10000.0)}),
+        {"budget": (1.0, 65536.0), "base": (0.0, float(HOTELIER)), "horizon": (0.0, 10000.0)},
+        integers=frozenset({"budget", "base", "horizon"})),
 }
 HOTEL_SITE = 2  # prm column of the hotelier's hotel_site

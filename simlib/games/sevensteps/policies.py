@@ -21,6 +21,9 @@ _SEARCH_DOCS = {
 }
 _SEARCH_BOUNDS = {"aid_margin": (-100.0, 100.0), "aid_options": (1.0, 100.0), "max_nodes": (1.0, 1e7),
                   "take_first": (0.0, 1.0), "reach": (0.0, 12.0)}
+# Whole numbers: points, targets, chains, a 0/1 pile and steps (the kernel reads them as integers or compares them
+# with integers, so a fraction would play as a whole number under a run id of its own).
+_SEARCH_INTEGERS = frozenset(_SEARCH)
 
 POLICIES = {
     p.name: p
@@ -32,14 +35,14 @@ POLICIES = {
         PolicyInfo("greedy", GREEDY,
                    "Plays this turn's highest-scoring chain (its victory-point tile's points included where met), "
                    "found by an exact search over every legal chain (max_nodes caps it); ties drawn uniformly.",
-                   _SEARCH, _SEARCH_DOCS, _SEARCH_BOUNDS),
+                   _SEARCH, _SEARCH_DOCS, _SEARCH_BOUNDS, integers=_SEARCH_INTEGERS),
         PolicyInfo("climber", CLIMBER,
                    "Builds towers toward 7: plays the chain with the highest sum of squared levels; holding no tile, "
                    "plays the best chain scoring below the tile threshold instead when it scores at least the "
                    "climb's score minus sacrifice, and takes a tile.",
                    {**_SEARCH, "sacrifice": 3.0},
                    {**_SEARCH_DOCS, "sacrifice": "points it gives up this turn to collect a tile"},
-                   {**_SEARCH_BOUNDS, "sacrifice": (0.0, 49.0)}),
+                   {**_SEARCH_BOUNDS, "sacrifice": (0.0, 49.0)}, integers=_SEARCH_INTEGERS | {"sacrifice"}),
         PolicyInfo("search", SEARCH,
                    "Scores turn plans by rollouts and plays the best: the base policy's own plan, the best few "
                    "chains by points with and without its build-aid tile, and the best chain scoring below the "
@@ -53,6 +56,6 @@ POLICIES = {
                                "held tiles counted (0: to the end)",
                     "chains": "the best chains by points taken as candidates, with and without the build-aid tile"},
                    {"budget": (1.0, 65536.0), "base": (0.0, float(CLIMBER)), "horizon": (0.0, 1000.0),
-                    "chains": (1.0, 64.0)}),
+                    "chains": (1.0, 64.0)}, integers=frozenset({"budget", "base", "horizon", "chains"})),
     )
 }
