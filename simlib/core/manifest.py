@@ -144,8 +144,13 @@ def list_runs(lake: Lake) -> dict[tuple[str, str], RunFiles]:
 
 
 def _read_row(lake: Lake, path: str) -> dict:
+    """A runs row without its times: reading a time zone costs a second at first use, which every `simlib sql`
+    would pay (and an old row without a manifest column reads as one with none)."""
     try:
-        return lake.read_table(path).to_pylist()[0]
+        with lake.fs.open(path, "rb") as handle:
+            table = pq.ParquetFile(handle)
+            wanted = [c for c in table.schema_arrow.names if c not in ("started_at", "ended_at")]
+            return {"manifest": None} | table.read(columns=wanted).to_pylist()[0]
     except Exception:  # noqa: BLE001 - a damaged runs file: the run cannot be trusted, nor mended from it
         return {"status": UNREADABLE, "manifest": None}
 
