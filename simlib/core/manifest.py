@@ -106,13 +106,25 @@ class Audit:
 
 
 def run_files(lake: Lake, game: str, run_id: str) -> RunFiles:
-    """One run's part files in every table (not its runs row), with their sizes."""
+    """One run's part files in every table (not its runs row), with their sizes: a listing of the lake's top
+    folder, then of the run's folder in each table (a glob from the top would walk the whole lake)."""
     run = RunFiles(game, run_id)
-    for path, size in lake.sizes(f"*/game={game}/run_id={run_id}/part-*.parquet").items():
-        table = PurePosixPath(path).parts[-4]
-        if table not in RECORD_TABLES:
-            key = f"{table}/{PurePosixPath(path).name}"
-            run.sizes[key], run.paths[key] = size, path
+    try:
+        tops = lake.fs.ls(lake.root, detail=False)
+    except FileNotFoundError:  # a new lake on an object store: no prefix until a first file
+        return run
+    for top in tops:
+        table = PurePosixPath(top).name
+        if table in RECORD_TABLES or table.startswith("."):
+            continue
+        try:
+            found = lake.fs.ls(f"{top}/game={game}/run_id={run_id}", detail=True)
+        except FileNotFoundError:
+            continue
+        for info in found:
+            name = PurePosixPath(info["name"]).name
+            if name.startswith("part-") and name.endswith(".parquet"):
+                run.sizes[f"{table}/{name}"], run.paths[f"{table}/{name}"] = info["size"], info["name"]
     return run
 
 
