@@ -182,11 +182,6 @@ class Lake:
         sorted: a listing, so the same on an object store."""
         return sorted(self.fs.glob(f"{glob.escape(self.root)}/{pattern}"))
 
-    def sizes(self, pattern: str) -> dict[str, int]:
-        """The files matching `pattern` (as `glob`) with their sizes in bytes, from the same one listing."""
-        found = self.fs.glob(f"{glob.escape(self.root)}/{pattern}", detail=True)
-        return {path: info["size"] for path, info in sorted(found.items())}
-
     def remove(self, path: str) -> None:
         self.fs.rm_file(path)
 
