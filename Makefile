@@ -8,7 +8,7 @@ LAKE ?= data/lake
 # (make report SCALE=0.1 for a quick look, SCALE=4 for tighter intervals).
 SCALE ?= 1
 
-.PHONY: install install-dev test lint report ladder simulate pipeline bench bench-compile bench-pairing calibrate docs clean
+.PHONY: install install-dev test test-fast lint report ladder simulate pipeline bench bench-ab bench-compile bench-pairing calibrate docs clean
 
 install: $(VENV)/.installed
 
@@ -63,6 +63,12 @@ ladder: install
 
 bench: install
 	$(PY) -m simlib.bench
+
+# This tree's kernels against revision REV's (default HEAD: the uncommitted changes), alternately in one run, one
+# thread: plays/s of a scripted and a search line-up and rollout steps/s per game (make bench-ab REV=main)
+REV ?= HEAD
+bench-ab: install
+	$(PY) -m simlib.bench_ab --against $(REV)
 
 # Each game's first compile with an empty Numba cache (minutes; docs/compile.md)
 bench-compile: install

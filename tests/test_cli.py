@@ -13,8 +13,12 @@ import pytest
 from simlib import __version__
 from simlib.cli import main
 
+from support.cli import run_cli
+
 
 def simlib(*args):
+    """The installed entry point in a child process: for what only a process shows (its exit status as the shell
+    sees it, a closed pipe)."""
     return subprocess.run([sys.executable, "-m", "simlib.cli", *args], capture_output=True, text=True)
 
 
@@ -75,7 +79,7 @@ BAD = [
 @pytest.mark.parametrize("args,message", BAD)
 def test_bad_input_is_one_line_exit_2_nothing_written(tmp_path, args, message):
     lake = tmp_path / "lake"
-    result = simlib(*args, "--lake", str(lake))
+    result = run_cli(*args, "--lake", str(lake))
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
@@ -87,7 +91,7 @@ def test_unwritable_lake(tmp_path):
     file is the next test's case.)"""
     lake = tmp_path / "lake"
     lake.write_text("not a folder")
-    result = simlib("simulate", "mauer", "--plays", "5", "--players", "4", "--policies", "random",
+    result = run_cli("simulate", "mauer", "--plays", "5", "--players", "4", "--policies", "random",
                     "--lake", str(lake))
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
@@ -98,7 +102,7 @@ def test_unwritable_lake(tmp_path):
 def test_lake_path_that_is_a_file(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    result = simlib("simulate", "mauer", "--plays", "5", "--players", "4", "--policies", "random",
+    result = run_cli("simulate", "mauer", "--plays", "5", "--players", "4", "--policies", "random",
                     "--lake", str(blocker / "lake"))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "not writable" in result.stderr
@@ -161,7 +165,7 @@ def test_an_empty_lake_path_is_an_error_not_the_current_folder(tmp_path):
 def test_a_batch_sweep_of_the_baseline_alone_is_an_error(tmp_path):
     batch = tmp_path / "b.toml"
     batch.write_text('[[sweep]]\nvary = { penalty_tower = [15] }\nplayers = 4\npolicies = ["random"]\nplays = 10\n')
-    done = simlib("batch", "mauer", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
+    done = run_cli("batch", "mauer", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "nothing to compare" in done.stderr
     assert not (tmp_path / "lake").exists()
 
@@ -169,9 +173,9 @@ def test_a_batch_sweep_of_the_baseline_alone_is_an_error(tmp_path):
 def test_a_batch_file_cannot_set_a_derived_parameter_nor_go_without_a_game(tmp_path):
     batch = tmp_path / "b.toml"
     batch.write_text('[[run]]\nplayers = 3\npolicies = ["random"]\nplays = 10\noptions = { deck_id = "abc" }\n')
-    done = simlib("batch", "mauerbruch", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
+    done = run_cli("batch", "mauerbruch", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
     assert done.returncode == 2 and "deck_id of mauerbruch is derived" in done.stderr
-    done = simlib("batch", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
+    done = run_cli("batch", "--file", str(batch), "--lake", str(tmp_path / "lake"), "--quiet")
     assert done.stderr.splitlines() == ["simlib: error: --file needs a game: simlib batch GAME --file FILE"]
     assert not (tmp_path / "lake").exists()
 
@@ -264,7 +268,7 @@ def test_errors_name_simlib_commands_not_makefile_targets(tmp_path):
                      str(tmp_path / "d.duckdb")],
                     ["report", "--lake", str(tmp_path / "lake"), "--marts", str(tmp_path / "m"), "--out",
                      str(tmp_path / "r")]):
-        done = simlib(*command)
+        done = run_cli(*command)
         assert done.returncode == 2 and "simlib simulate" in done.stderr and "make " not in done.stderr, done.stderr
 
 
@@ -276,8 +280,8 @@ def small_lake(tmp_path_factory):
     return lake
 
 
-def sql(lake, *args, **kw):
-    return simlib("sql", *args, "--lake", str(lake), "--marts", str(lake.parent / "marts"), **kw)
+def sql(lake, *args):
+    return run_cli("sql", *args, "--lake", str(lake), "--marts", str(lake.parent / "marts"))
 
 
 def test_sql_over_a_missing_lake_is_an_error_naming_it(tmp_path):

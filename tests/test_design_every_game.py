@@ -10,9 +10,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from simlib.core.config import RunConfig
@@ -23,6 +20,8 @@ from simlib.design import sensitivity as sa
 from simlib.design.metrics import canonical, estimate, play_values
 from simlib.design.tune import parse_box
 
+from support.cli import run_cli
+
 METRICS = ["mean_length", "seat0_advantage"]
 
 # (game, players, line-up, plays per point, a turn limit's range above every play's length)
@@ -31,10 +30,6 @@ LIMITS = [("mauer", 4, "random", 2_000, "max_baurunden=200..500"),
           ("mauerspechte", 4, "hotelier", 100, "max_turns=500..1000"),
           ("sevensteps", 4, "random", 200, "max_turns=500..1000"),
           ("burgenland", 4, "random", 500, "max_turns=1000..2000")]
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "simlib.cli", *args], capture_output=True, text=True)
 
 
 def morris(tmp_path, game_name, players, lineup, plays, vary, metrics, size=3):

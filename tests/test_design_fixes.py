@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -31,15 +29,13 @@ from simlib.design.fixes import (
 from simlib.design.metrics import Z95, Estimate
 from simlib.design.tune import Evaluation, Tune, parse_box
 
+from support.cli import run_cli
+
 MAUER = get_game("mauer")
 SD = 0.43  # a play's sd of seat 0's advantage at four players
 # Seat 0's advantage at four readers by tower cost as a paired sweep measured it (seed 21, 5,000 plays each): it
 # crosses zero twice between the old grid's 0 and 6, and rises beyond.
 TOWER = {0: 0.063, 1: -0.019, 2: -0.023, 3: 0.073} | {v: 0.09 + 0.001 * v for v in range(4, 31)}
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "simlib.cli", *args], capture_output=True, text=True)
 
 
 def shaped(curve, confirmed=None):

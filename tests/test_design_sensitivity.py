@@ -6,8 +6,6 @@ Morris' sigma 0), the tower's effect the largest over these ranges. Bad input: o
 from __future__ import annotations
 
 import html
-import subprocess
-import sys
 
 import pytest
 
@@ -20,12 +18,10 @@ from simlib.design import sensitivity as sa
 from simlib.design.metrics import canonical, estimate, play_values
 from simlib.design.tune import parse_box
 
+from support.cli import run_cli
+
 MAUER = get_game("mauer")
 BOX = ["penalty_tower=5..25", "penalty_wall_1=0..5", "penalty_gate=5..15"]
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "simlib.cli", *args], capture_output=True, text=True)
 
 
 def test_morris_finds_no_effect_where_there_is_none_and_the_linear_effects_in_order(tmp_path):

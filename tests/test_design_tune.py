@@ -5,8 +5,6 @@ two-point grid on common random numbers gives the cost that meets a target) the 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pyarrow.dataset as ds
@@ -20,11 +18,9 @@ from simlib.core.runner import run
 from simlib.design.metrics import estimate, play_values
 from simlib.design.tune import Tune, parse_box, parse_targets
 
+from support.cli import run_cli
+
 MAUER = get_game("mauer")
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "simlib.cli", *args], capture_output=True, text=True)
 
 
 @pytest.mark.parametrize(("vary", "words"), [
