@@ -11,9 +11,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from . import __version__
 from .analysis import SQL_TIMEOUT
-from .core import limits
+from .core import __version__, limits
 from .core.config import RunConfig, check_players
 from .core.errors import SimlibError
 from .core.game import Game

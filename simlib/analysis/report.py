@@ -24,7 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
-from .. import __version__
+from ..core import __version__
 from ..core.errors import SimlibError
 from ..core.executors import worker_start
 from ..core.game import Game

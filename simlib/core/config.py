@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__
+from . import __version__
 from .errors import SimlibError
 from .game import Game
 from .limits import PLAYS, SEED, shown

@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 from tqdm import tqdm
 
-from .. import __version__
+from . import __version__
 from .config import RunConfig
 from .errors import SimlibError
 from .executors import Executor, LocalExecutor, worker_start

@@ -17,7 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import __version__
+from . import __version__
 from .config import RunConfig
 from .errors import SimlibError
 from .game import Game

@@ -162,7 +162,7 @@ def rows(effects: list[Effect], box: list[Dimension], args, n_points: int, game:
          options: dict[str, Any]) -> list[dict]:
     """The `sensitivities` rows of an analysis (args: the command's method, metrics, line-up, plays, seed, size;
     options: the rule parameters fixed for every point)."""
-    from .. import __version__
+    from ..core import __version__
 
     spec = {"method": args.method, "box": [str(d) for d in box], "metrics": args.metric, "players": args.players,
             "policies": args.policies, "plays": args.plays, "seed": args.seed, "size": args.size, "options": options,

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
 
-from .. import __version__
+from ..core import __version__
 from ..core.config import RunConfig, check_players
 from ..core.errors import SimlibError
 from ..core.game import Game
