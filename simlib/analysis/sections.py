@@ -14,12 +14,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
+from ..core.setups import distinct_labels
 from .design import design_search, parameters_that_matter
 from .estimators import MARGIN_SHARE, Z90, holm, wilson
 from .ladder import skill_ladder
 from .page import PAGE_INCHES, Page, ci, count, interval, number, pct, sentence
 from .readings import rule_readings
-from .setups import distinct_labels
 
 
 def one_policy_setups(frame: pl.DataFrame) -> pl.DataFrame:

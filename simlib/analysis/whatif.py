@@ -16,8 +16,8 @@ import re
 
 import polars as pl
 
+from ..core.setups import phrase, table_words
 from .page import Page, digits_apart, error_bars, p_text, signed
-from .setups import phrase, table_words
 
 _NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length": "game length"}
 BALANCE = "balance"  # a panel of each run's own balance (mart_run_balance), not a paired metric

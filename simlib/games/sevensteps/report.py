@@ -16,7 +16,7 @@ from ...analysis import page as page_api
 from ...analysis.estimators import MARGIN_RELATIVE, MARGIN_SHARE, Z90, Z95, holm
 from ...analysis.page import Page, ci, count, interval, lead, number, p_text, pct, replaces, sentence
 from ...analysis.sections import length_verdict, seat_sentence, start_player_verdict
-from ...analysis.setups import distinct_labels
+from ...core.setups import distinct_labels
 
 BASE = 7  # the rule text's "weniger als 7 Punkte"
 SIDES = {"front": None, "back": "none"}  # the marker face: the back's open (colours are the policies')
