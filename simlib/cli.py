@@ -183,10 +183,10 @@ def _cmd_simulate(args) -> None:
 
 
 def _cmd_batch(args) -> None:
-    from .core.batch import read_batch
     from .core.runner import compile_kernels, run
     from .core.summary import setup_words
     from .core.sweep import write_sweep
+    from .design.batch import ladder_batch, read_batch, report_batch
 
     if args.file and not args.game:  # a batch file's runs are one game's
         raise SimlibError("--file needs a game: simlib batch GAME --file FILE")
@@ -196,7 +196,7 @@ def _cmd_batch(args) -> None:
     todo, sweeps, fixes = [], [], []
     for name in names:
         game = get_game(name)
-        path = Path(args.file) if args.file else game.ladder_batch() if args.ladder else game.report_batch()
+        path = Path(args.file) if args.file else ladder_batch(game) if args.ladder else report_batch(game)
         if path is not None:
             batch = read_batch(game, path, args.scale)
             todo, sweeps, fixes = todo + batch.configs, sweeps + batch.sweeps, fixes + batch.fixes
@@ -219,9 +219,9 @@ def _cmd_batch(args) -> None:
 
 
 def _cmd_sweep(args) -> int:
-    from .core.batch import sweep_runs
     from .core.runner import compile_kernels, run
     from .core.sweep import Sweep, parse_vary, write_sweep
+    from .design.batch import sweep_runs
 
     game = get_game(args.game)
     try:

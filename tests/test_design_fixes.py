@@ -302,7 +302,7 @@ def test_the_index_says_where_no_value_tried_comes_near_and_where_there_is_nothi
 
 
 def test_a_batch_file_reads_its_fix_searches(tmp_path):
-    from simlib.core.batch import read_batch
+    from simlib.design.batch import read_batch
 
     batch = tmp_path / "b.toml"
     batch.write_text('[[fixes]]\nplayers = 4\nbudget = 40_000\nonly = ["penalty_tower=0..6"]\n')

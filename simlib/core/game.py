@@ -77,7 +77,8 @@ class Game(ABC):
     # Parameters that `simlib simulate` also takes as a flag of their own (`--NAME VALUE`), with help text.
     option_flags: dict[str, str] = {}
 
-    # The game's package folder, holding parameters.toml and (optionally) report_batch.toml.
+    # The game's package folder, holding parameters.toml and (optionally) report_batch.toml and ladder_batch.toml
+    # (simlib/design/batch.py).
     package: Path
     # The policy catalogue and the lake tables (`games`, `seats`, event tables), columns documented.
     policy_catalogue: dict[str, PolicyInfo]
@@ -141,16 +142,6 @@ class Game(ABC):
         """Which of the game's compiled kernels plays `config`: every game compiles line-ups with a search seat
         as a kernel of its own (so that scripted runs never compile the search)."""
         return "search" if any(p.name == "search" for p in config.policies) else "scripted"
-
-    def ladder_batch(self) -> Path | None:
-        """A TOML file of the runs of the game's full skill ladder (`make ladder`)."""
-        path = self.package / "ladder_batch.toml"
-        return path if path.exists() else None
-
-    def report_batch(self) -> Path | None:
-        """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""
-        path = self.package / "report_batch.toml"
-        return path if path.exists() else None
 
     def pipeline_folder(self) -> Path | None:
         """The folder of the game's own pipeline models (SQL or Polars files and the schema.toml that
