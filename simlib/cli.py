@@ -310,8 +310,9 @@ def _batch_fixes(lake: Lake, searches: list, executor) -> None:
 
 
 def _cmd_fixes(args) -> None:
+    from .analysis.tunes import candidate_ranges
     from .core.runner import compile_kernels
-    from .design.fixes import candidate_ranges, find_fixes, fix_searches, lake_evaluator, unsearchable_words
+    from .design.fixes import find_fixes, fix_searches, lake_evaluator, unsearchable_words
     from .design.record import write_evaluation
 
     game = get_game(args.game)

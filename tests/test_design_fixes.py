@@ -15,21 +15,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from simlib.analysis.estimators import Z95
+from simlib.analysis.tunes import Estimate, Evaluation, candidate_ranges, every_value, tost
 from simlib.core.errors import SimlibError
 from simlib.core.registry import get_game
-from simlib.design.fixes import (
-    FIX_TRIALS,
-    candidate_ranges,
-    confirm_plays,
-    every_value,
-    fair_value,
-    find_fix,
-    fix_searches,
-    grid_then_bisection,
-    tost,
-)
-from simlib.design.metrics import Z95, Estimate
-from simlib.design.tune import Evaluation, Tune, parse_box
+from simlib.design.fixes import FIX_TRIALS, confirm_plays, fair_value, find_fix, fix_searches, grid_then_bisection
+from simlib.design.tune import Tune, parse_box
 
 MAUER = get_game("mauer")
 SD = 0.43  # a play's sd of seat 0's advantage at four players

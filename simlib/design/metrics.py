@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.estimators import Z95, balance, seat_sums, share_interval
+from ..analysis.tunes import Estimate
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.lake import Lake
@@ -76,21 +77,6 @@ class PlayValues:
     shares: np.ndarray
     scores: np.ndarray
     headline: np.ndarray
-
-
-@dataclass(frozen=True)
-class Estimate:
-    value: float
-    lo: float
-    hi: float
-    sd: float  # a play's standard deviation (for scaling distances between metrics)
-    plays: int
-
-    def contains(self, target: float) -> bool:
-        return self.lo <= target <= self.hi
-
-    def as_dict(self) -> dict[str, float]:
-        return {"value": self.value, "lo": self.lo, "hi": self.hi, "sd": self.sd, "plays": self.plays}
 
 
 def play_values(lake: Lake, game: Game, run_id: str) -> PlayValues:

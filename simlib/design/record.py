@@ -12,9 +12,10 @@ import json
 
 import pyarrow as pa
 
+from ..analysis.tunes import Evaluation
 from ..core.lake import Lake
 from ..core.schemas import SENSITIVITIES_SCHEMA, TUNES_SCHEMA
-from .tune import Evaluation, Tune
+from .tune import Tune
 
 
 def tune_name(game: str, run_id: str, tune_id: str, step: int) -> str:

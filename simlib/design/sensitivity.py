@@ -20,12 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from ..analysis.tunes import Dimension, Estimate
 from ..core.config import RunConfig
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.limits import SIZE, seeds
-from .metrics import Estimate
-from .tune import Dimension
 
 METHODS = ("morris", "sobol")
 MORRIS_LEVELS = 4
