@@ -5,34 +5,15 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
+from .config import PolicyInfo, RunConfig, parse_policy
 from .params import Parameter, load_parameters
 from .resources import pipelines_root
-
-if TYPE_CHECKING:
-    from .config import RunConfig
-
-
-@dataclass(frozen=True)
-class PolicyInfo:
-    """A scripted policy: a one-line description and its numeric parameters with defaults."""
-
-    name: str
-    code: int  # the number the game's kernel dispatches on
-    description: str
-    params: dict[str, float] = field(default_factory=dict)
-    param_docs: dict[str, str] = field(default_factory=dict)
-    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)  # inclusive; absent = unbounded
-    # Parameters that take whole numbers only (a budget, a policy code, a count, a 0/1 switch): the kernel reads
-    # them as integers, so 1.5 would play as 1 under a run id of its own; parse_policy refuses it.
-    integers: frozenset[str] = frozenset()
 
 
 class Game(ABC):
@@ -128,14 +109,10 @@ class Game(ABC):
 
     def ladder_rungs(self) -> list[str]:
         """The skill ladder's rungs, weakest first, each a full policy spec (its parameters spelled out)."""
-        from .config import parse_policy
-
         return [str(parse_policy(rung, self)) for rung in self.skill_ladder or self.policy_catalogue]
 
     def best_heuristic_spec(self) -> str | None:
         """The best heuristic as a full policy spec (a rung of ladder_rungs), or None."""
-        from .config import parse_policy
-
         return str(parse_policy(self.best_heuristic, self)) if self.best_heuristic else None
 
     def kernel_of(self, config: RunConfig) -> str:
