@@ -36,10 +36,6 @@ class Game(ABC):
     # value, or a dict from value to text ("*": any other value). Every option that differs from its default
     # makes a set-up of its own (pipelines/shared/mart_run_setups.py); one without a phrase is labelled by name.
     setup_options: dict[str, str | dict[str, str]] = {}
-    # What a play's `score` is called in the report; a game whose score is a penalty taken negative (Die Mauer)
-    # names it "penalty points" with score_sign -1, and tables show the points positive.
-    score_name: str = "score"
-    score_sign: int = 1
     # The game's headline (its part of int_play_headline) as a design search's metric, by the game's own name
     # (`simlib tune mauer --target mean_penalty=12`); empty: the game has no headline.
     headline_metric: str = ""
@@ -49,10 +45,6 @@ class Game(ABC):
     # The game's best heuristic, a rung of the ladder: every stronger rung also plays against it, one player at a
     # table of it (does search beat the best scripted play?). Empty: no such tables.
     best_heuristic: str = ""
-    # Where the game stands in the report (the rule texts' order: ../shared/GAMES.md); lower first.
-    report_order: int = 100
-    # What the `turns` column counts, for axis labels.
-    turn_name: str = "turns"
     # Tables written only for runs with --events (they are large).
     event_tables: tuple[str, ...] = ("events",)
     # Parameters that `simlib simulate` also takes as a flag of their own (`--NAME VALUE`), with help text.

@@ -45,7 +45,6 @@ def _deck_from_text(name: str, text: str) -> Deck:
 class Mauerbruch(Game):
     name = "mauerbruch"
     title = "Mauerbruch"
-    report_order = 20
     rules_version = 2  # 2: the search deals the hidden cards from a sorted pool (it read their order: issue 35)
     min_players = 2
     max_players = 4
