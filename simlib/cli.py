@@ -108,6 +108,17 @@ def _shown(value) -> str:
     return '""' if value == "" else str(value)
 
 
+def _option_flags() -> dict[str, list[str]]:
+    """The parameters `simlib simulate` takes as flags of their own (`flag` in a game's parameters.toml), each with
+    its help text per game: {"rounds": ["mauer: Spielrunden per match"]}."""
+    flags: dict[str, list[str]] = {}
+    for game in games().values():
+        for name, p in game.parameters().items():
+            if p.flag:
+                flags.setdefault(name, []).append(f"{game.name}: {p.flag}")
+    return flags
+
+
 def _options(args, game: Game) -> dict:
     """The rule parameters a command sets with --params FILE, a parameter's own flag (--rounds) and --option
     NAME=VALUE, coerced. A parameter set twice to different values is an error, not a silent choice; a derived
@@ -116,7 +127,7 @@ def _options(args, game: Game) -> dict:
     if args.params:
         given += [(f"{name} = {value!r} in {args.params}", name, value)
                   for name, value in read_overrides(args.params).items()]
-    for name in dict.fromkeys(flag for g in games().values() for flag in g.option_flags):  # another game's: refused
+    for name in _option_flags():  # every game's: another game's parameter is refused as any unknown one is
         value = getattr(args, f"option_{name}", None)
         if value is not None:
             given.append((f"--{name.replace('_', '-')} {value}", name, value))
@@ -522,11 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policies", required=True, help="one policy, or one per seat: a,b,c (name:param=value)")
     p.add_argument("--seed", type=_within("--seed", limits.SEED), default=0,
                    help="the run's seed (default 0); with the play index it fixes every draw")
-    flags = {}
-    for game in games().values():
-        for name, help_text in game.option_flags.items():
-            flags.setdefault(name, []).append(f"{game.name}: {help_text}")
-    for name, helps in flags.items():
+    for name, helps in _option_flags().items():
         p.add_argument(f"--{name.replace('_', '-')}", dest=f"option_{name}", metavar="VALUE",
                        help=f"same as --option {name}=VALUE ({'; '.join(helps)})")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule parameter")

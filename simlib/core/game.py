@@ -47,8 +47,6 @@ class Game(ABC):
     best_heuristic: str = ""
     # Tables written only for runs with --events (they are large).
     event_tables: tuple[str, ...] = ("events",)
-    # Parameters that `simlib simulate` also takes as a flag of their own (`--NAME VALUE`), with help text.
-    option_flags: dict[str, str] = {}
 
     # The game's package folder, holding parameters.toml and (optionally) report_batch.toml and ladder_batch.toml
     # (simlib/design/batch.py).

@@ -45,7 +45,6 @@ class Mauer(Game):
         "rounds": {"1": "single rounds, not matches", "*": "matches of {} rounds"},
     }
     match_parameters = ("rounds", "start")
-    option_flags = {"rounds": "Spielrunden per match"}
     package = Path(__file__).parent
     skill_ladder = ("random", "heavy", "hollow", "reader", "search:budget=16", "search:budget=64", "search:budget=256")
     best_heuristic = "reader"

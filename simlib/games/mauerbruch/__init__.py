@@ -50,7 +50,6 @@ class Mauerbruch(Game):
     max_players = 4
     setup_options = {"deck": "deck {}", "opening": {"discard": "opening onto the discard pile",
                                                    "piles": "opening onto the piles"}}
-    option_flags = {"deck": "a deck CSV file replacing the built-in NumNum deck"}
     event_tables = ("events", "deals")
     package = Path(__file__).parent
     skill_ladder = ("random", "greedy", "cautious", "search:budget=16", "search:budget=64", "search:budget=256")
