@@ -48,8 +48,9 @@ class Game(ABC):
     # Tables written only for runs with --events (they are large).
     event_tables: tuple[str, ...] = ("events",)
 
-    # The game's package folder, holding parameters.toml and (optionally) report_batch.toml and ladder_batch.toml
-    # (simlib/design/batch.py).
+    # The game's package folder, holding parameters.toml and, optionally, report_batch.toml and ladder_batch.toml
+    # (simlib/design/batch.py) and report.py, its plug-in to the report (GameReport, simlib/analysis/page.py): the
+    # report finds it by name; nothing in the game's rules imports it.
     package: Path
     # The policy catalogue and the lake tables (`games`, `seats`, event tables), columns documented.
     policy_catalogue: dict[str, PolicyInfo]
