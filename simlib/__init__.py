@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__version__ = "0.1.0"
+from .core import __version__
+
+__all__ = ["__version__", "connect"]
 
 
 def connect(lake: str | Path = "data/lake", marts: str | Path = "data/marts"):

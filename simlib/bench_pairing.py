@@ -23,11 +23,12 @@ from pathlib import Path
 import duckdb
 
 from .core.registry import games, get_game
+from .design.batch import report_batch
 
 
 def _sweeps_only(game_name: str, folder: Path) -> Path:
     game = get_game(game_name)
-    spec = tomllib.loads(game.report_batch().read_text())
+    spec = tomllib.loads(report_batch(game).read_text())
     lines = []
     for entry in spec.get("sweep", []):
         lines.append("[[sweep]]")
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", help="games (default: every game with a report sweep)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the sweeps' plays (default 1)")
     args = parser.parse_args(argv)
-    names = args.games or [g for g in games() if tomllib.loads(get_game(g).report_batch().read_text()).get("sweep")]
+    names = args.games or [g for g in games() if tomllib.loads(report_batch(get_game(g)).read_text()).get("sweep")]
     print(f"{'game':<13} {'variant':<22} {'players':>7} {'line-up':<30} {'seat0':>6} {'length':>6} "
           f"{'headline':>8} {'median':>6}  (pairing gain: unpaired / paired interval width)")
     for name in names:

@@ -11,9 +11,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from . import __version__
 from .analysis import SQL_TIMEOUT
-from .core import limits
+from .core import __version__, limits
 from .core.config import RunConfig, check_players
 from .core.errors import SimlibError
 from .core.game import Game
@@ -109,6 +108,17 @@ def _shown(value) -> str:
     return '""' if value == "" else str(value)
 
 
+def _option_flags() -> dict[str, list[str]]:
+    """The parameters `simlib simulate` takes as flags of their own (`flag` in a game's parameters.toml), each with
+    its help text per game: {"rounds": ["mauer: Spielrunden per match"]}."""
+    flags: dict[str, list[str]] = {}
+    for game in games().values():
+        for name, p in game.parameters().items():
+            if p.flag:
+                flags.setdefault(name, []).append(f"{game.name}: {p.flag}")
+    return flags
+
+
 def _options(args, game: Game) -> dict:
     """The rule parameters a command sets with --params FILE, a parameter's own flag (--rounds) and --option
     NAME=VALUE, coerced. A parameter set twice to different values is an error, not a silent choice; a derived
@@ -117,7 +127,7 @@ def _options(args, game: Game) -> dict:
     if args.params:
         given += [(f"{name} = {value!r} in {args.params}", name, value)
                   for name, value in read_overrides(args.params).items()]
-    for name in dict.fromkeys(flag for g in games().values() for flag in g.option_flags):  # another game's: refused
+    for name in _option_flags():  # every game's: another game's parameter is refused as any unknown one is
         value = getattr(args, f"option_{name}", None)
         if value is not None:
             given.append((f"--{name.replace('_', '-')} {value}", name, value))
@@ -184,10 +194,10 @@ def _cmd_simulate(args) -> None:
 
 
 def _cmd_batch(args) -> None:
-    from .core.batch import read_batch
     from .core.runner import compile_kernels, run
     from .core.summary import setup_words
     from .core.sweep import write_sweep
+    from .design.batch import ladder_batch, read_batch, report_batch
 
     if args.file and not args.game:  # a batch file's runs are one game's
         raise SimlibError("--file needs a game: simlib batch GAME --file FILE")
@@ -197,7 +207,7 @@ def _cmd_batch(args) -> None:
     todo, sweeps, fixes = [], [], []
     for name in names:
         game = get_game(name)
-        path = Path(args.file) if args.file else game.ladder_batch() if args.ladder else game.report_batch()
+        path = Path(args.file) if args.file else ladder_batch(game) if args.ladder else report_batch(game)
         if path is not None:
             batch = read_batch(game, path, args.scale)
             todo, sweeps, fixes = todo + batch.configs, sweeps + batch.sweeps, fixes + batch.fixes
@@ -220,9 +230,9 @@ def _cmd_batch(args) -> None:
 
 
 def _cmd_sweep(args) -> int:
-    from .core.batch import sweep_runs
     from .core.runner import compile_kernels, run
     from .core.sweep import Sweep, parse_vary, write_sweep
+    from .design.batch import sweep_runs
 
     game = get_game(args.game)
     try:
@@ -311,8 +321,9 @@ def _batch_fixes(lake: Lake, searches: list, executor) -> None:
 
 
 def _cmd_fixes(args) -> None:
+    from .analysis.tunes import candidate_ranges
     from .core.runner import compile_kernels
-    from .design.fixes import candidate_ranges, find_fixes, fix_searches, lake_evaluator, unsearchable_words
+    from .design.fixes import find_fixes, fix_searches, lake_evaluator, unsearchable_words
     from .design.record import write_evaluation
 
     game = get_game(args.game)
@@ -522,11 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policies", required=True, help="one policy, or one per seat: a,b,c (name:param=value)")
     p.add_argument("--seed", type=_within("--seed", limits.SEED), default=0,
                    help="the run's seed (default 0); with the play index it fixes every draw")
-    flags = {}
-    for game in games().values():
-        for name, help_text in game.option_flags.items():
-            flags.setdefault(name, []).append(f"{game.name}: {help_text}")
-    for name, helps in flags.items():
+    for name, helps in _option_flags().items():
         p.add_argument(f"--{name.replace('_', '-')}", dest=f"option_{name}", metavar="VALUE",
                        help=f"same as --option {name}=VALUE ({'; '.join(helps)})")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule parameter")

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
+from simlib.core.lake import part_path, write_atomic
+from simlib.core.schemas import RUNS_SCHEMA
 from simlib.games.catan.tables import GAMES, PRODUCTION, SEATS
 
 from lake_fixture import _table, seal_run

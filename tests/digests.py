@@ -218,8 +218,8 @@ def table_digests() -> dict[str, str]:
 def build_small_lake(root: Path) -> tuple[Path, Path]:
     """Simulate LAKE_BATCHES into root/lake and build the marts into root/marts; returns both paths."""
     from simlib.analysis.pipeline import build
-    from simlib.core.batch import load_batch
     from simlib.core.runner import run
+    from simlib.design.batch import load_batch
 
     lake, marts = root / "lake", root / "marts"
     root.mkdir(parents=True, exist_ok=True)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from simlib.core.lake import RUNS_SCHEMA, Lake, part_path, write_atomic
+from simlib.core.lake import Lake, part_path, write_atomic
 from simlib.core.manifest import describe_file, manifest_json, run_files
+from simlib.core.schemas import RUNS_SCHEMA
 from simlib.games.mauer.tables import EVENTS, GAMES, SEATS
 
 

@@ -33,7 +33,8 @@ from mart_checks import lake_table as shared_lake_table
 from report_pages import figure_names, figure_png
 
 from simlib.analysis.pipeline import build
-from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
+from simlib.core.lake import part_path, write_atomic
+from simlib.core.schemas import RUNS_SCHEMA
 from simlib.games.burgenland.board import map_text
 from simlib.games.burgenland.report import VERDICTS
 from simlib.games.burgenland.tables import GAMES, SEATS

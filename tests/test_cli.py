@@ -321,8 +321,8 @@ def test_sql_write_errors_name_the_file_asked_for_not_a_temporary_one(small_lake
 
 def test_the_readme_documents_the_batch_file_format_with_a_working_example(tmp_path):
     """The README's example batch file is one `simlib batch` reads, and the line it shows counts its runs."""
-    from simlib.core.batch import read_batch
     from simlib.core.registry import get_game
+    from simlib.design.batch import read_batch
 
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     section = readme[readme.index("### Batch files"):]

@@ -88,13 +88,13 @@ def test_a_game_without_number_rules_says_so_and_runs_nothing(tmp_path):
 def test_every_report_batch_searches_a_fix_at_the_best_heuristic():
     """Each game's report answers the index's 'Which single change makes the start player fair?': a [[fixes]] entry
     at its best heuristic over every value of a short range, or none where the rule text has no number."""
-    from simlib.core.batch import read_batch
+    from simlib.analysis.tunes import candidate_ranges, every_value
     from simlib.core.registry import games
-    from simlib.design.fixes import candidate_ranges, every_value
+    from simlib.design.batch import read_batch, report_batch
 
     for name in games():
         game = get_game(name)
-        searches = read_batch(game, game.report_batch()).fixes
+        searches = read_batch(game, report_batch(game)).fixes
         if not candidate_ranges(game, set()):
             assert searches == [], name  # Mauerbruch: only choices
             continue

@@ -13,21 +13,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from simlib.analysis.estimators import Z95
+from simlib.analysis.tunes import Estimate, Evaluation, candidate_ranges, every_value, tost
 from simlib.core.errors import SimlibError
 from simlib.core.registry import get_game
-from simlib.design.fixes import (
-    FIX_TRIALS,
-    candidate_ranges,
-    confirm_plays,
-    every_value,
-    fair_value,
-    find_fix,
-    fix_searches,
-    grid_then_bisection,
-    tost,
-)
-from simlib.design.metrics import Z95, Estimate
-from simlib.design.tune import Evaluation, Tune, parse_box
+from simlib.design.fixes import FIX_TRIALS, confirm_plays, fair_value, find_fix, fix_searches, grid_then_bisection
+from simlib.design.tune import Tune, parse_box
 
 from support.cli import run_cli
 
@@ -298,7 +289,7 @@ def test_the_index_says_where_no_value_tried_comes_near_and_where_there_is_nothi
 
 
 def test_a_batch_file_reads_its_fix_searches(tmp_path):
-    from simlib.core.batch import read_batch
+    from simlib.design.batch import read_batch
 
     batch = tmp_path / "b.toml"
     batch.write_text('[[fixes]]\nplayers = 4\nbudget = 40_000\nonly = ["penalty_tower=0..6"]\n')

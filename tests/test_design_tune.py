@@ -135,8 +135,8 @@ def test_the_tune_agrees_with_a_grid_on_a_known_answer(tmp_path):
 
 
 def test_the_answer_says_which_side_no_value_reached():
-    from simlib.design.metrics import Estimate
-    from simlib.design.tune import Evaluation, answer_lines
+    from simlib.analysis.tunes import Estimate, Evaluation
+    from simlib.design.tune import answer_lines
 
     tune = Tune(MAUER, parse_box(MAUER, ["penalty_tower=5..25"]), {"seat0_advantage": 0.0}, 4, "random", 100_000)
     done = [Evaluation("search", k, {"penalty_tower": v}, "", 1, 2500, {"seat0_advantage": Estimate(

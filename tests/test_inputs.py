@@ -35,11 +35,11 @@ from hypothesis import strategies as st
 
 from simlib.cli import main
 from simlib.core import limits
-from simlib.core.batch import read_batch
 from simlib.core.config import PolicySpec, RunConfig, parse_policy
 from simlib.core.errors import SimlibError
 from simlib.core.params import Parameter, load_parameters
 from simlib.core.registry import games, get_game
+from simlib.design.batch import read_batch
 
 MAUER = get_game("mauer")
 FUZZ_CLI_EXAMPLES = 800

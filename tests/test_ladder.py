@@ -31,11 +31,11 @@ from mart_checks import Z, assert_balance, effective_n, holm, row, share_interva
 
 from simlib.analysis.ladder import strength_answer
 from simlib.analysis.pipeline import build
-from simlib.analysis.setups import distinct_labels
-from simlib.core.batch import read_batch
 from simlib.core.config import parse_policy
 from simlib.core.errors import SimlibError
 from simlib.core.registry import get_game
+from simlib.core.setups import distinct_labels
+from simlib.design.batch import read_batch
 
 from lake_fixture import seats_from_penalties, write_run
 

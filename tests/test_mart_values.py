@@ -38,7 +38,8 @@ from mart_checks import (
 from scipy import stats
 
 from simlib.analysis.pipeline import build
-from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
+from simlib.core.lake import part_path, write_atomic
+from simlib.core.schemas import RUNS_SCHEMA
 from simlib.games.mauer import tables as mauer_tables
 from simlib.games.mauerbruch import tables as mauerbruch_tables
 

@@ -27,7 +27,8 @@ from scipy import stats
 from simlib.analysis.pipeline import build
 from simlib.analysis.report import build_report
 from simlib.cli import main
-from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
+from simlib.core.lake import part_path, write_atomic
+from simlib.core.schemas import RUNS_SCHEMA
 from simlib.games.catan.tables import GAMES as CATAN_GAMES
 from simlib.games.mauerspechte.tables import GAMES, HOTELS, LOVE_PARADES, SEATS, WALL_PIECES
 

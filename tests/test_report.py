@@ -11,9 +11,9 @@ from report_pages import figure_png
 from simlib.analysis import report as report_module
 from simlib.analysis.pipeline import build
 from simlib.analysis.report import build_report, game_sections
-from simlib.core.batch import load_batch
 from simlib.core.errors import SimlibError
 from simlib.core.runner import run
+from simlib.design.batch import load_batch
 from simlib.games.mauer import GAME
 from simlib.games.mauerbruch import GAME as MAUERBRUCH
 

@@ -35,8 +35,9 @@ from mart_checks import lake_table as shared_lake_table
 from report_pages import figure_names, figure_png
 
 from simlib.analysis.pipeline import build
-from simlib.core.lake import RUNS_SCHEMA, part_path, write_atomic
+from simlib.core.lake import part_path, write_atomic
 from simlib.core.registry import get_game
+from simlib.core.schemas import RUNS_SCHEMA
 from simlib.games.sevensteps.tables import GAMES, SEATS, TURNS
 
 from lake_fixture import _table, seal_run

@@ -15,10 +15,10 @@ from scipy import stats
 
 from simlib.analysis.pipeline import build, cache_dir
 from simlib.cli import main
-from simlib.core.batch import read_batch
 from simlib.core.errors import SimlibError
 from simlib.core.registry import get_game
 from simlib.core.sweep import Sweep, parse_vary
+from simlib.design.batch import read_batch
 
 MAUER = get_game("mauer")
 PLAYS = 4_000

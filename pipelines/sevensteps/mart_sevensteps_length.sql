@@ -1,5 +1,5 @@
 -- 7 Steps, how long a play lasts, per set-up (each distinct play counted once: mart_run_setups.counted), in turns,
--- the game's one unit of length (Game.turn_name): the shared mart_setup_length's mean, interval, standard deviation
+-- the game's one unit of length (turn_name in its report.py): the shared mart_setup_length's mean, interval, standard deviation
 -- and quantiles. With what is 7 Steps' own: the side and tile threshold (option_values), completion (the bag
 -- emptied, not the turn limit; the runs' incomplete plays in mart_run_balance) and the towers that collapsed (mean
 -- with its 95% interval).

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlib.analysis.setups import distinct_labels
 from simlib.core.registry import get_game
+from simlib.core.setups import distinct_labels
 
 INPUTS = ("stg_runs",)
 OUTPUT = {"game": pl.String, "rung": pl.Int32, "rung_spec": pl.String, "rung_label": pl.String,

@@ -22,8 +22,8 @@ import json
 
 import polars as pl
 
-from simlib.analysis.setups import changed_options, lineup_label, option_text, options_label, spec_words
 from simlib.core.registry import get_game
+from simlib.core.setups import changed_options, lineup_label, option_text, options_label, spec_words
 
 INPUTS = ("stg_runs", "int_run_lineups")
 OUTPUT = {

@@ -1,7 +1,7 @@
 """The "Design search" section of a game's page: each `simlib tune` and `simlib fixes` search in the lake
 (mart_tune_steps), its search path and its confirmed recommendation with intervals, shown only where one was run;
 and the index's answer to "Which single change makes the start player fair?" from the fix searches (the answer is
-rebuilt as simlib/design/fixes.py gives it, so the command and the report say the same)."""
+rebuilt by the reading `simlib fixes` prints, simlib/analysis/tunes.py: the command and the report say the same)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import json
 
 import polars as pl
 
-from ..design.fixes import FIX_MARGIN, Fix, candidate_ranges, estimate_from_interval, pp
-from ..design.tune import Dimension, Evaluation
 from .page import Page, count, error_bar_lengths, interval, number
+from .tunes import FIX_MARGIN, Dimension, Evaluation, Fix, candidate_ranges, estimate_from_interval, pp
 
 STAGE_LOOK = {"search": ("o", "#9aa5b1"), "refine": ("s", "#1f77b4"), "confirm": ("D", "#d62728")}
 MOST_TUNES = 3  # figures for the newest three; every step of every one stays in the table

@@ -19,11 +19,10 @@ import duckdb
 import pyarrow as pa
 
 from ..core.errors import SimlibError
-from ..core.lake import RUNS_SCHEMA, Lake
+from ..core.lake import Lake
 from ..core.registry import games
 from ..core.resources import shared_pipelines
-from ..core.sweep import SWEEPS_SCHEMA
-from ..design.record import SENSITIVITIES_SCHEMA, TUNES_SCHEMA
+from ..core.schemas import lake_schemas
 
 # DuckDB streams from Parquet and spills to disk past this, so marts over any lake fit in bounded memory.
 MEMORY_LIMIT = "1GB"
@@ -87,22 +86,15 @@ def _common_type(column: str, types: dict[str, str]) -> str:
 
 
 def table_columns() -> dict[str, dict[str, dict[str, str]]]:
-    """table -> game -> column -> DuckDB type, for `runs` and every table a registered game writes."""
+    """table -> game -> column -> DuckDB type, for every lake table (simlib/core/schemas.py)."""
     return _table_columns(tuple(games().values()))
 
 
 @cache
 def _table_columns(registered: tuple) -> dict[str, dict[str, dict[str, str]]]:
     """Worked out once per set of registered games: a pipeline asks for it at every step. Not to be mutated."""
-    tables: dict[str, dict[str, dict[str, str]]] = {"runs": {}, "sweeps": {}, "tunes": {}, "sensitivities": {}}
-    for game in registered:
-        tables["runs"][game.name] = {f.name: duck_type(f.type) for f in RUNS_SCHEMA}
-        tables["sweeps"][game.name] = {f.name: duck_type(f.type) for f in SWEEPS_SCHEMA}
-        tables["tunes"][game.name] = {f.name: duck_type(f.type) for f in TUNES_SCHEMA}
-        tables["sensitivities"][game.name] = {f.name: duck_type(f.type) for f in SENSITIVITIES_SCHEMA}
-        for table, schema in game.schemas().items():
-            tables.setdefault(table, {})[game.name] = {f.name: duck_type(f.type) for f in schema}
-    return tables
+    return {table: {game: {f.name: duck_type(f.type) for f in schema} for game, schema in per_game.items()}
+            for table, per_game in lake_schemas(registered).items()}
 
 
 def generic_columns(per_game: dict[str, dict[str, str]]) -> dict[str, str]:

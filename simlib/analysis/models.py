@@ -19,7 +19,7 @@ from pathlib import Path
 
 import duckdb
 
-from .. import __version__
+from ..core import __version__
 from ..core.errors import SimlibError
 from ..core.registry import games
 from ..core.resources import shared_pipelines

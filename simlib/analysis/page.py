@@ -12,7 +12,9 @@ A section is a function `section(page) -> None` that reads marts and adds to the
                     sentence("seat 0 averages 3.1 (95% interval 2.9 to 3.3)", ...))   # computed sentences
         page.table("Penalty points by seat", stats, ["label", "seat", "mean_penalty", ...])  # titles from schema
 
-A game hands its sections to the report as `SECTIONS` in its package's report.py: drawn after the generic
+A game hands its part of the report over as `REPORT = GameReport(sections=..., ...)` in its package's report.py
+(its sections, where it stands in the report, what its score and turns are called): the report's plug-in of the
+game, found by name (`game_report`); the game's rules never import it. Its sections are drawn after the generic
 ones (simlib/analysis/sections.py), except a section marked `@lead` (drawn first: its figure leads the page)
 or `@replaces("game_length")` (drawn where that generic section would be, instead of it). A section that
 raises stops the report with the game and the section named.
@@ -27,6 +29,7 @@ and marker from `page.style(labels)`. A table's columns may be given as words: "
 
 from __future__ import annotations
 
+import importlib
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
+from ..core.errors import SimlibError  # noqa: E402
 from ..core.game import Game  # noqa: E402  (a type: the analysis reads the core, never the reverse)
 
 # Words ----------------------------------------------------------------------------------------------------
@@ -327,6 +331,34 @@ class Table:
     docs: dict[str, str] = field(default_factory=dict)  # column -> its meaning (from the schema files)
 
 
+@dataclass(frozen=True)
+class GameReport:
+    """A game's plug-in to the report: `REPORT` in its package's report.py. A game without one gets the defaults."""
+
+    sections: tuple[Callable[[Page], None], ...] = ()
+    # Where the game stands in the report (the rule texts' order: ../shared/GAMES.md); lower first.
+    order: int = 100
+    # What a play's `score` is called; a game whose score is a penalty taken negative (Die Mauer) names it
+    # "penalty points" with score_sign -1, and tables show the points positive.
+    score_name: str = "score"
+    score_sign: int = 1
+    # What the `turns` column counts, for axis labels and the unit of a game's length.
+    turn_name: str = "turns"
+
+
+def game_report(game: Game) -> GameReport:
+    """The game's GameReport: `REPORT` of the report.py beside the module that defines its Game class (the
+    defaults without one). Imported when the report asks, so that simulating never loads the report's side."""
+    if not (game.package / "report.py").exists():
+        return GameReport()
+    try:
+        module = importlib.import_module(type(game).__module__)
+        package = module.__name__ if module.__file__.endswith("__init__.py") else module.__name__.rpartition(".")[0]
+        return importlib.import_module(f"{package}.report").REPORT
+    except Exception as exc:
+        raise SimlibError(f"report sections of {game.name} could not be loaded: {type(exc).__name__}: {exc}") from exc
+
+
 @dataclass
 class Page:
     """One game's page: its complete runs with their set-ups (mart_run_setups), every mart, the columns'
@@ -341,6 +373,11 @@ class Page:
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # kind (VERDICT_KINDS) -> the page's answer
     notes: list[str] = field(default_factory=list)  # caveats shown at the top of the page
     index_lines: list[str] = field(default_factory=list)  # one-line findings the index lists (the What-if page's)
+
+    @property
+    def report(self) -> GameReport:
+        """What the game hands the report (its report.py's REPORT)."""
+        return game_report(self.game)
 
     def mart(self, name: str) -> pl.DataFrame:
         """The game's rows of a mart (empty when the mart is missing or has none)."""

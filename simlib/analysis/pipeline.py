@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path, PurePosixPath
 
 import duckdb
@@ -135,6 +135,31 @@ def _upstream(models: dict[str, Model], names: set[str]) -> set[str]:
             needed.add(name)
             todo += models[name].inputs
     return needed
+
+
+@cache
+def _project_models() -> dict[str, Model]:
+    """The models of the shared and the games' own folders, loaded once per process (models_for_runs is called at
+    every step of a design search)."""
+    return {m.name: m for m in load_models()}
+
+
+@contextmanager
+def models_for_runs(lake: Lake, runs: list[tuple[str, str]], names: set[str]) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection holding the named models, and every model they read, built over the given (game, run_id) runs
+    alone: what a design search reads its runs' values from, so that a tuned value means what the marts mean. The
+    connection is closed when the block ends."""
+    models = _project_models()
+    needed = _upstream(models, names)
+    con = connect()
+    try:
+        ctx = ModelContext(con, create_lake_views(con, lake, runs), lake)
+        for name, model in models.items():
+            if name in needed:
+                _materialize(con, model, ctx)
+        yield con
+    finally:
+        con.close()
 
 
 def _lake_tables(models: dict[str, Model], model: Model) -> set[str]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..core.setups import table_words
 from .estimators import holm
 from .page import Page, error_bar_lengths
-from .setups import table_words
 from .whatif import BALANCE, is_share, metric_name, sweep_metrics, variant_line, variant_sentence, variant_words
 
 QUESTION = "Does reading the rule text another way change the game?"

@@ -2,7 +2,7 @@
 
 Every figure has a title, labelled axes and its n, and under it one sentence computed from the marts
 (what is significant and what is not). The generic sections (simlib/analysis/sections.py) draw what every
-game has; a game adds its own (`SECTIONS` in its package's report.py, found by `game_sections`), written
+game has; a game adds its own (`REPORT` in its package's report.py, found by `game_report`), written
 with the page API of simlib/analysis/page.py, so adding a game needs no edit here. A section that raises
 stops the report, naming the game and section. Pages read marts only: runs and their set-up labels come
 from mart_run_setups.
@@ -11,7 +11,6 @@ from mart_run_setups.
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import multiprocessing
 import os
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import polars as pl
 
-from .. import __version__
+from ..core import __version__
 from ..core.errors import SimlibError
 from ..core.executors import worker_start
 from ..core.game import Game
@@ -32,7 +31,7 @@ from ..core.lake import check_writable_folder, write_bytes_atomic
 from ..core.registry import games
 from .html_pages import figure_html, image, page_html, table_html
 from .models import load_models, shared_column_docs
-from .page import VERDICT_KINDS, Page, Table, count, page_order
+from .page import VERDICT_KINDS, Page, Table, count, game_report, page_order
 from .sections import SECTIONS as GENERIC_SECTIONS
 from .whatif import what_if
 
@@ -187,15 +186,8 @@ def _column_docs() -> dict[str, dict[str, str]]:
 
 
 def game_sections(game: Game) -> list:
-    """The sections a game hands over: `SECTIONS` of the report.py in its package (none without one)."""
-    if not (game.package / "report.py").exists():
-        return []
-    try:
-        module = importlib.import_module(type(game).__module__)
-        package = module.__name__ if module.__file__.endswith("__init__.py") else module.__name__.rpartition(".")[0]
-        return list(importlib.import_module(f"{package}.report").SECTIONS)
-    except Exception as exc:
-        raise SimlibError(f"report sections of {game.name} could not be loaded: {type(exc).__name__}: {exc}") from exc
+    """The sections a game hands over (its report.py's REPORT; none without one)."""
+    return list(game_report(game).sections)
 
 
 def _read_marts(marts_dir: Path) -> dict[str, pl.DataFrame]:
@@ -269,7 +261,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def _games_in_order() -> list[Game]:
-    return sorted(games().values(), key=lambda g: (g.report_order, g.name))
+    return sorted(games().values(), key=lambda g: (game_report(g).order, g.name))
 
 
 def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = None,

@@ -14,12 +14,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
+from ..core.setups import distinct_labels
 from .design import design_search, parameters_that_matter
 from .estimators import MARGIN_SHARE, Z90, holm, wilson
 from .ladder import skill_ladder
 from .page import PAGE_INCHES, Page, ci, count, interval, number, pct, sentence
 from .readings import rule_readings
-from .setups import distinct_labels
 
 
 def one_policy_setups(frame: pl.DataFrame) -> pl.DataFrame:
@@ -198,9 +198,9 @@ def _listed(names: list[str]) -> str:
 def _scored(page: Page, frame: pl.DataFrame) -> pl.DataFrame:
     """Scores as the game names them: a penalty taken negative (score_sign -1) shown as positive points, its
     interval's ends swapped."""
-    if page.game.score_sign == 1:
+    if page.report.score_sign == 1:
         return frame
-    name = page.game.score_name.replace(" ", "_")
+    name = page.report.score_name.replace(" ", "_")
     renamed = {"mean_score": f"mean_{name}", "margin": f"{name}_margin"}
     swapped = {"": "", "_lo": "_hi", "_hi": "_lo"}
     columns = []
@@ -219,7 +219,7 @@ def game_length(page: Page) -> None:
     length = page.mart("mart_setup_length")
     if hist.is_empty():
         return
-    unit = page.game.turn_name
+    unit = page.report.turn_name
     shown = length.join(hist.select("setup_id").unique(), on="setup_id").sort("median_turns")
     right = 1.15 * float(shown["p95_turns"].max())
     width = max(1, int(np.ceil(right / 60)))  # about 60 bars across: one a turn is noise at 1,000 plays

@@ -16,8 +16,8 @@ import re
 
 import polars as pl
 
-from .page import Page, digits_apart, error_bars, p_text, signed
-from .setups import phrase, table_words
+from ..core.setups import phrase, table_words
+from .page import Page, digits_apart, error_bars, game_report, p_text, signed
 
 _NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length": "game length"}
 BALANCE = "balance"  # a panel of each run's own balance (mart_run_balance), not a paired metric
@@ -26,7 +26,7 @@ _AS_POINTS = ("seat0_advantage", "balance")  # shares: shown in percentage point
 
 def metric_name(metric: str, game) -> str:
     if metric == "length":
-        return f"game length ({game.turn_name})"
+        return f"game length ({game_report(game).turn_name})"
     return _NAMES.get(metric, metric.removeprefix("headline: "))
 
 
@@ -75,7 +75,7 @@ def sweep_metrics(effects: pl.DataFrame, policies: str) -> list[str]:
 
 def _unit(metric: str, game) -> str:
     """The unit a metric's numbers are said in: a length in the game's one unit of length."""
-    return f" {game.turn_name}" if metric == "length" else ""
+    return f" {game_report(game).turn_name}" if metric == "length" else ""
 
 
 def _change(metric: str, row: dict, game) -> str:

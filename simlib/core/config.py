@@ -6,13 +6,45 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from .. import __version__
+from . import __version__
 from .errors import SimlibError
-from .game import Game
 from .limits import PLAYS, SEED, shown
-from .params import settable
+from .params import Parameter, settable
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    """A scripted policy: a one-line description and its numeric parameters with defaults."""
+
+    name: str
+    code: int  # the number the game's kernel dispatches on
+    description: str
+    params: dict[str, float] = field(default_factory=dict)
+    param_docs: dict[str, str] = field(default_factory=dict)
+    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)  # inclusive; absent = unbounded
+    # Parameters that take whole numbers only (a budget, a policy code, a count, a 0/1 switch): the kernel reads
+    # them as integers, so 1.5 would play as 1 under a run id of its own; parse_policy refuses it.
+    integers: frozenset[str] = frozenset()
+
+
+class GameRules(Protocol):
+    """What a configuration is built and checked against: a game's name, player counts, policies and parameters,
+    and its own checks. A Game (simlib/core/game.py) is one; it is described here, not imported, because a Game's
+    methods take a RunConfig: game.py imports this module, and not the other way round."""
+
+    name: str
+    min_players: int
+    max_players: int
+
+    def policies(self) -> dict[str, PolicyInfo]: ...
+
+    def parameters(self) -> dict[str, Parameter]: ...
+
+    def resolve_options(self, options: dict) -> dict: ...
+
+    def validate(self, config: RunConfig) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -33,7 +65,7 @@ def _number(value: float) -> str:
     return text if float(text) == value else repr(float(value))
 
 
-def parse_policy(text: str, game: Game) -> PolicySpec:
+def parse_policy(text: str, game: GameRules) -> PolicySpec:
     """`name` or `name:key=value:key=value`."""
     name, *pairs = text.strip().split(":")
     known = game.policies()
@@ -63,7 +95,7 @@ def parse_policy(text: str, game: Game) -> PolicySpec:
     return PolicySpec(name, tuple(sorted(values.items())))
 
 
-def check_players(game: Game, players: Any) -> int:
+def check_players(game: GameRules, players: Any) -> int:
     """A player count the game takes (checked before anything is made per player, e.g. a metric per seat)."""
     if isinstance(players, bool) or not isinstance(players, int) or not game.min_players <= players <= game.max_players:
         raise SimlibError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {shown(players)}")
@@ -81,7 +113,7 @@ class RunConfig:
     events: bool = False
 
     @classmethod
-    def build(cls, game: Game, *, players: int, policies: list[str], plays: int, seed: int,
+    def build(cls, game: GameRules, *, players: int, policies: list[str], plays: int, seed: int,
               options: dict[str, Any] | None = None, events: bool = False) -> RunConfig:
         """Validate user input and resolve defaults; raises SimlibError with one clear line."""
         check_players(game, players)
@@ -120,7 +152,7 @@ class RunConfig:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str, game: Game) -> RunConfig:
+    def from_json(cls, text: str, game: GameRules) -> RunConfig:
         d = json.loads(text)
         return cls.build(game, players=d["players"], policies=d["policies"], plays=d["plays"],
                          seed=d["seed"], options=d["options"], events=d["events"])

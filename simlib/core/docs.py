@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..design.record import SENSITIVITIES_SCHEMA, TUNES_SCHEMA
-from .lake import PARTITION_DOCS, REQUIRED_COLUMNS, RUNS_SCHEMA
+from .lake import PARTITION_DOCS, REQUIRED_COLUMNS
 from .registry import games
-from .sweep import SWEEPS_SCHEMA
+from .schemas import SHARED_TABLES
 
 
 def _type_name(type_: pa.DataType) -> str:
@@ -60,13 +59,8 @@ def lake_markdown() -> str:
         "## All games",
         "",
     ]
-    lines += _table("runs (one row per run)", RUNS_SCHEMA)
-    lines += _table("sweeps (one row per run of a what-if sweep, `sweep-<sweep_id>.parquet`; simlib/core/sweep.py)",
-                    SWEEPS_SCHEMA)
-    lines += _table("tunes (one row per evaluation of a design search and metric, `tune-<tune_id>-<step>.parquet`; "
-                    "simlib/design/record.py)", TUNES_SCHEMA)
-    lines += _table("sensitivities (one row per index of a sensitivity analysis, `sensitivity-<analysis_id>.parquet` "
-                    "under its first point's run; simlib/design/record.py)", SENSITIVITIES_SCHEMA)
+    for table in SHARED_TABLES.values():
+        lines += _table(table.title, table.schema)
     for game in games().values():
         lines += [f"## {game.title} (`{game.name}`, rules version {game.rules_version})", ""]
         for name, schema in game.schemas().items():

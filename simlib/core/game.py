@@ -5,34 +5,15 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
+from .config import PolicyInfo, RunConfig, parse_policy
 from .params import Parameter, load_parameters
 from .resources import pipelines_root
-
-if TYPE_CHECKING:
-    from .config import RunConfig
-
-
-@dataclass(frozen=True)
-class PolicyInfo:
-    """A scripted policy: a one-line description and its numeric parameters with defaults."""
-
-    name: str
-    code: int  # the number the game's kernel dispatches on
-    description: str
-    params: dict[str, float] = field(default_factory=dict)
-    param_docs: dict[str, str] = field(default_factory=dict)
-    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)  # inclusive; absent = unbounded
-    # Parameters that take whole numbers only (a budget, a policy code, a count, a 0/1 switch): the kernel reads
-    # them as integers, so 1.5 would play as 1 under a run id of its own; parse_policy refuses it.
-    integers: frozenset[str] = frozenset()
 
 
 class Game(ABC):
@@ -55,10 +36,6 @@ class Game(ABC):
     # value, or a dict from value to text ("*": any other value). Every option that differs from its default
     # makes a set-up of its own (pipelines/shared/mart_run_setups.py); one without a phrase is labelled by name.
     setup_options: dict[str, str | dict[str, str]] = {}
-    # What a play's `score` is called in the report; a game whose score is a penalty taken negative (Die Mauer)
-    # names it "penalty points" with score_sign -1, and tables show the points positive.
-    score_name: str = "score"
-    score_sign: int = 1
     # The game's headline (its part of int_play_headline) as a design search's metric, by the game's own name
     # (`simlib tune mauer --target mean_penalty=12`); empty: the game has no headline.
     headline_metric: str = ""
@@ -68,16 +45,12 @@ class Game(ABC):
     # The game's best heuristic, a rung of the ladder: every stronger rung also plays against it, one player at a
     # table of it (does search beat the best scripted play?). Empty: no such tables.
     best_heuristic: str = ""
-    # Where the game stands in the report (the rule texts' order: ../shared/GAMES.md); lower first.
-    report_order: int = 100
-    # What the `turns` column counts, for axis labels.
-    turn_name: str = "turns"
     # Tables written only for runs with --events (they are large).
     event_tables: tuple[str, ...] = ("events",)
-    # Parameters that `simlib simulate` also takes as a flag of their own (`--NAME VALUE`), with help text.
-    option_flags: dict[str, str] = {}
 
-    # The game's package folder, holding parameters.toml and (optionally) report_batch.toml.
+    # The game's package folder, holding parameters.toml and, optionally, report_batch.toml and ladder_batch.toml
+    # (simlib/design/batch.py) and report.py, its plug-in to the report (GameReport, simlib/analysis/page.py): the
+    # report finds it by name; nothing in the game's rules imports it.
     package: Path
     # The policy catalogue and the lake tables (`games`, `seats`, event tables), columns documented.
     policy_catalogue: dict[str, PolicyInfo]
@@ -127,30 +100,16 @@ class Game(ABC):
 
     def ladder_rungs(self) -> list[str]:
         """The skill ladder's rungs, weakest first, each a full policy spec (its parameters spelled out)."""
-        from .config import parse_policy
-
         return [str(parse_policy(rung, self)) for rung in self.skill_ladder or self.policy_catalogue]
 
     def best_heuristic_spec(self) -> str | None:
         """The best heuristic as a full policy spec (a rung of ladder_rungs), or None."""
-        from .config import parse_policy
-
         return str(parse_policy(self.best_heuristic, self)) if self.best_heuristic else None
 
     def kernel_of(self, config: RunConfig) -> str:
         """Which of the game's compiled kernels plays `config`: every game compiles line-ups with a search seat
         as a kernel of its own (so that scripted runs never compile the search)."""
         return "search" if any(p.name == "search" for p in config.policies) else "scripted"
-
-    def ladder_batch(self) -> Path | None:
-        """A TOML file of the runs of the game's full skill ladder (`make ladder`)."""
-        path = self.package / "ladder_batch.toml"
-        return path if path.exists() else None
-
-    def report_batch(self) -> Path | None:
-        """A TOML file of the runs behind the game's report page (see simlib/core/batch.py)."""
-        path = self.package / "report_batch.toml"
-        return path if path.exists() else None
 
     def pipeline_folder(self) -> Path | None:
         """The folder of the game's own pipeline models (SQL or Polars files and the schema.toml that

@@ -32,28 +32,6 @@ def described(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -
     return pa.field(name, type_, nullable=nullable, metadata={"doc": doc})
 
 
-RUNS_SCHEMA = pa.schema([
-    described("rules_version", pa.int16(), "The game's rules version the run was simulated with."),
-    described("rules_versions", pa.string(),
-              'The rules version of the game and of every engine its kernel runs, as JSON ({"catan": 3, '
-              '"mauerspechte": 1}); all of them are part of the run id.'),
-    described("simlib_version", pa.string(), "The simlib version that wrote the run."),
-    described("config", pa.string(),
-              "The full run configuration as JSON: players, policies, every rule option, plays, seed."),
-    described("seed", pa.int64(), "The run's seed; with the play index it fixes every random draw of a play."),
-    described("players", pa.int8(), "Number of players."),
-    described("policies", pa.string(), "Policy per table position, comma-separated (`name:param=value`)."),
-    described("plays", pa.int64(), "Number of plays in the run."),
-    described("shard_size", pa.int64(), "Plays per part file (does not change any result)."),
-    described("started_at", pa.timestamp("ms", tz="UTC"), "When the run started."),
-    described("ended_at", pa.timestamp("ms", tz="UTC"), "When the run ended (null while running).", nullable=True),
-    described("status", pa.string(), "running, complete, interrupted or failed."),
-    described("manifest", pa.string(),
-              'Every part file of a complete run, as JSON: {"parts": [{"part", "first_play", "plays", "files": '
-              '{table: {"rows", "bytes", "sha256"}}}]}; null until the run completes. A run counts only while its '
-              'files match it (docs/lake.md, "Runs that verify themselves").', nullable=True),
-])
-
 # The generic contract: what every game's tables provide (checked for each registered game in the tests).
 REQUIRED_COLUMNS = {
     "games": ("rules_version", "play_index", "players", "turns", "end_reason", "completed", "winners"),

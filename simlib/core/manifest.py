@@ -22,9 +22,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .lake import Lake
+from .schemas import SHARED_TABLES
 
-# Tables whose files are records of a command (a sweep, a tune, a screening), not parts of a run.
-RECORD_TABLES = frozenset({"runs", "sweeps", "tunes", "sensitivities"})
+# Tables whose files are records (the run's row; a sweep, a tune, a screening), not parts of a run.
+RECORD_TABLES = frozenset(SHARED_TABLES)
 UNREADABLE = "unreadable"  # a runs row that cannot be read: its run's configuration is lost
 
 

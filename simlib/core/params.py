@@ -34,6 +34,9 @@ class Parameter:
     # A component of the game (a map, a deck, tiles, cards), not a rule number: an assumed one is named at the top
     # of every report page whose results rest on it.
     component: bool = False
+    # `simlib simulate` also takes the parameter as a flag of its own (`--NAME VALUE`), with this help text; empty:
+    # only as --option NAME=VALUE.
+    flag: str = ""
 
     def coerce(self, value: Any) -> Any:
         """Check and convert a designer's value (from TOML or a `name=value` string)."""
@@ -135,6 +138,7 @@ def load_parameters(path: Path) -> dict[str, Parameter]:
             derived=entry.get("derived", False),
             reading=entry.get("reading", ""),
             component=entry.get("component", False),
+            flag=entry.get("flag", ""),
         )
     return params
 

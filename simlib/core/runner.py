@@ -18,16 +18,17 @@ from pathlib import Path
 import pyarrow as pa
 from tqdm import tqdm
 
-from .. import __version__
+from . import __version__
 from .config import RunConfig
 from .errors import SimlibError
 from .executors import Executor, LocalExecutor, worker_start
 from .game import Game
 from .jit import compiled_here, compiled_sources, mark_compiled
-from .lake import RUNS_SCHEMA, Lake, read_run
+from .lake import Lake, read_run
 from .limits import check_parts
 from .manifest import describe_file, expected_files, file_entry, manifest_json, mismatches, run_files
 from .registry import get_game
+from .schemas import RUNS_SCHEMA
 from .summary import setup_words
 
 DEFAULT_SHARD_SIZE = 50_000

@@ -8,14 +8,12 @@ from pathlib import Path
 from .config import RunConfig
 from .game import Game
 from .lake import Lake
+from .setups import changed_options, options_label, spec_words, table_words
 
 
 def setup_words(game: Game, config: RunConfig) -> str:
     """'4 random players, tower 12 penalty points': the line-up and the options that differ from the defaults,
     worded as the set-up mart and the What-if page word them."""
-    # Imported here: the core does not load simlib.analysis (Polars, DuckDB views) to run a simulation.
-    from ..analysis.setups import changed_options, options_label, table_words
-
     specs = [str(p) for p in config.policies]
     options = options_label(game, changed_options(game, config.options, one_policy=False))
     return table_words(game, specs) + (f", {options}" if options else "")
@@ -52,8 +50,6 @@ def run_summary(lake: Lake | Path | str, game: Game, run_id: str, lineup: list[s
 
 
 def _by_policy(game: Game, by_policy: dict[str, tuple[float, float]], lineup: list[str], rotate: bool) -> str:
-    from ..analysis.setups import spec_words
-
     order = sorted(by_policy, key=lambda spec: lineup.index(spec) if spec in lineup else len(lineup))
     wins = ", ".join(f"{spec_words(game, spec)} {by_policy[spec][0]:.1%}" for spec in order)
     scores = ", ".join(f"{spec_words(game, spec)} {by_policy[spec][1]:.2f}" for spec in order)

@@ -17,27 +17,12 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import __version__
+from . import __version__
 from .config import RunConfig
 from .errors import SimlibError
 from .game import Game
-from .lake import Lake, described
-
-SWEEPS_SCHEMA = pa.schema([
-    described("sweep_id", pa.string(), "The sweep: a hash of its specification (parameters, values, base, "
-                                       "players, policies, plays, seed)."),
-    described("parameters", pa.string(), "The rule parameters the sweep varies, comma-separated."),
-    described("variant", pa.string(), "The variant: `name=value` of each varied parameter."),
-    described("variant_order", pa.int16(), "The variant's position in the sweep, in the order its values were "
-                                           "given; -1 for a baseline whose values were not among them."),
-    described("variant_values", pa.string(), "The varied parameters' values as a JSON object."),
-    described("is_baseline", pa.bool_(), "This variant is the baseline the others are compared with."),
-    described("baseline_run_id", pa.string(), "The baseline's run: same seed, players, policies and plays."),
-    described("players", pa.int8(), "Number of players."),
-    described("policies", pa.string(), "Policy per table position, comma-separated (as in `runs`)."),
-    described("plays", pa.int64(), "Plays in the run (and in its baseline)."),
-    described("seed", pa.int64(), "The seed every run of the sweep shares."),
-])
+from .lake import Lake
+from .schemas import SWEEPS_SCHEMA
 
 
 def sweep_name(game: str, run_id: str, sweep_id: str) -> str:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from ..analysis.estimators import Z95, balance, seat_sums, share_interval
+from ..analysis.tunes import Estimate
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.lake import Lake
@@ -79,28 +79,6 @@ class PlayValues:
     headline: np.ndarray
 
 
-@dataclass(frozen=True)
-class Estimate:
-    value: float
-    lo: float
-    hi: float
-    sd: float  # a play's standard deviation (for scaling distances between metrics)
-    plays: int
-
-    def contains(self, target: float) -> bool:
-        return self.lo <= target <= self.hi
-
-    def as_dict(self) -> dict[str, float]:
-        return {"value": self.value, "lo": self.lo, "hi": self.hi, "sd": self.sd, "plays": self.plays}
-
-
-@cache
-def _models():
-    from ..analysis.models import load_models
-
-    return {m.name: m for m in load_models()}
-
-
 def play_values(lake: Lake, game: Game, run_id: str) -> PlayValues:
     """A complete run's per-play values, computed by the pipeline's models over that run alone."""
     return play_values_of_runs(lake, game, [run_id])[run_id]
@@ -109,22 +87,13 @@ def play_values(lake: Lake, game: Game, run_id: str) -> PlayValues:
 def play_values_of_runs(lake: Lake, game: Game, run_ids: list[str]) -> dict[str, PlayValues]:
     """play_values for several runs in one pass of the pipeline's models: a pass costs about 0.2 s however few its
     plays, most of a short search's time when paid run by run (the same models and query, split by run)."""
-    from ..analysis.duck import connect, create_lake_views
-    from ..analysis.pipeline import ModelContext, _materialize, _upstream
+    from ..analysis.pipeline import models_for_runs  # DuckDB and the models: only when a search reads its runs
 
-    models = _models()
-    needed = _upstream(models, {"int_play_outcomes", "int_play_headline"})
-    con = connect()
-    try:
-        ctx = ModelContext(con, create_lake_views(con, lake, [(game.name, r) for r in run_ids]), lake)
-        for name, model in models.items():
-            if name in needed:
-                _materialize(con, model, ctx)
+    runs = [(game.name, r) for r in run_ids]
+    with models_for_runs(lake, runs, {"int_play_outcomes", "int_play_headline"}) as con:
         rows = con.execute("select o.run_id, o.players, o.turns, o.shares, o.scores, h.value as headline "
                            "from int_play_outcomes as o left join int_play_headline as h "
                            "using (game, run_id, play_index) order by o.run_id, o.play_index").fetchnumpy()
-    finally:
-        con.close()
     out = {}
     for run_id in run_ids:
         mine = rows["run_id"] == run_id

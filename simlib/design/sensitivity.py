@@ -20,12 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from ..analysis.tunes import Dimension, Estimate
 from ..core.config import RunConfig
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.limits import SIZE, seeds
-from .metrics import Estimate
-from .tune import Dimension
 
 METHODS = ("morris", "sobol")
 MORRIS_LEVELS = 4
@@ -162,7 +161,7 @@ def rows(effects: list[Effect], box: list[Dimension], args, n_points: int, game:
          options: dict[str, Any]) -> list[dict]:
     """The `sensitivities` rows of an analysis (args: the command's method, metrics, line-up, plays, seed, size;
     options: the rule parameters fixed for every point)."""
-    from .. import __version__
+    from ..core import __version__
 
     spec = {"method": args.method, "box": [str(d) for d in box], "metrics": args.metric, "players": args.players,
             "policies": args.policies, "plays": args.plays, "seed": args.seed, "size": args.size, "options": options,

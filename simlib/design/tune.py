@@ -28,39 +28,18 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
 
-from .. import __version__
+from ..analysis.tunes import Dimension, Estimate, Evaluation
+from ..core import __version__
 from ..core.config import RunConfig, check_players
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.limits import BUDGET, TRIALS, TUNE_SEED, Limit
-from .metrics import Estimate, canonical, check_metric, check_target
+from .metrics import canonical, check_metric, check_target
 
 SEARCH_SHARE, REFINE_SHARE = 0.5, 0.25  # of the budget; the rest confirms
 REFINE = 3  # candidates played again with more plays
 MIN_TRIAL_PLAYS = 100
 MIN_CONFIRM_PLAYS = 1000
-
-
-@dataclass(frozen=True)
-class Dimension:
-    """One parameter's range: integers or reals from low to high, or a list of choices."""
-
-    name: str
-    low: Any = None
-    high: Any = None
-    choices: tuple = ()
-
-    def suggest(self, trial) -> Any:
-        if self.choices:
-            return trial.suggest_categorical(self.name, list(self.choices))
-        if isinstance(self.low, int):
-            return trial.suggest_int(self.name, self.low, self.high)
-        return trial.suggest_float(self.name, self.low, self.high)
-
-    def __str__(self) -> str:
-        if self.choices:
-            return f"{self.name}={','.join(map(str, self.choices))}"
-        return f"{self.name}={self.low}..{self.high}"
 
 
 def parse_box(game: Game, items: list[str]) -> list[Dimension]:
@@ -197,22 +176,19 @@ class Tune:
         return sum(((estimates[m].value - t) / (estimates[m].sd or 1.0)) ** 2 for m, t in self.targets.items())
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    stage: str  # search, refine or confirm
-    step: int
-    values: dict[str, Any]
-    run_id: str
-    seed: int
-    plays: int
-    estimates: dict[str, Estimate]
-    loss: float
-
-
 Evaluate = Callable[[RunConfig], dict[str, Estimate]]
 
 
 Step = Callable[[str, dict[str, Any], int, int], Evaluation]  # (stage, values, plays, seed) -> its evaluation
+
+
+def _suggest(dim: Dimension, trial) -> Any:
+    """The value Optuna's trial proposes for one parameter of the box."""
+    if dim.choices:
+        return trial.suggest_categorical(dim.name, list(dim.choices))
+    if isinstance(dim.low, int):
+        return trial.suggest_int(dim.name, dim.low, dim.high)
+    return trial.suggest_float(dim.name, dim.low, dim.high)
 
 
 def tpe_trials(tune: Tune, step: Step) -> None:
@@ -224,7 +200,7 @@ def tpe_trials(tune: Tune, step: Step) -> None:
     study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=tune.seed, multivariate=True))
     for _ in range(tune.trials):
         trial = study.ask()
-        values = {d.name: d.suggest(trial) for d in tune.box}
+        values = {d.name: _suggest(d, trial) for d in tune.box}
         study.tell(trial, step("search", values, trial_plays, tune.seed).loss)
 
 

@@ -53,7 +53,6 @@ def _components(spec: str, text: str) -> Components:
 class Burgenland(Game):
     name = "burgenland"
     title = "Burgenland"
-    report_order = 60
     headline_metric = "pieces_left"
     rules_version = 3  # 3: free_well_tile = false by default, the text's "immer nur" (X5 lifts the house rule)
     min_players = 2

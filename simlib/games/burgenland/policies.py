@@ -1,7 +1,7 @@
 """Burgenland's policies: names, kernel codes and parameters; what the scripted ones decide is in decisions.py,
 the search's in search.py."""
 
-from ...core.game import PolicyInfo
+from ...core.config import PolicyInfo
 
 RANDOM, BUILDER, SAVER, SEARCH = 0, 1, 2, 3
 # prm columns, per policy in catalogue order.

@@ -12,7 +12,7 @@ import polars as pl
 from ...analysis import page as page_api
 from ...analysis import sections
 from ...analysis.estimators import MARGIN_SHARE, Z90, Z95, holm, wilson
-from ...analysis.page import Page, ci, count, interval, lead, number, p_text, pct, replaces, sentence
+from ...analysis.page import GameReport, Page, ci, count, interval, lead, number, p_text, pct, replaces, sentence
 
 HANDS = {"staggered": None, "equal": "none"}  # the marker face (the colour is the policy's)
 KINDS = {"wall": "walls", "house": "houses", "palas": "palases", "well": "wells"}
@@ -301,4 +301,7 @@ def central(page: Page) -> None:
 
 
 # The sections this game hands to the report, in page order (see simlib/analysis/page.py: lead, replaces).
-SECTIONS = (start_hands, length, pieces_left, jokers, wells, central)
+REPORT = GameReport(
+    sections=(start_hands, length, pieces_left, jokers, wells, central),
+    order=60,
+)

@@ -57,7 +57,6 @@ def _board(spec: str):
 class Catan(Game):
     name = "catan"
     title = "Catan (base game with Seafarers ships)"
-    report_order = 30
     rules_version = 5  # 5: the search deals again the cards robbed between two others (issue 35)
     min_players = 3
     max_players = 4

@@ -3,7 +3,7 @@ in search.py."""
 
 import numpy as np
 
-from ...core.game import PolicyInfo
+from ...core.config import PolicyInfo
 from . import constants as C
 
 RANDOM, WEIGHTED, BUILDER, SEARCH = 0, 1, 2, 3

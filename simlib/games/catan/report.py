@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from ...analysis.estimators import MARGIN_SHARE, Z90, holm, wilson
-from ...analysis.page import Page, ci, count, error_bars, lead, pct, sentence, span
+from ...analysis.page import GameReport, Page, ci, count, error_bars, lead, pct, sentence, span
 from ...analysis.sections import figure_rows
 from .constants import RESOURCES
 
@@ -224,4 +224,7 @@ def _holder_findings(tested: pl.DataFrame, quoted: str) -> list[str]:
 
 
 # The sections this game hands to the report, in page order.
-SECTIONS = (production_vs_dice, losses, card_holders)
+REPORT = GameReport(
+    sections=(production_vs_dice, losses, card_holders),
+    order=30,
+)

@@ -32,9 +32,6 @@ from .policies import MAX_PARAMS, POLICIES
 class Mauer(Game):
     name = "mauer"
     title = "Die Mauer"
-    report_order = 10
-    score_name = "penalty points"
-    score_sign = -1
     headline_metric = "mean_penalty"
     rules_version = 1
     min_players = 3
@@ -48,8 +45,6 @@ class Mauer(Game):
         "rounds": {"1": "single rounds, not matches", "*": "matches of {} rounds"},
     }
     match_parameters = ("rounds", "start")
-    turn_name = "build rounds"  # the rule text's Baurunden, in the reader's words
-    option_flags = {"rounds": "Spielrunden per match"}
     package = Path(__file__).parent
     skill_ladder = ("random", "heavy", "hollow", "reader", "search:budget=16", "search:budget=64", "search:budget=256")
     best_heuristic = "reader"

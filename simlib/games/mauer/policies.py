@@ -1,7 +1,7 @@
 """Die Mauer's policies: the catalogue of names, kernel codes and parameters, chosen per seat. What the
 scripted policies decide is compiled in decisions.py, the search's in search.py."""
 
-from ...core.game import PolicyInfo
+from ...core.config import PolicyInfo
 
 RANDOM, HEAVY, READER, HOLLOW_TACTICIAN, SEARCH = 0, 1, 2, 3, 4
 MAX_PARAMS = 5

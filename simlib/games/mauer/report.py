@@ -11,7 +11,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ...analysis.estimators import holm
-from ...analysis.page import Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence
+from ...analysis.page import GameReport, Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence
 
 # How a build round resolved, in the rule text's cases (docs/games/mauer.md), in the order of the text.
 OUTCOMES = {"builder_builds": "the builder builds (nobody guessed)", "competitors_build": "guessers build",
@@ -227,7 +227,7 @@ def baurunde_cases(page: Page) -> None:
     cases = page.with_labels(page.mart("mart_mauer_baurunde_cases"))
     if cases.is_empty():
         return
-    unit = page.game.turn_name  # the rule text's Baurunden: the game's unit of length
+    unit = page.report.turn_name  # the rule text's Baurunden: the game's unit of length
     # Events are logged by runs of their own, whose plays a larger run may hold too: one run per set-up is drawn.
     shown = (cases.sort("n_baurunden", descending=True).unique("label", keep="first").select("run_id", "label")
              .sort("label"))
@@ -265,4 +265,11 @@ def baurunde_cases(page: Page) -> None:
 
 
 # The sections this game hands to the report, in page order.
-SECTIONS = (penalties_by_seat, match_totals, baurunde_cases)
+REPORT = GameReport(
+    sections=(penalties_by_seat, match_totals, baurunde_cases),
+    order=10,
+    # Die Mauer's score is its penalty taken negative: the report shows the points positive.
+    score_name="penalty points",
+    score_sign=-1,
+    turn_name="build rounds",  # the rule text's Baurunden, in the reader's words
+)

@@ -45,13 +45,11 @@ def _deck_from_text(name: str, text: str) -> Deck:
 class Mauerbruch(Game):
     name = "mauerbruch"
     title = "Mauerbruch"
-    report_order = 20
     rules_version = 2  # 2: the search deals the hidden cards from a sorted pool (it read their order: issue 35)
     min_players = 2
     max_players = 4
     setup_options = {"deck": "deck {}", "opening": {"discard": "opening onto the discard pile",
                                                    "piles": "opening onto the piles"}}
-    option_flags = {"deck": "a deck CSV file replacing the built-in NumNum deck"}
     event_tables = ("events", "deals")
     package = Path(__file__).parent
     skill_ladder = ("random", "greedy", "cautious", "search:budget=16", "search:budget=64", "search:budget=256")

@@ -1,7 +1,7 @@
 """Mauerbruch's policies: names, kernel codes and parameters; scripted decisions are in decisions.py, the
 search's in search.py."""
 
-from ...core.game import PolicyInfo
+from ...core.config import PolicyInfo
 
 RANDOM, GREEDY, CAUTIOUS, SEARCH = 0, 1, 2, 3
 MAX_PARAMS = 3

@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 
 from ...analysis.estimators import MARGIN_SHARE, Z90, holm, wilson
-from ...analysis.page import Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence, span
+from ...analysis.page import GameReport, Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence, span
 
 # The pair measures of mart_mauerbruch_pair_deciders, in words; those with an interval in the mart have _lo/_hi.
 PAIR_MEASURES = {"double_share": "a double pair", "joker_share": "a joker made the pair",
@@ -160,4 +160,7 @@ def pair_deciders(page: Page) -> None:
 
 
 # The sections this game hands to the report, in page order.
-SECTIONS = (endings, pair_deciders)
+REPORT = GameReport(
+    sections=(endings, pair_deciders),
+    order=20,
+)

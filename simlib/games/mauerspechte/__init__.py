@@ -54,7 +54,6 @@ def _berlin(map_spec: str, components: str) -> Berlin:
 class Mauerspechte(Game):
     name = "mauerspechte"
     title = "Die Mauerspechte (Catan + Seafarers scenario, Berlin)"
-    report_order = 40
     headline_metric = "hotel_net_yield"
     # 3: readings of the rule text by default: ship_sites, release_buy, vp_chip_supply (issue 25)
     rules_version = 4  # 4: the search's rollouts copy the board's land and sea flags (issue 35)

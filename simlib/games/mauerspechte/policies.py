@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ...core.game import PolicyInfo
+from ...core.config import PolicyInfo
 from ..catan import policies as base
 from .constants import FAMILIES
 

@@ -13,7 +13,20 @@ import polars as pl
 
 from ...analysis import sections
 from ...analysis.estimators import holm
-from ...analysis.page import Page, ci, column_list, count, interval, lead, number, pct, replaces, sentence, span
+from ...analysis.page import (
+    GameReport,
+    Page,
+    ci,
+    column_list,
+    count,
+    interval,
+    lead,
+    number,
+    pct,
+    replaces,
+    sentence,
+    span,
+)
 from ...analysis.sections import quoted
 
 CHIPS = {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3}  # a hotel's chip and its price in cards
@@ -303,4 +316,8 @@ def length_vs_catan(page: Page) -> None:
             "catan_n_plays catan_mean_turns± difference± p_value equivalent ratio", "mart_mauerspechte_length_vs_catan")
 
 
-SECTIONS = (hotel_payback, hotel_payback_curve, hotel_field, hotel_wins, seat_advantage, points, wall, length_vs_catan)
+REPORT = GameReport(
+    sections=(hotel_payback, hotel_payback_curve, hotel_field, hotel_wins,
+              seat_advantage, points, wall, length_vs_catan),
+    order=40,
+)

@@ -56,7 +56,6 @@ def _specials(spec: str, text: str) -> Specials:
 class SevenSteps(Game):
     name = "sevensteps"
     title = "7 Steps"
-    report_order = 50
     headline_metric = "skill_gap"
     rules_version = 3  # 3: defaults follow the rule text: first_disc = tile, threshold_counts = discs (issue 25)
     min_players = 2

@@ -1,7 +1,7 @@
 """7 Steps' policies: names, kernel codes and parameters; what the scripted ones decide is in decisions.py
 (the greedy and climber policies' chain search in search.py), the search policy's rollouts in rollouts.py."""
 
-from ...core.game import PolicyInfo
+from ...core.config import PolicyInfo
 
 RANDOM, GREEDY, CLIMBER, SEARCH = 0, 1, 2, 3
 # prm columns (PolicyInfo parameter order matters: greedy's five come first in climber's too).

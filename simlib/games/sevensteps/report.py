@@ -14,9 +14,9 @@ import polars as pl
 
 from ...analysis import page as page_api
 from ...analysis.estimators import MARGIN_RELATIVE, MARGIN_SHARE, Z90, Z95, holm
-from ...analysis.page import Page, ci, count, interval, lead, number, p_text, pct, replaces, sentence
+from ...analysis.page import GameReport, Page, ci, count, interval, lead, number, p_text, pct, replaces, sentence
 from ...analysis.sections import length_verdict, seat_sentence, start_player_verdict
-from ...analysis.setups import distinct_labels
+from ...core.setups import distinct_labels
 
 BASE = 7  # the rule text's "weniger als 7 Punkte"
 SIDES = {"front": None, "back": "none"}  # the marker face: the back's open (colours are the policies')
@@ -258,10 +258,10 @@ def _length_figure(page: Page, hist: pl.DataFrame):
                 "setup_label", maintain_order=True):
             ax.step(run["turns"], 100 * run["share"], where="mid", color=_colour(page, run["policy"][0]),
                     linestyle="--" if run["dashed"][0] else "-", label=f"{label} (n = {run['n_plays'][0]:,})")
-        ax.set(title=f"{n} players", xlabel=f"{page.game.turn_name} per play")
+        ax.set(title=f"{n} players", xlabel=f"{page.report.turn_name} per play")
         ax.legend()
     axes[0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: game length in {page.game.turn_name}, tables of one policy (the back dashed)")
+    fig.suptitle(f"{page.game.title}: game length in {page.report.turn_name}, tables of one policy (the back dashed)")
     return fig
 
 
@@ -270,7 +270,7 @@ def length(page: Page) -> None:
     length = page.mart("mart_sevensteps_length")
     if length.is_empty() or (shown := _drawn(_setups(page, length), most_players=False)).is_empty():
         return
-    unit = page.game.turn_name
+    unit = page.report.turn_name
     drawn = shown.select("setup_id", "policy", dashed=pl.col("side") != "front")
     fig = _length_figure(page, page.mart("mart_setup_length_hist").join(drawn, on="setup_id"))
     sides = _tested(_sides(shown, "mean_turns", (pl.col("mean_turns_hi") - pl.col("mean_turns_lo")) / (2 * Z95)),
@@ -396,4 +396,7 @@ def threshold(page: Page) -> None:
 
 
 # The sections this game hands to the report, in page order (see simlib/analysis/page.py: lead, replaces).
-SECTIONS = (skill_gap, start_player, length, tiles, tile_value, threshold)
+REPORT = GameReport(
+    sections=(skill_gap, start_player, length, tiles, tile_value, threshold),
+    order=50,
+)

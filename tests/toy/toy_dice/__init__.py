@@ -15,8 +15,8 @@ import numpy as np
 import pyarrow as pa
 
 from simlib.core import tables as T
-from simlib.core.config import RunConfig
-from simlib.core.game import Game, PolicyInfo
+from simlib.core.config import PolicyInfo, RunConfig
+from simlib.core.game import Game
 from simlib.core.lake import described
 from simlib.core.rng import below, draw, play_key
 

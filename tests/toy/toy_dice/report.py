@@ -3,7 +3,7 @@
 import matplotlib.pyplot as plt
 import polars as pl
 
-from simlib.analysis.page import Page, pct
+from simlib.analysis.page import GameReport, Page, pct
 
 
 def totals(page: Page) -> None:
@@ -23,4 +23,4 @@ def totals(page: Page) -> None:
     page.table("Totals rolled", frame.select("label", "total", "n_seat_plays", "n_plays", "share"))
 
 
-SECTIONS = (totals,)
+REPORT = GameReport(sections=(totals,))

@@ -1,6 +1,7 @@
 """Set-ups in words: how a label says a line-up of policies and the rule options that differ from the defaults,
-from the game's `setup_options` phrases. pipelines/shared/mart_run_setups.py labels every run with them; the
-What-if page names its variants with them."""
+from the game's `setup_options` phrases. pipelines/shared/mart_run_setups.py labels every run with them, the
+What-if page names its variants with them, and a run's progress bar and `simlib batch` say its set-up with them
+(simlib/core/summary.py): so they are in the core."""
 
 from __future__ import annotations
 

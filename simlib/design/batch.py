@@ -1,6 +1,8 @@
 """Batches of runs described in TOML: the report's default batch, a designer's own (`simlib batch GAME --file F`).
 
-A batch file has five kinds of entries, each repeatable, all optional; the README shows an example.
+A batch file has five kinds of entries, each repeatable, all optional; the README shows an example. It sits in the
+design layer because its [[fixes]] entries plan fix searches (simlib/design/fixes.py); the rest it reads from the
+core. A game's own batches are files of its package: report_batch.toml and ladder_batch.toml.
 
     [[run]]                      # one run per (players, policies) pair
     players = [3, 4]             # a number or a list
@@ -45,17 +47,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from itertools import permutations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .config import RunConfig, parse_policy
-from .errors import SimlibError
-from .game import Game
-from .limits import BUDGET, MAX_PLAYS, PLAYS, SCALE, SEED, seeds
-from .params import check_settable, read_toml
-from .sweep import Sweep
-
-if TYPE_CHECKING:
-    from ..design.fixes import FixSearch
+from ..core.config import RunConfig, parse_policy
+from ..core.errors import SimlibError
+from ..core.game import Game
+from ..core.limits import BUDGET, MAX_PLAYS, PLAYS, SCALE, SEED, seeds
+from ..core.params import check_settable, read_toml
+from ..core.sweep import Sweep
+from .fixes import FixSearch, fix_searches
 
 _RUN_KEYS = {"players", "policies", "plays", "options", "events", "seed"}
 _LADDER_KEYS = (_RUN_KEYS - {"policies"}) | {"rungs"}
@@ -203,8 +203,6 @@ def _sweep(game: Game, entry: dict, scale: float) -> Sweep:
 def _fixes(game: Game, entry: dict, scale: float) -> list[FixSearch]:
     """A [[fixes]] entry's searches, one per parameter, each checked before anything runs. The budget scales with
     --scale but not below the least a parameter's search needs (a value's plays)."""
-    from ..design.fixes import fix_searches  # the design layer plans the search; the batch only reads the entry
-
     unknown = set(entry) - _FIXES_KEYS
     missing = sorted({"players", "budget"} - set(entry))
     if unknown or missing:
@@ -284,3 +282,15 @@ def _entry(path: Path, kind: str, n: int) -> Iterator[None]:
 def load_batch(game: Game, path: Path, scale: float = 1.0) -> list[RunConfig]:
     """Every run of a batch file."""
     return read_batch(game, path, scale).configs
+
+
+def report_batch(game: Game) -> Path | None:
+    """The runs behind the game's report page (`make report`): report_batch.toml in its package, if it has one."""
+    path = game.package / "report_batch.toml"
+    return path if path.exists() else None
+
+
+def ladder_batch(game: Game) -> Path | None:
+    """The runs of the game's full skill ladder (`make ladder`): ladder_batch.toml in its package, if it has one."""
+    path = game.package / "ladder_batch.toml"
+    return path if path.exists() else None
