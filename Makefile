@@ -33,6 +33,10 @@ $(VENV)/.installed-dev: $(VENV)/.installed
 test: install-dev
 	$(PY) -m pytest -q
 
+# The quick tier while editing (a few minutes; tests/conftest.py lists what it leaves out and why)
+test-fast: install-dev
+	$(PY) -m pytest -q -m "not slow" --durations=10
+
 lint: install-dev
 	$(VENV)/bin/ruff check simlib tests pipelines
 
