@@ -15,6 +15,7 @@ value is the deciding seat's win share by cards at that point. The breaker's nei
 import numpy as np
 
 from ...core.blocks import block
+from ...core.lineup import Lineup
 from ...core.rng import below, draw, play_key
 from ...core.search import (
     best_candidate,
@@ -28,9 +29,9 @@ from ...core.search import (
 from .constants import EV_COLS, N_STACKS, TURN, WISH
 from .decisions import choose_pair, choose_swap
 from .kernel import new_outputs, write_outputs
-from .play import _run, allowed, deal, play_on, refresh, swap
-from .policies import SEARCH
-from .state import S_PHASE, S_PLAYER, S_REASON, S_TAKE, Cards, copy_state, new_pairs, new_state
+from .play import TO_THE_END, Events, Until, allowed, deal, play_on, refresh, swap
+from .policies import PARAMS, SEARCH
+from .state import S_PHASE, S_PLAYER, S_REASON, S_TAKE, copy_state, new_pairs, new_state
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
 SWITCH_Z = 1.0  # standard errors by which a take must beat the base policy's own to replace it
@@ -62,23 +63,22 @@ def candidates(st, scratch, cards, pw, player, cand):
 
 
 @block()
-def base_choice(st, scratch, cards, pw, base, base_prm, key, player, k, cand):
-    """The index among cand's first k of the take the base policy would make here (-1: none of them), with
-    the play's own draws for this take (read, not used up: draws are keyed)."""
+def base_choice(st, scratch, cards, pw, base, key, k, cand):
+    """The index among cand's first k of the take the base policy (the line-up `base`) would make here (-1: none
+    of them), with the play's own draws for this take (read, not used up: draws are keyed)."""
     copy_state(st, scratch)
-    take = st.sc[S_TAKE]
+    player, take = st.sc[S_PLAYER], st.sc[S_TAKE]
     s, j = -1, -1
     n_pairs = refresh(scratch, cards, pw)
     if st.sc[S_PHASE] == TURN and st.pile_n[player] > 0:
-        s, j = choose_swap(base, player, n_pairs, scratch.tops, scratch.pile, scratch.pile_n, cards.kinds,
-                           cards.symbols, cards.values, cards.gcd, key, take)
+        s, j = choose_swap(scratch, cards, base.codes[player], player, n_pairs, key, take)
         if s >= 0:
             swap(scratch, player, s, j)
             n_pairs = refresh(scratch, cards, pw)
     m = allowed(st.sc[S_PHASE], n_pairs, pw)
     if m == 0:
         return -1
-    p = choose_pair(base, base_prm, player, m, pw.fa, pw.fb, pw.fk, scratch.heights, scratch.pile_n, key, take)
+    p = choose_pair(scratch, pw, base, player, m, key, take)
     for c in range(k):
         if cand[c, 0] == s and cand[c, 1] == j and cand[c, 2] == p:
             return c
@@ -118,25 +118,28 @@ def _value(piles, seat, n_cards):
 
 
 @block()
-def search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, cand, plan):
+def search_take(st, scratch, setup, pw, lineup, key, cand, plan):
     """The search seat's take into plan (swap stack, pile position, pair), or plan left at -1 when there is
-    no take to choose (the pass moves the play on). prm[seat]: budget, base policy code, horizon."""
+    no take to choose (the pass moves the play on). The seat's budget, base policy and horizon are its
+    parameters in `lineup`."""
+    cards = setup.cards
     player, take = st.sc[S_PLAYER], st.sc[S_TAKE]
     k = candidates(st, scratch, cards, pw, player, cand)
     if k <= 1:
         if k == 1:
             plan[:] = cand[0]
         return
-    n, base = st.pile_n.shape[0], int(prm[player, 1])
-    codes = np.full(n, base, np.int64)
-    base_prm = np.empty((n, defaults.shape[1]))
+    prm = lineup.params[player]
+    n, base = st.pile_n.shape[0], int(prm[PARAMS.search.base])
+    rollouts = Lineup(np.full(n, base, np.int64), np.empty((n, lineup.defaults.shape[1])), lineup.defaults)
     for s in range(n):
-        base_prm[s] = defaults[base]
+        rollouts.params[s] = lineup.defaults[base]
     schedule, stats = plan_arrays()
     hidden = np.empty(cards.kinds.shape[0], np.int16)
-    one, no_ev = np.empty(3, np.int64), np.zeros((0, EV_COLS), np.int32)
-    incumbent = base_choice(st, scratch, cards, pw, base, base_prm[player], key, player, k, cand)
-    start_plan(k, int(prm[player, 0]), incumbent, schedule, stats)
+    quiet = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
+    incumbent = base_choice(st, scratch, cards, pw, rollouts, key, k, cand)
+    start_plan(k, int(prm[PARAMS.search.budget]), incumbent, schedule, stats)
+    until = Until(0, int(prm[PARAMS.search.horizon]), -1)
     while True:
         c = next_rollout(schedule, stats)
         if c < 0:
@@ -144,24 +147,19 @@ def search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, can
         rkey = rollout_key(key, take, int(stats[1, c]))  # a candidate's j-th rollout: the same deal for all
         copy_state(st, scratch)
         determinize(scratch, rkey, hidden)
-        one[:] = cand[c]
-        play_on(scratch, cards, pw, codes, base_prm, rkey, discard_opening, one, int(prm[player, 2]), no_ev)
+        play_on(scratch, setup, pw, rollouts, rkey, cand[c], until, quiet)
         record(schedule, stats, c, _value(scratch.pile_n, player, cards.kinds.shape[0]))
     plan[:] = cand[best_candidate(schedule, stats, rollout_key(key, take, TIE_ROLLOUT), SWITCH_Z)]
 
 
 @block()
-def simulate_search_plays(seed, first_play, n_plays, sizes, kinds, symbols, values, gcd, codes, prm, defaults,
-                          discard_opening, deals, ev, ev_offsets):
+def simulate_search_plays(seed, first_play, n_plays, setup, lineup, deals, ev, ev_offsets):
     """kernel.simulate_plays for line-ups with a search seat: the scripted seats' passes run until a search
-    seat is to move, its take is chosen by search_take (the rollouts play its base policy with `defaults`
-    [policy code, parameter]), then its pass is played. The same arguments and outputs."""
-    n, n_cards = codes.shape[0], kinds.shape[0]
+    seat is to move, its take is chosen by search_take, then its pass is played. The same arguments and
+    outputs."""
+    n, n_cards = lineup.codes.shape[0], setup.cards.kinds.shape[0]
     out = new_outputs(n_plays, n)
-    cards = Cards(kinds, symbols, values, gcd)
-    st, scratch, pw = new_state(n, n_cards, sizes.max()), new_state(n, n_cards, sizes.max()), new_pairs()
-    stacks, heights, tops, pile, pile_n, tally, sc = st  # out of the tuples once (see play._run)
-    pa, pb, pk, fa, fb, fk = pw
+    st, scratch, pw = new_state(n, n_cards, setup.sizes.max()), new_state(n, n_cards, setup.sizes.max()), new_pairs()
     order = np.empty(n_cards, np.int16)
     plan, no_plan = np.full(3, -1, np.int64), np.full(3, -1, np.int64)
     cand = np.empty((512, 3), np.int64)
@@ -169,37 +167,35 @@ def simulate_search_plays(seed, first_play, n_plays, sizes, kinds, symbols, valu
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
-        deal(st, key, sizes, order)
+        deal(st, key, setup.sizes, order)
         if record:
             deals[i] = order
         row = ev_offsets[i] if record else -1
-        while sc[S_REASON] < 0:  # scripted seats' passes; a search seat's take chosen, then its pass
-            row = _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa, fb,
-                       fk, codes, prm, key, discard_opening, no_plan, 0, 0, SEARCH, ev, row, play)
-            if sc[S_REASON] < 0:
+        while st.sc[S_REASON] < 0:  # scripted seats' passes; a search seat's take chosen, then its pass
+            row = play_on(st, setup, pw, lineup, key, no_plan, Until(0, 0, SEARCH), Events(ev, play, row))
+            if st.sc[S_REASON] < 0:
                 plan[:] = -1
-                search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, cand, plan)
-                row = _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa,
-                           fb, fk, codes, prm, key, discard_opening, plan, 1, 0, -1, ev, row, play)
+                search_take(st, scratch, setup, pw, lineup, key, cand, plan)
+                row = play_on(st, setup, pw, lineup, key, plan, Until(1, 0, -1), Events(ev, play, row))
         write_outputs(out, i, st)
     return out
 
 
 @block()
-def rollout_bench(seed, first_play, n_plays, sizes, cards, codes, prm, discard_opening):
+def rollout_bench(seed, first_play, n_plays, setup, lineup):
     """For `make bench`: from each play's deal, what a search's rollout does (copy the state, determinize,
     play on with the seats' policies to the end). Returns the takes played."""
-    n, n_cards = codes.shape[0], cards.kinds.shape[0]
-    st, scratch, pw = new_state(n, n_cards, sizes.max()), new_state(n, n_cards, sizes.max()), new_pairs()
+    n, n_cards = lineup.codes.shape[0], setup.cards.kinds.shape[0]
+    st, scratch, pw = new_state(n, n_cards, setup.sizes.max()), new_state(n, n_cards, setup.sizes.max()), new_pairs()
     order, hidden = np.empty(n_cards, np.int16), np.empty(n_cards, np.int16)
-    no_plan, no_ev = np.full(3, -1, np.int64), np.zeros((0, EV_COLS), np.int32)
+    no_plan, quiet = np.full(3, -1, np.int64), Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
     takes = 0
     for i in range(n_plays):
         key = play_key(seed, first_play + i)
-        deal(st, key, sizes, order)
+        deal(st, key, setup.sizes, order)
         copy_state(st, scratch)
         rkey = rollout_key(key, 0, 0)
         determinize(scratch, rkey, hidden)
-        play_on(scratch, cards, pw, codes, prm, rkey, discard_opening, no_plan, 0, no_ev)
+        play_on(scratch, setup, pw, lineup, rkey, no_plan, TO_THE_END, quiet)
         takes += scratch.sc[S_TAKE]
     return takes
