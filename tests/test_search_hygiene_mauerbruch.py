@@ -14,7 +14,7 @@ from simlib.games.mauerbruch import GAME
 from simlib.games.mauerbruch.constants import EV_COLS, N_STACKS
 from simlib.games.mauerbruch.play import Events, Until, deal, play_on
 from simlib.games.mauerbruch.policies import CAUTIOUS, SEARCH
-from simlib.games.mauerbruch.search import search_take
+from simlib.games.mauerbruch.search import new_work, search_take
 from simlib.games.mauerbruch.state import S_PLAYER, S_REASON, S_TAKE, new_pairs, new_state
 
 NO_EV = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
@@ -31,7 +31,7 @@ class SearchPlay:
         self.setup, self.seats = GAME.kernel_setup(config), lineup(config, GAME.policy_catalogue)
         n, n_cards, height = config.players, len(self.setup.cards.kinds), self.setup.sizes.max()
         self.st, self.pw = new_state(n, n_cards, height), new_pairs()
-        self.scratch, self.cand = new_state(n, n_cards, height), np.empty((512, 3), np.int64)  # the search's
+        self.work = new_work(n, n_cards, height, self.seats)  # the search's
         self.key, self.play, self.leftovers = np.uint64(play_key(config.seed, play)), play, leftovers
         deal(self.st, self.key, self.setup.sizes, np.empty(n_cards, np.int16))
 
@@ -53,15 +53,14 @@ class SearchPlay:
     def decide(self, st=None, key=None):
         """The search's take (swap stack, pile position, pair) for the seat to move, on the real play's arrays
         unless given others, keyed by the play's key unless given another."""
-        plan = np.full(3, -1, np.int64)
-        search_take(self.st if st is None else st, self.scratch, self.setup, self.pw, self.seats,
-                    self.key if key is None else np.uint64(key), self.cand, plan)
-        return tuple(int(x) for x in plan)
+        c = search_take(self.st if st is None else st, self.setup, self.pw, self.seats,
+                        self.key if key is None else np.uint64(key), self.work)
+        return tuple(int(x) for x in self.work.cand[c]) if c >= 0 else (-1, -1, -1)
 
     def arrays(self):
         """Every array of the real play, by name: its state, the deck, the policies (the search's own work space,
-        self.scratch and self.cand, is not the play's; nor is self.pw, the pairs every pass lists afresh before
-        reading them: test_the_work_space_the_search_shares_carries_nothing_into_the_play)."""
+        self.work, is not the play's; nor is self.pw, the pairs every pass lists afresh before reading them:
+        test_the_work_space_the_search_shares_carries_nothing_into_the_play)."""
         named = {f"st.{f}": a for f, a in zip(self.st._fields, self.st)}
         named |= {f"cards.{f}": a for f, a in zip(self.setup.cards._fields, self.setup.cards)}
         named["sizes"] = self.setup.sizes

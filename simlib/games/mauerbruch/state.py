@@ -66,7 +66,7 @@ def new_pairs():
                  np.empty(21, np.int64), np.empty(21, np.int64))
 
 
-@block()
+@block(_nrt=True)  # said, not inherited from a caller without it: a slice's copy may allocate
 def copy_state(src, dst):
     dst.stacks[:] = src.stacks
     dst.heights[:] = src.heights
