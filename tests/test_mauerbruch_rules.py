@@ -21,6 +21,7 @@ from simlib.games.mauerbruch.deck import BUILTIN, parse_deck
 from simlib.games.mauerbruch.policies import CAUTIOUS, GREEDY, RANDOM
 from simlib.games.mauerbruch.rules import bans_in_force, list_pairs
 from simlib.games.mauerbruch.rules import pair_kind as kernel_pair_kind
+from simlib.games.mauerbruch.state import Cards, new_pairs
 
 # The photo of the rule text: K20 D14 V2 D12 Q1 D7 Q10 lie on top of the seven stacks.
 PHOTO = {"K20": ("number", "circle", 20), "D14": ("number", "triangle", 14), "V2": ("ban2", "", 0),
@@ -40,15 +41,15 @@ def kernel_arrays(cards: dict[str, tuple]):
     symbols = np.array([SYMBOLS.index(cards[c][1]) if cards[c][1] else -1 for c in names], np.int64)
     values = np.array([cards[c][2] for c in names], np.int64)
     gcd = np.gcd.outer(np.arange(100), np.arange(100)).astype(np.int64)
-    return names, kinds, symbols, values, gcd
+    return names, Cards(kinds, symbols, values, gcd)
 
 
 def kernel_kind(cards, tops, a, b):
-    names, kinds, symbols, values, gcd = kernel_arrays(cards)
+    names, deck = kernel_arrays(cards)
     top_idx = np.full(7, -1, np.int64)  # seven stacks; -1 where a test draws fewer
     top_idx[:len(tops)] = [names.index(t) for t in tops]
-    ban2, ban5 = bans_in_force(top_idx, kinds)
-    return PAIR_KINDS[kernel_pair_kind(names.index(a), names.index(b), kinds, symbols, values, gcd, ban2, ban5)]
+    ban2, ban5 = bans_in_force(top_idx, deck.kinds)
+    return PAIR_KINDS[kernel_pair_kind(deck, names.index(a), names.index(b), ban2, ban5)]
 
 
 @pytest.mark.parametrize("a,b,expected", TABLE)
@@ -60,11 +61,11 @@ def test_example_table(a, b, expected):
 
 
 def test_example_table_is_every_pair_the_wall_offers():
-    names, kinds, symbols, values, gcd = kernel_arrays(PHOTO)
+    names, deck = kernel_arrays(PHOTO)
     tops = np.arange(7, dtype=np.int64)
-    out = [np.zeros(21, np.int64) for _ in range(3)]
-    n = list_pairs(tops, kinds, symbols, values, gcd, *out)
-    found = {frozenset((names[out[0][i]], names[out[1][i]])): PAIR_KINDS[out[2][i]] for i in range(n)}
+    out = new_pairs()
+    n = list_pairs(tops, deck, out)
+    found = {frozenset((names[out.a[i]], names[out.b[i]])): PAIR_KINDS[out.kind[i]] for i in range(n)}
     listed = {frozenset((a, b)): k for a, b, k in TABLE if k != "none"}
     assert found == listed
 

@@ -6,12 +6,12 @@ import pytest
 from strength import focal_shares, lower_bound
 
 from simlib.core.config import RunConfig
+from simlib.core.lineup import lineup
 from simlib.core.registry import get_game
 from simlib.core.rng import play_key
-from simlib.games.mauerbruch import stack_sizes
 from simlib.games.mauerbruch.constants import EV_COLS
-from simlib.games.mauerbruch.play import deal, play_on
-from simlib.games.mauerbruch.state import S_TAKE, Cards, new_pairs, new_state
+from simlib.games.mauerbruch.play import TO_THE_END, Events, deal, play_on
+from simlib.games.mauerbruch.state import S_TAKE, new_pairs, new_state
 
 GAME = get_game("mauerbruch")
 
@@ -21,18 +21,15 @@ def test_a_rollout_from_the_deal_is_the_kernels_play(policies):
     config = RunConfig.build(GAME, players=len(policies) if len(policies) > 1 else 3, policies=policies, plays=40,
                              seed=11)
     out, _, _ = GAME._run_kernel(config, 0, 40, False)
-    deck = GAME.deck(config)
-    values = deck.values.astype(np.int64)
-    gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
-    cards = Cards(deck.kinds.astype(np.int64), deck.symbols.astype(np.int64), values, gcd)
-    codes, prm = GAME.policy_arrays(config, 3)
-    sizes = stack_sizes(len(deck))
-    st, pw = new_state(config.players, len(deck), sizes.max()), new_pairs()
-    order, no_plan, no_ev = np.empty(len(deck), np.int16), np.full(3, -1), np.zeros((0, EV_COLS), np.int32)
+    setup, seats = GAME.kernel_setup(config), lineup(config, GAME.policy_catalogue)
+    n_cards = len(setup.cards.kinds)
+    st, pw = new_state(config.players, n_cards, setup.sizes.max()), new_pairs()
+    order, no_plan = np.empty(n_cards, np.int16), np.full(3, -1)
+    quiet = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
     for play in range(40):
         key = np.uint64(play_key(config.seed, play))
-        deal(st, key, sizes, order)
-        play_on(st, cards, pw, codes, prm, key, True, no_plan, 0, no_ev)
+        deal(st, key, setup.sizes, order)
+        play_on(st, setup, pw, seats, key, no_plan, TO_THE_END, quiet)
         assert list(st.pile_n) == list(out.piles[play]) and st.sc[S_TAKE] == out.takes[play]
 
 

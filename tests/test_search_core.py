@@ -1,10 +1,17 @@
 """simlib/core/search.py, the game-agnostic half of the search policies: the rollouts' keys, successive
 halving's schedule, the incumbent rule, the win share."""
 
+import pickle
+
+import numba as nb
 import numpy as np
+import pytest
 
 from simlib.core import search
+from simlib.core.blocks import block
 from simlib.core.rng import draw, play_key
+from simlib.core.rollout_decider import rollout_decider
+from simlib.games.mauerbruch import search as mauerbruch_search
 
 
 def _decide(values, budget, incumbent=-1, z=1.0, noise=None):
@@ -54,3 +61,16 @@ def test_win_share_splits_ties():
     assert search.win_share(np.array([5, 9, 9, 2]), 1) == 0.5
     assert search.win_share(np.array([5, 9, 8, 2]), 1) == 1.0
     assert search.win_share(np.array([5, 9, 8, 2]), 0) == 0.0
+
+
+def test_a_block_pickles_by_name():
+    """A rollout decider is cached under the pickle of the blocks it closes over: the same bytes in every process."""
+    assert pickle.loads(pickle.dumps(mauerbruch_search.candidates)) is mauerbruch_search.candidates
+    assert b"mauerbruch.search" in pickle.dumps(mauerbruch_search.candidates)
+
+
+def test_a_decider_takes_blocks_only():
+    """A plain dispatcher pickles with an id drawn per process: its decider would be compiled in every process."""
+    blocks = [block()(lambda at: 0) for _ in range(6)]
+    with pytest.raises(TypeError, match="@block"):
+        rollout_decider(nb.njit(lambda at: 0), *blocks[1:])

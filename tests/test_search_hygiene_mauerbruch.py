@@ -8,15 +8,16 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.config import RunConfig
+from simlib.core.lineup import Lineup, lineup
 from simlib.core.rng import play_key
-from simlib.games.mauerbruch import GAME, stack_sizes
-from simlib.games.mauerbruch.constants import EV_COLS, N_STACKS, OPENING_MODES
-from simlib.games.mauerbruch.play import _run, deal, play_on
-from simlib.games.mauerbruch.policies import CAUTIOUS, MAX_PARAMS, SEARCH
-from simlib.games.mauerbruch.search import search_take
-from simlib.games.mauerbruch.state import S_PLAYER, S_REASON, S_TAKE, Cards, new_pairs, new_state
+from simlib.games.mauerbruch import GAME
+from simlib.games.mauerbruch.constants import EV_COLS, N_STACKS
+from simlib.games.mauerbruch.play import Events, Until, deal, play_on
+from simlib.games.mauerbruch.policies import CAUTIOUS, SEARCH
+from simlib.games.mauerbruch.search import new_work, search_take
+from simlib.games.mauerbruch.state import S_PLAYER, S_REASON, S_TAKE, new_pairs, new_state
 
-NO_EV = np.zeros((0, EV_COLS), np.int32)
+NO_EV = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
 
 
 class SearchPlay:
@@ -27,23 +28,15 @@ class SearchPlay:
     another decision's leftovers."""
 
     def __init__(self, config, play, leftovers=False):
-        deck = GAME.deck(config)
-        values = deck.values.astype(np.int64)
-        gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
-        self.cards = Cards(deck.kinds.astype(np.int64), deck.symbols.astype(np.int64), values, gcd)
-        self.codes, self.prm = GAME.policy_arrays(config, MAX_PARAMS)
-        self.defaults = GAME.default_parameters(MAX_PARAMS)
-        self.discard = config.options["opening"] == OPENING_MODES[0]
-        sizes = stack_sizes(len(deck))
-        n = config.players
-        self.st, self.pw = new_state(n, len(deck), sizes.max()), new_pairs()
-        self.scratch, self.cand = new_state(n, len(deck), sizes.max()), np.empty((512, 3), np.int64)  # the search's
+        self.setup, self.seats = GAME.kernel_setup(config), lineup(config, GAME.policy_catalogue)
+        n, n_cards, height = config.players, len(self.setup.cards.kinds), self.setup.sizes.max()
+        self.st, self.pw = new_state(n, n_cards, height), new_pairs()
+        self.work = new_work(n, n_cards, height, self.seats)  # the search's
         self.key, self.play, self.leftovers = np.uint64(play_key(config.seed, play)), play, leftovers
-        deal(self.st, self.key, sizes, np.empty(len(deck), np.int16))
+        deal(self.st, self.key, self.setup.sizes, np.empty(n_cards, np.int16))
 
     def _run(self, plan, passes, stop_code):
-        _run(*self.st, *self.cards, *self.pw, self.codes, self.prm, self.key, self.discard, plan, passes, 0,
-             stop_code, NO_EV, -1, self.play)
+        play_on(self.st, self.setup, self.pw, self.seats, self.key, plan, Until(passes, 0, stop_code), NO_EV)
 
     def decisions(self):
         """Yields at each take of a search seat (the seat) and plays on with decide()'s take."""
@@ -60,18 +53,18 @@ class SearchPlay:
     def decide(self, st=None, key=None):
         """The search's take (swap stack, pile position, pair) for the seat to move, on the real play's arrays
         unless given others, keyed by the play's key unless given another."""
-        plan = np.full(3, -1, np.int64)
-        search_take(self.st if st is None else st, self.scratch, self.cards, self.pw, self.prm, self.defaults,
-                    self.key if key is None else np.uint64(key), self.discard, self.cand, plan)
-        return tuple(int(x) for x in plan)
+        c = search_take(self.st if st is None else st, self.setup, self.pw, self.seats,
+                        self.key if key is None else np.uint64(key), self.work)
+        return tuple(int(x) for x in self.work.cand[c]) if c >= 0 else (-1, -1, -1)
 
     def arrays(self):
         """Every array of the real play, by name: its state, the deck, the policies (the search's own work space,
-        self.scratch and self.cand, is not the play's; nor is self.pw, the pairs every pass lists afresh before
-        reading them: test_the_work_space_the_search_shares_carries_nothing_into_the_play)."""
+        self.work, is not the play's; nor is self.pw, the pairs every pass lists afresh before reading them:
+        test_the_work_space_the_search_shares_carries_nothing_into_the_play)."""
         named = {f"st.{f}": a for f, a in zip(self.st._fields, self.st)}
-        named |= {f"cards.{f}": a for f, a in zip(self.cards._fields, self.cards)}
-        return named | {"codes": self.codes, "prm": self.prm, "defaults": self.defaults}
+        named |= {f"cards.{f}": a for f, a in zip(self.setup.cards._fields, self.setup.cards)}
+        named["sizes"] = self.setup.sizes
+        return named | {f"seats.{f}": a for f, a in zip(self.seats._fields, self.seats)}
 
 
 def copied(t):
@@ -109,9 +102,9 @@ def a_top_otherwise(st, rng):
 
 def played_on(p, st):
     """The piles after eight more takes of cautious seats from `st`, with the play's draws."""
-    st, n = copied(st), len(p.codes)
-    play_on(st, p.cards, p.pw, np.full(n, CAUTIOUS), np.tile(p.defaults[CAUTIOUS], (n, 1)), p.key, p.discard,
-            np.full(3, -1, np.int64), 8, NO_EV)
+    st, n, defaults = copied(st), len(p.seats.codes), p.seats.defaults
+    cautious = Lineup(np.full(n, CAUTIOUS), np.tile(defaults[CAUTIOUS], (n, 1)), defaults)
+    play_on(st, p.setup, p.pw, cautious, p.key, np.full(3, -1, np.int64), Until(0, 8, -1), NO_EV)
     return st.pile_n
 
 

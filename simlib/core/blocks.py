@@ -19,6 +19,7 @@ same value as a variable holding it.
 
 from __future__ import annotations
 
+import importlib
 import types as pytypes
 from collections.abc import Callable
 
@@ -41,6 +42,26 @@ class _Block(CPUDispatcher):
             twin = self._from_python = _python_twin(self.py_func, self._block_options)
         return twin(*args, **kwargs)
 
+    def __reduce__(self):
+        """Pickled by name: Numba caches a closure (core/rollout_decider.py's) under the pickle of what it closes
+        over, and its own pickle of a dispatcher holds an id drawn anew in every process (each process would
+        compile the closure again and add a cache file)."""
+        return _named, (self.py_func.__module__, self.py_func.__qualname__)
+
+
+def _named(module: str, qualname: str):
+    """The block `module.qualname` (a module-level one: no other is pickled)."""
+    found = importlib.import_module(module)
+    for name in qualname.split("."):
+        found = getattr(found, name)
+    return found
+
+
+def closable(function: Callable) -> bool:
+    """Whether a compiled closure over `function` is found in the cache by the next process: a block, or a plain
+    function (with NUMBA_DISABLE_JIT); not another dispatcher (see _Block.__reduce__)."""
+    return isinstance(function, _Block) or not isinstance(function, CPUDispatcher)
+
 
 def _python_twin(function: Callable, options: dict) -> CPUDispatcher:
     """`function` compiled with a Python entry point; a copy under another qualified name, so that its cache
@@ -54,8 +75,9 @@ def _python_twin(function: Callable, options: dict) -> CPUDispatcher:
 
 
 def block(**options) -> Callable:
-    """`nb.njit(cache=True, **options)` for a kernel's compiled function (inline ones aside: they are never
-    compiled on their own), typed and wrapped as the module says."""
+    """`nb.njit(cache=True, **options)` for a kernel's compiled function, typed and wrapped as the module says.
+    Inline ones (never compiled on their own) are plain `nb.njit`, but for those a rollout decider closes over
+    (`@block(inline="always")`: see closable)."""
 
     def declare(function):
         dispatcher = nb.njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, **options)(function)

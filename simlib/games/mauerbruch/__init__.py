@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -22,11 +23,15 @@ import pyarrow as pa
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
+from ...core.lineup import lineup
 from ...core.tables import run_kernel
 from . import tables
 from .constants import EV_COLS, N_STACKS, OPENING_MODES
 from .deck import Deck, load_deck, parse_deck
-from .policies import MAX_PARAMS, POLICIES
+from .policies import POLICIES
+
+if TYPE_CHECKING:
+    from .state import Setup
 
 
 def stack_sizes(n_cards: int) -> np.ndarray:
@@ -70,18 +75,22 @@ class Mauerbruch(Game):
     def deck(self, config: RunConfig) -> Deck:
         return _deck_from_text(config.options["deck"], config.options["deck_cards"])
 
-    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        """The kernel's named arrays (MauerbruchOutputs), and with events the event rows and the dealt walls."""
-        from .kernel import MauerbruchOutputs, simulate_plays  # loads Numba: only when simulating
+    def kernel_setup(self, config: RunConfig) -> Setup:
+        """What the kernels take of the run's rules and deck (state.Setup)."""
+        from .state import Cards, Setup
 
         deck = self.deck(config)
         values = deck.values.astype(np.int64)
         gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        deals = np.zeros((stop - start if events else 0, len(deck)), np.int16)  # filled with the events
-        args = (config.seed, start, stop - start, stack_sizes(len(deck)), deck.kinds.astype(np.int64),
-                deck.symbols.astype(np.int64), values, gcd, codes, prm, self.default_parameters(MAX_PARAMS),
-                config.options["opening"] == OPENING_MODES[0], deals)
+        cards = Cards(deck.kinds.astype(np.int64), deck.symbols.astype(np.int64), values, gcd)
+        return Setup(cards, stack_sizes(len(deck)), config.options["opening"] == OPENING_MODES[0])
+
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        """The kernel's named arrays (MauerbruchOutputs), and with events the event rows and the dealt walls."""
+        from .kernel import MauerbruchOutputs, simulate_plays  # loads Numba: only when simulating
+
+        deals = np.zeros((stop - start if events else 0, len(self.deck(config))), np.int16)  # filled with the events
+        args = (config.seed, start, stop - start, self.kernel_setup(config), lineup(config, POLICIES), deals)
         kernel = simulate_plays
         if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_plays as kernel
@@ -93,18 +102,12 @@ class Mauerbruch(Game):
         """Takes a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
         from .kernel import simulate_plays
         from .search import rollout_bench
-        from .state import Cards
 
-        deck = self.deck(config)
-        values = deck.values.astype(np.int64)
-        gcd = np.gcd.outer(np.arange(values.max() + 1), np.arange(values.max() + 1)).astype(np.int64)
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        sizes, discard = stack_sizes(len(deck)), config.options["opening"] == OPENING_MODES[0]
-        cards = Cards(deck.kinds.astype(np.int64), deck.symbols.astype(np.int64), values, gcd)
-        args = (config.seed, 0, plays, sizes, *cards, codes, prm, self.default_parameters(MAX_PARAMS), discard,
-                np.zeros((0, len(deck)), np.int16), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        setup, seats = self.kernel_setup(config), lineup(config, POLICIES)
+        args = (config.seed, 0, plays, setup, seats, np.zeros((0, len(self.deck(config))), np.int16),
+                np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
         return steps_per_second(lambda: simulate_plays(*args)[2].sum(),
-                                lambda: rollout_bench(config.seed, 0, plays, sizes, cards, codes, prm, discard))
+                                lambda: rollout_bench(config.seed, 0, plays, setup, seats))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         deck = self.deck(config)

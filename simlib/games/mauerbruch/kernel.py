@@ -14,7 +14,7 @@ import numpy as np
 from ...core.blocks import block
 from ...core.rng import play_key
 from .constants import TURN
-from .play import _run, deal
+from .play import TO_THE_END, Events, deal, play_on
 from .state import (
     S_BONUS_CARDS,
     S_BONUS_STACK,
@@ -65,30 +65,23 @@ def new_outputs(n_plays, n):
 
 
 @block()
-def simulate_plays(seed, first_play, n_plays, sizes, kinds, symbols, values, gcd, codes, prm, defaults,
-                   discard_opening, deals, ev, ev_offsets):
-    """Plays first_play .. first_play+n_plays-1 of scripted seats at table positions 0..n-1 (0 opens).
-
-    `defaults` [policy code, parameter]: the scripted policies' default parameters (unused here: the signature
-    is the search kernel's, search.simulate_search_plays). Returns MauerbruchOutputs' arrays; with
-    `ev_offsets` non-empty, also fills the event rows and `deals`.
-    """
-    n, n_cards = codes.shape[0], kinds.shape[0]
+def simulate_plays(seed, first_play, n_plays, setup, lineup, deals, ev, ev_offsets):
+    """Plays first_play .. first_play+n_plays-1 of scripted seats (`lineup`, core/lineup.py) at table positions
+    0..n-1 (0 opens). Returns MauerbruchOutputs' arrays; with `ev_offsets` non-empty, also fills the event rows
+    `ev` and `deals`. The search kernel (search.simulate_search_plays) takes the same arguments."""
+    n, n_cards = lineup.codes.shape[0], setup.cards.kinds.shape[0]
     out = new_outputs(n_plays, n)
-    st, pw = new_state(n, n_cards, sizes.max()), new_pairs()
-    stacks, heights, tops, pile, pile_n, tally, sc = st  # out of the tuples once (see play._run)
-    pa, pb, pk, fa, fb, fk = pw
+    st, pw = new_state(n, n_cards, setup.sizes.max()), new_pairs()
     order = np.empty(n_cards, np.int16)
     no_plan = np.full(3, -1, np.int64)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
-        deal(st, key, sizes, order)
+        deal(st, key, setup.sizes, order)
         if record:
             deals[i] = order
-        _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa, fb, fk,
-             codes, prm, key, discard_opening, no_plan, 0, 0, -1, ev, ev_offsets[i] if record else -1, play)
+        play_on(st, setup, pw, lineup, key, no_plan, TO_THE_END, Events(ev, play, ev_offsets[i] if record else -1))
         write_outputs(out, i, st)
     return out
 

@@ -2,13 +2,12 @@
 search's in search.py."""
 
 from ...core.config import PolicyInfo
+from ...core.lineup import parameter_index, shared_position
 
 RANDOM, GREEDY, CAUTIOUS, SEARCH = 0, 1, 2, 3
-MAX_PARAMS = 3
 
 _EPSILON = "probability of taking a uniformly random pair instead (real players overlook pairs)"
 
-# Parameter order matters: the kernel reads epsilon at 0 and break_margin at 1; search's budget, base, horizon.
 POLICIES = {
     p.name: p
     for p in (
@@ -39,3 +38,6 @@ POLICIES = {
     )
 }
 
+
+PARAMS = parameter_index(POLICIES)  # where the kernels read a parameter: PARAMS.cautious.break_margin
+EPSILON = shared_position(POLICIES, "epsilon")  # read for greedy and cautious alike

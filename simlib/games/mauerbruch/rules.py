@@ -1,6 +1,6 @@
 """Mauerbruch's rules as pure functions over card arrays (compiled with Numba).
 
-Cards are indices into the deck's arrays (kind, symbol, value); `gcd` is a table over values.
+Cards are indices into the deck's arrays (state.Cards: kind, symbol, value, and `gcd`, a table over values).
 """
 
 
@@ -22,7 +22,7 @@ def bans_in_force(tops, kinds):
 
 
 @block(_nrt=False)
-def pair_kind(a, b, kinds, symbols, values, gcd, ban2, ban5):
+def pair_kind(cards, a, b, ban2, ban5):
     """NO_PAIR, SINGLE or DOUBLE for cards a and b under the bans in force.
 
     Number cards: a valid divisor is a gcd g > 1 that is not banned (only g itself: with 2 banned,
@@ -30,6 +30,7 @@ def pair_kind(a, b, kinds, symbols, values, gcd, ban2, ban5):
     A joker matches every number card: double with its own symbol, single otherwise; two jokers are
     single. Two bans of the same kind are a double; a ban matches nothing else; a Wunschkarte nothing.
     """
+    kinds, symbols, values = cards.kinds, cards.symbols, cards.values
     ka, kb = kinds[a], kinds[b]
     if ka == BAN2 or ka == BAN5 or kb == BAN2 or kb == BAN5:
         return DOUBLE if ka == kb else NO_PAIR
@@ -40,7 +41,7 @@ def pair_kind(a, b, kinds, symbols, values, gcd, ban2, ban5):
         return SINGLE
     if ka == JOKER or kb == JOKER:
         return DOUBLE if same_symbol else SINGLE
-    g = gcd[values[a], values[b]]
+    g = cards.gcd[values[a], values[b]]
     divisor = g > 1 and not (g == 2 and ban2) and not (g == 5 and ban5)
     if same_symbol and divisor:
         return DOUBLE
@@ -50,9 +51,9 @@ def pair_kind(a, b, kinds, symbols, values, gcd, ban2, ban5):
 
 
 @block(_nrt=False)
-def list_pairs(tops, kinds, symbols, values, gcd, out_a, out_b, out_kind):
-    """Every pair of top cards that matches, into out_*; returns how many."""
-    ban2, ban5 = bans_in_force(tops, kinds)
+def list_pairs(tops, cards, out):
+    """Every pair of top cards that matches, into out.a, out.b, out.kind (state.Pairs); returns how many."""
+    ban2, ban5 = bans_in_force(tops, cards.kinds)
     n = 0
     for i in range(N_STACKS):
         if tops[i] < 0:
@@ -60,10 +61,10 @@ def list_pairs(tops, kinds, symbols, values, gcd, out_a, out_b, out_kind):
         for j in range(i + 1, N_STACKS):
             if tops[j] < 0:
                 continue
-            kind = pair_kind(tops[i], tops[j], kinds, symbols, values, gcd, ban2, ban5)
+            kind = pair_kind(cards, tops[i], tops[j], ban2, ban5)
             if kind != NO_PAIR:
-                out_a[n] = i
-                out_b[n] = j
-                out_kind[n] = kind
+                out.a[n] = i
+                out.b[n] = j
+                out.kind[n] = kind
                 n += 1
     return n

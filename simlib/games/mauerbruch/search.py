@@ -1,4 +1,5 @@
-"""Mauerbruch's search policy: each take scored by rollouts (simlib/core/search.py), the best one played.
+"""Mauerbruch's search policy: each take scored by rollouts, the best one played. The decision loop is
+core/rollout_decider.py's; this module supplies its blocks, over a Decision.
 
 A candidate is a take: a pair the phase allows, or a Wunschkarte swap (one of the last seven cards of the
 pile for a Wunschkarte on top) and a pair the new card makes (a swap for another pair is left out: it only
@@ -12,38 +13,63 @@ value is the deciding seat's win share by cards at that point. The breaker's nei
 (more cards is never worse: the play ends at once).
 """
 
+from typing import NamedTuple
+
+import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.lineup import Lineup
 from ...core.rng import below, draw, play_key
-from ...core.search import (
-    best_candidate,
-    next_rollout,
-    plan_arrays,
-    record,
-    rollout_key,
-    start_plan,
-    win_share,
-)
+from ...core.rollout_decider import rollout_decider
+from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key, win_share
 from .constants import EV_COLS, N_STACKS, TURN, WISH
 from .decisions import choose_pair, choose_swap
 from .kernel import new_outputs, write_outputs
-from .play import _run, allowed, deal, play_on, refresh, swap
-from .policies import SEARCH
-from .state import S_PHASE, S_PLAYER, S_REASON, S_TAKE, Cards, copy_state, new_pairs, new_state
+from .play import Events, Until, allowed, deal, play_on, refresh, swap
+from .policies import PARAMS, SEARCH
+from .state import S_PHASE, S_PLAYER, S_REASON, S_TAKE, Pairs, Setup, State, copy_state, new_pairs, new_state
 
-TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
-SWITCH_Z = 1.0  # standard errors by which a take must beat the base policy's own to replace it
+
+class Work(NamedTuple):
+    """The search's work space, made once per kernel call."""
+
+    sim: State         # the rollouts' copy of the play (the candidates and the base policy's choice use it too)
+    cand: np.ndarray   # [candidate] (swap stack, pile position, pair index)
+    under: np.ndarray  # [card] under a top (determinize)
+    hidden: np.ndarray  # the cards under the tops (determinize)
+    rollouts: Lineup   # the rollouts' line-up: every seat the deciding seat's base policy at its defaults
+    quiet: Events      # no event rows: the rollouts write none
+    schedule: tuple    # the decider's plan_arrays()
+
+
+class Decision(NamedTuple):
+    """A search seat's take to decide, as the decider's blocks take it."""
+
+    st: State     # the real play, the seat to move (read only)
+    setup: Setup
+    pw: Pairs     # the pairs' work space, shared with the play (it lists afresh before reading)
+    key: np.uint64  # the play's key (the base policy's choice reads its draws)
+    horizon: int  # takes a rollout plays before it is scored (0: to the end)
+    work: Work
 
 
 @block()
-def candidates(st, scratch, cards, pw, player, cand):
-    """Every take the player to move may make (swap stack, pile position, pair index), into cand; how many.
-    `scratch` and `pw` are work space (refresh writes the tops: the copy's, never the play's)."""
-    phase = st.sc[S_PHASE]
-    copy_state(st, scratch)
+def new_work(n, n_cards, height_max, lineup):
+    rollouts = Lineup(np.empty(n, np.int64), np.empty((n, lineup.params.shape[1])), lineup.defaults)
+    return Work(new_state(n, n_cards, height_max), np.empty((MAX_CANDIDATES, 3), np.int64), np.empty(n_cards, np.bool_),
+                np.empty(n_cards, np.int16), rollouts, Events(np.zeros((0, EV_COLS), np.int32), 0, -1), plan_arrays())
+
+
+@block(_nrt=False)
+def candidates(at):
+    """Every take the seat to move may make, into at.work.cand; how many. The pairs are listed on the rollouts'
+    copy (refresh writes the tops: the copy's, never the play's)."""
+    st, sim, cards, pw, cand = at.st, at.work.sim, at.setup.cards, at.pw, at.work.cand
+    player, phase = st.sc[S_PLAYER], st.sc[S_PHASE]
+    copy_state(st, sim)
     k = 0
-    for p in range(allowed(phase, refresh(scratch, cards, pw), pw)):
+    for p in range(allowed(phase, refresh(sim, cards, pw), pw)):
         cand[k, 0], cand[k, 1], cand[k, 2] = -1, -1, p
         k += 1
     if phase != TURN or st.pile_n[player] == 0:
@@ -52,154 +78,155 @@ def candidates(st, scratch, cards, pw, player, cand):
         if st.heights[s] == 0 or cards.kinds[st.stacks[s, st.heights[s] - 1]] != WISH:
             continue
         for j in range(max(0, st.pile_n[player] - 7), st.pile_n[player]):
-            copy_state(st, scratch)
-            swap(scratch, player, s, j)
-            for p in range(allowed(phase, refresh(scratch, cards, pw), pw)):
+            copy_state(st, sim)
+            swap(sim, player, s, j)
+            for p in range(allowed(phase, refresh(sim, cards, pw), pw)):
                 if pw.fa[p] == s or pw.fb[p] == s:  # a swap is worth making for a pair with the new card
                     cand[k, 0], cand[k, 1], cand[k, 2] = s, j, p
                     k += 1
     return k
 
 
-@block()
-def base_choice(st, scratch, cards, pw, base, base_prm, key, player, k, cand):
-    """The index among cand's first k of the take the base policy would make here (-1: none of them), with
-    the play's own draws for this take (read, not used up: draws are keyed)."""
-    copy_state(st, scratch)
-    take = st.sc[S_TAKE]
+@block(_nrt=False)
+def base_take(at, k):
+    """The index among the first k candidates of the take the base policy would make here (-1: none of them),
+    with the play's own draws for this take (read, not used up: draws are keyed)."""
+    st, sim, cards, pw, base = at.st, at.work.sim, at.setup.cards, at.pw, at.work.rollouts
+    player, phase, take = st.sc[S_PLAYER], st.sc[S_PHASE], st.sc[S_TAKE]
+    copy_state(st, sim)
     s, j = -1, -1
-    n_pairs = refresh(scratch, cards, pw)
-    if st.sc[S_PHASE] == TURN and st.pile_n[player] > 0:
-        s, j = choose_swap(base, player, n_pairs, scratch.tops, scratch.pile, scratch.pile_n, cards.kinds,
-                           cards.symbols, cards.values, cards.gcd, key, take)
+    n_pairs = refresh(sim, cards, pw)
+    if phase == TURN and st.pile_n[player] > 0:
+        s, j = choose_swap(sim, cards, base.codes[player], player, n_pairs, at.key, take)
         if s >= 0:
-            swap(scratch, player, s, j)
-            n_pairs = refresh(scratch, cards, pw)
-    m = allowed(st.sc[S_PHASE], n_pairs, pw)
+            swap(sim, player, s, j)
+            n_pairs = refresh(sim, cards, pw)
+    m = allowed(phase, n_pairs, pw)
     if m == 0:
         return -1
-    p = choose_pair(base, base_prm, player, m, pw.fa, pw.fb, pw.fk, scratch.heights, scratch.pile_n, key, take)
+    p = choose_pair(sim, pw, base, player, m, at.key, take)
+    cand = at.work.cand
     for c in range(k):
         if cand[c, 0] == s and cand[c, 1] == j and cand[c, 2] == p:
             return c
     return -1
 
 
-@block()
-def determinize(st, key, hidden):
-    """Shuffle the cards under the stacks' tops among their places (keyed by `key`), from their sorted order:
-    which cards lie under the tops is known (the deck less every card seen), where each of them lies is not, so
-    the deal depends only on what the seat has seen and the key."""
-    n = 0
+@block(inline="always")
+def copy_play(at):
+    copy_state(at.st, at.work.sim)
+
+
+@block(_nrt=False)
+def determinize(at, key):
+    """In the rollouts' copy, shuffle the cards under the stacks' tops among their places (keyed by `key`), from
+    their sorted order: which cards lie under the tops is known (the deck less every card seen), where each of
+    them lies is not, so the deal depends only on what the seat has seen and the key. (Sorted by marking them
+    in a list of every card: sorting compiled a second longer, and needs Numba's reference counts.)"""
+    sim, under, hidden = at.work.sim, at.work.under, at.work.hidden
+    under[:] = False
     for s in range(N_STACKS):
-        for h in range(st.heights[s] - 1):
-            hidden[n] = st.stacks[s, h]
+        for h in range(sim.heights[s] - 1):
+            under[sim.stacks[s, h]] = True
+    n = 0
+    for card in range(under.shape[0]):
+        if under[card]:
+            hidden[n] = card
             n += 1
-    hidden[:n].sort()
     for c in range(n - 1, 0, -1):
         j = below(draw(key, c), c + 1)
         hidden[c], hidden[j] = hidden[j], hidden[c]
     n = 0
     for s in range(N_STACKS):
-        for h in range(st.heights[s] - 1):
-            st.stacks[s, h] = hidden[n]
+        for h in range(sim.heights[s] - 1):
+            sim.stacks[s, h] = hidden[n]
             n += 1
 
 
-@block()
-def _value(piles, seat, n_cards):
-    """A rollout's worth to the seat: its win share, plus its card margin over the best other pile as a
+@block(inline="always")
+def play_candidate(at, c, key):
+    """In the rollouts' copy, candidate c's take, then every seat the base policy to the end or the horizon."""
+    w = at.work
+    play_on(w.sim, at.setup, at.pw, w.rollouts, key, w.cand[c], Until(0, at.horizon, -1), w.quiet)
+
+
+@block(inline="always")
+def rollout_value(at):
+    """The rollout's worth to the seat: its win share, plus its card margin over the best other pile as a
     fraction of the deck (below one win: it orders takes that win or lose alike, and varies less)."""
+    piles, seat = at.work.sim.pile_n, at.st.sc[S_PLAYER]
     best_other = 0
     for s in range(piles.shape[0]):
         if s != seat:
             best_other = max(best_other, piles[s])
-    return win_share(piles, seat) + (piles[seat] - best_other) / n_cards
+    return win_share(piles, seat) + (piles[seat] - best_other) / at.setup.cards.kinds.shape[0]
+
+
+decide_take = rollout_decider(candidates, base_take, copy_play, determinize, play_candidate, rollout_value)
+
+
+@nb.njit(cache=True, inline="always")
+def search_take(st, setup, pw, lineup, key, work):
+    """The search seat to move's take: its index in work.cand (swap stack, pile position, pair), or -1 when
+    there is none to choose (the pass moves the play on). The seat's budget, base policy and horizon are its
+    parameters in `lineup`."""
+    prm = lineup.params[st.sc[S_PLAYER]]
+    base = int(prm[PARAMS.search.base])
+    work.rollouts.codes[:] = base
+    for s in range(work.rollouts.params.shape[0]):
+        work.rollouts.params[s] = lineup.defaults[base]
+    at = Decision(st, setup, pw, key, int(prm[PARAMS.search.horizon]), work)
+    return decide_take(at, work.schedule, key, st.sc[S_TAKE], int(prm[PARAMS.search.budget]))
 
 
 @block()
-def search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, cand, plan):
-    """The search seat's take into plan (swap stack, pile position, pair), or plan left at -1 when there is
-    no take to choose (the pass moves the play on). prm[seat]: budget, base policy code, horizon."""
-    player, take = st.sc[S_PLAYER], st.sc[S_TAKE]
-    k = candidates(st, scratch, cards, pw, player, cand)
-    if k <= 1:
-        if k == 1:
-            plan[:] = cand[0]
-        return
-    n, base = st.pile_n.shape[0], int(prm[player, 1])
-    codes = np.full(n, base, np.int64)
-    base_prm = np.empty((n, defaults.shape[1]))
-    for s in range(n):
-        base_prm[s] = defaults[base]
-    schedule, stats = plan_arrays()
-    hidden = np.empty(cards.kinds.shape[0], np.int16)
-    one, no_ev = np.empty(3, np.int64), np.zeros((0, EV_COLS), np.int32)
-    incumbent = base_choice(st, scratch, cards, pw, base, base_prm[player], key, player, k, cand)
-    start_plan(k, int(prm[player, 0]), incumbent, schedule, stats)
-    while True:
-        c = next_rollout(schedule, stats)
-        if c < 0:
-            break
-        rkey = rollout_key(key, take, int(stats[1, c]))  # a candidate's j-th rollout: the same deal for all
-        copy_state(st, scratch)
-        determinize(scratch, rkey, hidden)
-        one[:] = cand[c]
-        play_on(scratch, cards, pw, codes, base_prm, rkey, discard_opening, one, int(prm[player, 2]), no_ev)
-        record(schedule, stats, c, _value(scratch.pile_n, player, cards.kinds.shape[0]))
-    plan[:] = cand[best_candidate(schedule, stats, rollout_key(key, take, TIE_ROLLOUT), SWITCH_Z)]
-
-
-@block()
-def simulate_search_plays(seed, first_play, n_plays, sizes, kinds, symbols, values, gcd, codes, prm, defaults,
-                          discard_opening, deals, ev, ev_offsets):
+def simulate_search_plays(seed, first_play, n_plays, setup, lineup, deals, ev, ev_offsets):
     """kernel.simulate_plays for line-ups with a search seat: the scripted seats' passes run until a search
-    seat is to move, its take is chosen by search_take (the rollouts play its base policy with `defaults`
-    [policy code, parameter]), then its pass is played. The same arguments and outputs."""
-    n, n_cards = codes.shape[0], kinds.shape[0]
+    seat is to move, its take is chosen by search_take, then its pass is played. The same arguments and
+    outputs."""
+    n, n_cards = lineup.codes.shape[0], setup.cards.kinds.shape[0]
     out = new_outputs(n_plays, n)
-    cards = Cards(kinds, symbols, values, gcd)
-    st, scratch, pw = new_state(n, n_cards, sizes.max()), new_state(n, n_cards, sizes.max()), new_pairs()
-    stacks, heights, tops, pile, pile_n, tally, sc = st  # out of the tuples once (see play._run)
-    pa, pb, pk, fa, fb, fk = pw
+    st, pw = new_state(n, n_cards, setup.sizes.max()), new_pairs()
+    work = new_work(n, n_cards, setup.sizes.max(), lineup)
     order = np.empty(n_cards, np.int16)
-    plan, no_plan = np.full(3, -1, np.int64), np.full(3, -1, np.int64)
-    cand = np.empty((512, 3), np.int64)
+    no_plan = np.full(3, -1, np.int64)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
-        deal(st, key, sizes, order)
+        deal(st, key, setup.sizes, order)
         if record:
             deals[i] = order
         row = ev_offsets[i] if record else -1
-        while sc[S_REASON] < 0:  # scripted seats' passes; a search seat's take chosen, then its pass
-            row = _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa, fb,
-                       fk, codes, prm, key, discard_opening, no_plan, 0, 0, SEARCH, ev, row, play)
-            if sc[S_REASON] < 0:
-                plan[:] = -1
-                search_take(st, scratch, cards, pw, prm, defaults, key, discard_opening, cand, plan)
-                row = _run(stacks, heights, tops, pile, pile_n, tally, sc, kinds, symbols, values, gcd, pa, pb, pk, fa,
-                           fb, fk, codes, prm, key, discard_opening, plan, 1, 0, -1, ev, row, play)
+        while st.sc[S_REASON] < 0:  # scripted seats' passes; a search seat's take chosen, then its pass
+            row = play_on(st, setup, pw, lineup, key, no_plan, Until(0, 0, SEARCH), Events(ev, play, row))
+            if st.sc[S_REASON] < 0:
+                c = search_take(st, setup, pw, lineup, key, work)
+                take = work.cand[c] if c >= 0 else no_plan
+                row = play_on(st, setup, pw, lineup, key, take, Until(1, 0, -1), Events(ev, play, row))
         write_outputs(out, i, st)
     return out
 
 
 @block()
-def rollout_bench(seed, first_play, n_plays, sizes, cards, codes, prm, discard_opening):
-    """For `make bench`: from each play's deal, what a search's rollout does (copy the state, determinize,
-    play on with the seats' policies to the end). Returns the takes played."""
-    n, n_cards = codes.shape[0], cards.kinds.shape[0]
-    st, scratch, pw = new_state(n, n_cards, sizes.max()), new_state(n, n_cards, sizes.max()), new_pairs()
-    order, hidden = np.empty(n_cards, np.int16), np.empty(n_cards, np.int16)
-    no_plan, no_ev = np.full(3, -1, np.int64), np.zeros((0, EV_COLS), np.int32)
+def rollout_bench(seed, first_play, n_plays, setup, lineup):
+    """For `make bench`: from each play's deal, a search's rollout (copy the play, determinize, play on with the
+    seats' policies to the end) through the decider's blocks. Returns the takes played."""
+    n, n_cards = lineup.codes.shape[0], setup.cards.kinds.shape[0]
+    st, pw = new_state(n, n_cards, setup.sizes.max()), new_pairs()
+    work = new_work(n, n_cards, setup.sizes.max(), lineup)
+    work.rollouts.codes[:] = lineup.codes
+    work.rollouts.params[:] = lineup.params
+    work.cand[0] = -1  # no take of its own: the seats' policies from the first pass
+    at = Decision(st, setup, pw, np.uint64(0), 0, work)
+    order = np.empty(n_cards, np.int16)
     takes = 0
     for i in range(n_plays):
         key = play_key(seed, first_play + i)
-        deal(st, key, sizes, order)
-        copy_state(st, scratch)
-        rkey = rollout_key(key, 0, 0)
-        determinize(scratch, rkey, hidden)
-        play_on(scratch, cards, pw, codes, prm, rkey, discard_opening, no_plan, 0, no_ev)
-        takes += scratch.sc[S_TAKE]
+        deal(st, key, setup.sizes, order)
+        rollout = rollout_key(key, 0, 0)
+        copy_play(at)
+        determinize(at, rollout)
+        play_candidate(at, 0, rollout)
+        takes += work.sim.sc[S_TAKE]
     return takes

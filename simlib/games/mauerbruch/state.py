@@ -45,6 +45,14 @@ class Cards(NamedTuple):
     gcd: np.ndarray
 
 
+class Setup(NamedTuple):
+    """What every play of a run shares: the deck, the stacks' sizes, where the opening's double pairs go."""
+
+    cards: Cards
+    sizes: np.ndarray      # [stack] cards dealt
+    discard_opening: bool  # the opening's double pairs are discarded (else onto the piles)
+
+
 @block()
 def new_state(n, n_cards, height_max):
     return State(np.empty((N_STACKS, height_max), np.int16), np.empty(N_STACKS, np.int64),
@@ -58,7 +66,7 @@ def new_pairs():
                  np.empty(21, np.int64), np.empty(21, np.int64))
 
 
-@block()
+@block(_nrt=True)  # said, not inherited from a caller without it: a slice's copy may allocate
 def copy_state(src, dst):
     dst.stacks[:] = src.stacks
     dst.heights[:] = src.heights
