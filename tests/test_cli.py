@@ -73,6 +73,13 @@ BAD = [
      "map 'nosuch' is neither built in (beginner, standard) nor a file"),
     (["sweep", "mauer", "--vary", "penalty_tower=15", "--players", "4", "--policies", "random", "--plays", "10",
       "--no-report"], "nothing to compare: penalty_tower=15 is the baseline's own value"),
+    # --players is one flag everywhere: several, comma-separated, where a command takes several (sweep) only.
+    (["simulate", "mauer", "--plays", "10", "--players", "3,4", "--policies", "random"],
+     "argument --players: '3,4': give one number of players (only simlib sweep takes several)"),
+    (["fixes", "mauer", "--players", "3,4", "--policies", "random"],
+     "argument --players: '3,4': give one number of players (only simlib sweep takes several)"),
+    (["sweep", "mauer", "--vary", "penalty_tower=12", "--players", "3,x", "--policies", "random", "--plays", "10"],
+     "argument --players: 'x' is not an integer"),
 ]
 
 

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from simlib.core.config import RunConfig
 from simlib.core.lake import Lake
 from simlib.core.registry import get_game
-from simlib.core.runner import run
 from simlib.design import sensitivity as sa
-from simlib.design.metrics import canonical, estimate, play_values
+from simlib.design.evaluate import lake_evaluator, one_at_a_time
 from simlib.design.tune import parse_box
 
 from support.cli import run_cli
@@ -36,13 +34,8 @@ def morris(tmp_path, game_name, players, lineup, plays, vary, metrics, size=3):
     game, lake = get_game(game_name), Lake.at(tmp_path)
     box = parse_box(game, vary)
 
-    def build(values, seed=5):
-        return RunConfig.build(game, players=players, policies=lineup.split(","), plays=plays, seed=seed,
-                               options=values)
-
-    def evaluate(config):
-        values = play_values(lake, game, run(config, lake, progress=False).run_id)
-        return {m: estimate(values, canonical(game, m)) for m in metrics}
+    build = sa.Analysis(game, box, "morris", metrics, players, lineup, plays, 5, size, {}).config
+    evaluate = one_at_a_time(lake_evaluator(lake, game, metrics))
 
     points = sa.sample(box, "morris", size, seed=2)
     results = sa.run_points(box, points, build, evaluate, metrics, 5)

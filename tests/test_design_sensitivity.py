@@ -9,13 +9,11 @@ import html
 
 import pytest
 
-from simlib.core.config import RunConfig
 from simlib.core.errors import SimlibError
 from simlib.core.lake import Lake
 from simlib.core.registry import get_game
-from simlib.core.runner import run
 from simlib.design import sensitivity as sa
-from simlib.design.metrics import canonical, estimate, play_values
+from simlib.design.evaluate import lake_evaluator, one_at_a_time
 from simlib.design.tune import parse_box
 
 from support.cli import run_cli
@@ -28,12 +26,8 @@ def test_morris_finds_no_effect_where_there_is_none_and_the_linear_effects_in_or
     box, metrics = parse_box(MAUER, BOX), ["mean_length", "mean_penalty"]
     lake = Lake.at(tmp_path)
 
-    def build(values, seed=3):
-        return RunConfig.build(MAUER, players=4, policies=["random"], plays=1_000, seed=seed, options=values)
-
-    def evaluate(config):
-        values = play_values(lake, MAUER, run(config, lake, progress=False).run_id)
-        return {m: estimate(values, canonical(MAUER, m)) for m in metrics}
+    build = sa.Analysis(MAUER, box, "morris", metrics, 4, "random", 1_000, 3, 4, {}).config
+    evaluate = one_at_a_time(lake_evaluator(lake, MAUER, metrics))
 
     points = sa.sample(box, "morris", 4, seed=1)
     results = sa.run_points(box, points, build, evaluate, metrics, 3)

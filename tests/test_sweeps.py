@@ -113,7 +113,7 @@ def test_the_sweeps_table_names_every_run_and_its_baseline(swept):
     runs = _lake_rows(lake, "runs")
     assert sweeps.height == 6 and set(sweeps["run_id"]) == set(runs["run_id"])
     assert set(sweeps.filter(pl.col("is_baseline"))["run_id"]) == set(sweeps["baseline_run_id"])
-    assert (runs["seed"] == 1).all()
+    assert (runs["seed"] == 0).all()  # --seed's default
 
 
 def _paired(lake: Path, variant: str, baseline: str) -> tuple[np.ndarray, np.ndarray]:
@@ -295,13 +295,18 @@ def test_per_play_rows_are_kept_for_swept_runs_only_and_a_run_joining_a_sweep_ge
     # A mixed table (three policies): not a run of the skill ladder, whose runs are compared by their headline too.
     plain = ["--players", "4", "--policies", "random,heavy,reader,random", "--plays", "1000", "--lake", str(lake),
              "--quiet"]
-    assert main(["simulate", "mauer", "--seed", "1", *plain]) == 0
+    assert main(["simulate", "mauer", *plain]) == 0  # seed 0, every command's default
     build(lake, marts, tmp_path / "db.duckdb")
     assert not list(cache_dir(marts).glob("int_play_outcomes/*/*.parquet"))
     assert pl.read_parquet(marts / "mart_variant_effects.parquet").is_empty()
     # The same run is the baseline of a sweep made later: its per-play rows are computed then.
     assert main(["sweep", "mauer", "--vary", "penalty_tower=12", "--no-report", *plain]) == 0
-    assert "baseline penalty_tower=15" in capsys.readouterr().out
+    out = capsys.readouterr().out.splitlines()
+    # Each run's set-up in words, as the batch says it (not the policies' specs).
+    assert out[-3].startswith("[1/2] baseline mauer run ") and out[-3].endswith(
+        ": 4 players: random, heavy, reader, random; 1,000 plays (already complete)")
+    assert out[-2].startswith("[2/2] variant mauer run ") and out[-2].endswith(
+        ": 4 players: random, heavy, reader, random, tower 12 penalty points; 1,000 plays (written)")
     build(lake, marts, tmp_path / "db.duckdb")
     assert len(list(cache_dir(marts).glob("int_play_outcomes/*/*.parquet"))) == 2
     effects = pl.read_parquet(marts / "mart_variant_effects.parquet")

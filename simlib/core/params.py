@@ -103,6 +103,31 @@ def check_settable(game: str, params: dict[str, Parameter], names) -> None:
             raise SimlibError(f"unknown option {name!r} for {game} (settable: {', '.join(settable(params))})")
 
 
+def gather_options(game: str, params: dict[str, Parameter], params_file: str | None, flags: dict[str, str],
+                   items: list[str]) -> dict[str, Any]:
+    """A command's rule parameters as the user gave them, strings all: a TOML file of overrides, a parameter's own
+    flag (`flags`: {"rounds": "3"} from --rounds 3) and --option NAME=VALUE items. Each is checked settable and
+    coerced here, once; a parameter set twice to different values is an error, not a silent choice."""
+    given = []  # (how the user said it, parameter, value)
+    if params_file:
+        given += [(f"{name} = {value!r} in {params_file}", name, value)
+                  for name, value in read_overrides(params_file).items()]
+    given += [(f"--{name.replace('_', '-')} {value}", name, value) for name, value in flags.items()]
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise SimlibError(f"--option needs NAME=VALUE, got {item!r}")
+        given.append((f"--option {item}", key.strip(), value.strip()))
+    check_settable(game, params, [name for _, name, _ in given])
+    options, said = {}, {}
+    for how, name, value in given:
+        value = params[name].coerce(value)
+        if name in options and options[name] != value:
+            raise SimlibError(f"{said[name]} and {how} set {name} differently: give it once")
+        options[name], said[name] = value, how
+    return options
+
+
 def data_file(spec: str, folder: Path, what: str) -> Path:
     """A built-in data file by name (`folder/<spec>.toml`) or the file at path `spec`; when it is neither,
     one line that lists the built-in names."""

@@ -36,18 +36,16 @@ from ..analysis.tunes import (
     FIX_MARGIN,
     TOST_ALPHA,
     Dimension,
-    Estimate,
     Evaluation,
     Fix,
     candidate_ranges,
     every_value,
 )
-from ..core.config import RunConfig, check_players
+from ..core.config import check_players
 from ..core.errors import SimlibError
 from ..core.game import Game
-from ..core.lake import Lake
 from ..core.limits import MARGIN, Limit, seeds
-from .metrics import METRICS, canonical, check_metric, estimate, play_values_of_runs
+from .metrics import METRICS, canonical, check_metric
 from .tune import MIN_TRIAL_PLAYS, EvaluateMany, Step, Tune, stepper_many
 
 FIX_TRIALS = 12  # a longer range: a grid of 6 over it, then 6 halvings (an interval of up to 64 values to one step)
@@ -235,36 +233,6 @@ def find_fixes(searches: list[FixSearch], evaluate_many: EvaluateMany, said: Cal
         except SimlibError as exc:  # e.g. Die Mauer's rounds: a value the plays of a trial do not divide
             skipped(search.dim, str(exc))
     return sorted(fixes, key=Fix.rank)
-
-
-SPREAD_SECONDS = 0.5  # a run expected to take longer is spread over the executor's workers
-
-
-def lake_evaluator(lake: Lake, game: Game, metric: str, executor) -> EvaluateMany:
-    """Runs configurations into the lake on `executor`, then the metric of each from one pass of the models. On
-    local workers a short run plays in this process: forking them costs about 0.15 s a run, more than a search
-    value's few hundred plays take (the last run's speed says which runs are short)."""
-    import time
-
-    from ..core.executors import LocalExecutor
-    from ..core.runner import run
-
-    here = LocalExecutor(1) if isinstance(executor, LocalExecutor) else executor
-    seconds_a_play = [0.0]
-
-    def one(config: RunConfig) -> str:
-        short = config.plays * seconds_a_play[0] < SPREAD_SECONDS
-        began = time.perf_counter()
-        result = run(config, lake, progress=False, executor=here if short else executor)
-        if not result.already_complete:
-            seconds_a_play[0] = (time.perf_counter() - began) / config.plays
-        return result.run_id
-
-    def evaluate_many(configs: list[RunConfig]) -> list[dict[str, Estimate]]:
-        run_ids = [one(config) for config in configs]
-        values = play_values_of_runs(lake, game, run_ids)
-        return [{metric: estimate(values[r], canonical(game, metric))} for r in run_ids]
-    return evaluate_many
 
 
 def unsearchable_words(game: Game) -> str:

@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 
 from ..analysis.tunes import Dimension, Estimate
-from ..core.config import RunConfig
+from ..core.config import RunConfig, check_players
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.limits import SIZE, seeds
+from .metrics import check_metric
 
 METHODS = ("morris", "sobol")
 MORRIS_LEVELS = 4
@@ -43,6 +44,36 @@ class Effect:
         half = "" if np.isnan(self.conf) else f" ± {_clean(self.conf):.4g}"
         floor = "" if np.isnan(self.noise) else f"  (noise alone: {self.noise:.2g})"
         return f"{self.parameter:<16} {self.metric:<18} {self.index:<8} {_clean(self.value):.4g}{half}{floor}"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A sensitivity analysis as the command gives it: what every point plays, and the record's key."""
+
+    game: Game
+    box: list[Dimension]
+    method: str
+    metrics: list[str]
+    players: int
+    policies: str  # the line-up as given: one policy, or one per seat (a,b,c)
+    plays: int
+    seed: int
+    size: int
+    options: dict[str, Any]  # the rule parameters fixed for every point
+
+    def __post_init__(self):
+        check_players(self.game, self.players)  # before a metric is made per seat
+        for metric in self.metrics:
+            check_metric(self.game, self.players, metric)
+        fixed = sorted({d.name for d in self.box} & set(self.options))
+        if fixed:
+            raise SimlibError(f"{', '.join(fixed)} is both varied and fixed (--option): give one")
+
+    def config(self, values: dict[str, Any], seed: int | None = None) -> RunConfig:
+        """The run of one point: its values on `seed` (default the analysis's)."""
+        return RunConfig.build(self.game, players=self.players, policies=self.policies.split(","),
+                               plays=self.plays, seed=self.seed if seed is None else seed,
+                               options=self.options | values)
 
 
 def _clean(x: float) -> float:
@@ -157,19 +188,18 @@ def noise_floors(box: list[Dimension], points: np.ndarray, results: dict[str, np
     return floors
 
 
-def rows(effects: list[Effect], box: list[Dimension], args, n_points: int, game: Game,
-         options: dict[str, Any]) -> list[dict]:
-    """The `sensitivities` rows of an analysis (args: the command's method, metrics, line-up, plays, seed, size;
-    options: the rule parameters fixed for every point)."""
+def rows(effects: list[Effect], analysis: Analysis, n_points: int) -> list[dict]:
+    """The `sensitivities` rows of an analysis."""
     from ..core import __version__
 
-    spec = {"method": args.method, "box": [str(d) for d in box], "metrics": args.metric, "players": args.players,
-            "policies": args.policies, "plays": args.plays, "seed": args.seed, "size": args.size, "options": options,
-            "rules_versions": game.rules_versions(), "simlib": __version__}
+    a = analysis
+    spec = {"method": a.method, "box": [str(d) for d in a.box], "metrics": a.metrics, "players": a.players,
+            "policies": a.policies, "plays": a.plays, "seed": a.seed, "size": a.size, "options": a.options,
+            "rules_versions": a.game.rules_versions(), "simlib": __version__}
     analysis_id = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return [{"analysis_id": analysis_id, "method": args.method, "box": " ".join(map(str, box)),
-             "players": args.players, "policies": args.policies, "plays": args.plays, "seed": args.seed,
-             "options": json.dumps(options, sort_keys=True, default=str),
+    return [{"analysis_id": analysis_id, "method": a.method, "box": " ".join(map(str, a.box)),
+             "players": a.players, "policies": a.policies, "plays": a.plays, "seed": a.seed,
+             "options": json.dumps(a.options, sort_keys=True, default=str),
              "n_points": n_points, "parameter": e.parameter, "metric": e.metric, "index_name": e.index,
              "value": _clean(e.value), "conf": None if np.isnan(e.conf) else _clean(e.conf),
              "noise": None if np.isnan(e.noise) else e.noise} for e in effects]
