@@ -9,7 +9,8 @@ from __future__ import annotations
 import polars as pl
 
 from .estimators import MARGIN_SHARE
-from .page import Page, count, digits_apart, interval, pct, sentence, signed
+from .page import Page
+from .words import count, digits_apart, interval, pct, sentence, signed
 
 QUESTION = "Does the start player's edge grow with skill?"
 

@@ -11,7 +11,8 @@ import polars as pl
 
 from ..core.setups import table_words
 from .estimators import holm
-from .page import Page, error_bar_lengths
+from .layout import error_bar_lengths
+from .page import Page
 from .whatif import BALANCE, is_share, metric_name, sweep_metrics, variant_line, variant_sentence, variant_words
 
 QUESTION = "Does reading the rule text another way change the game?"

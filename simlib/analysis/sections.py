@@ -18,8 +18,10 @@ from ..core.setups import distinct_labels
 from .design import design_search, parameters_that_matter
 from .estimators import MARGIN_SHARE, Z90, holm, wilson
 from .ladder import skill_ladder
-from .page import PAGE_INCHES, Page, ci, count, interval, number, pct, sentence
+from .layout import PAGE_INCHES
+from .page import Page
 from .readings import rule_readings
+from .words import ci, count, interval, number, pct, sentence
 
 
 def one_policy_setups(frame: pl.DataFrame) -> pl.DataFrame:
