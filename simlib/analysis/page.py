@@ -2,15 +2,16 @@
 
 A section is a function `section(page) -> None` that reads marts and adds to the page:
 
-    def penalties(page: Page) -> None:
-        stats = page.with_labels(page.mart("mart_mauer_penalties_by_seat"))   # the game's rows, set-up labels
-        if stats.is_empty():
-            return                                                         # nothing to show for this lake
-        fig, ax = plt.subplots()
-        page.error_bars(ax, stats, x="seat", y="mean_penalty", series="label")   # y with y_lo / y_hi
-        page.figure("penalty_by_seat", fig, "Penalty points by seat",
-                    sentence("seat 0 averages 3.1 (95% interval 2.9 to 3.3)", ...))   # computed sentences
-        page.table("Penalty points by seat", stats, ["label", "seat", "mean_penalty", ...])  # titles from schema
+    def seats(page: Page) -> None:
+        rows = page.mart("mart_seat_advantage")                              # the game's rows
+        if rows.is_empty():
+            return                                                           # nothing to show for this lake
+        page.figure("seat_advantage", SeatBars(rows, "Does the seat matter?"),   # a figure kind (figure_kinds.py)
+                    "Does the seat matter?", sentence("seat 0 wins 31.0% (29.8% to 32.2%)", ...))  # computed
+        page.table("Win share by seat", rows, "setup_label seat win_share±", mart="mart_seat_advantage")
+
+A figure only one game draws is drawn by hand (matplotlib, `page.subplots`, `page.error_bars`) and handed to
+`page.figure` the same way.
 
 A game hands its part of the report over as `REPORT = GameReport(sections=..., ...)` in its package's report.py
 (its sections, where it stands in the report, what its score and turns are called): the report's plug-in of the
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from ..core.game import Game  # a type: the analysis reads the core, never the reverse
+from .figure_kinds import FigureKind, Forest, Histogram, SeatBars  # noqa: F401
 from .layout import (  # noqa: F401  (the page's API: sections import from here)
     PAGE_INCHES,
     error_bar_lengths,
@@ -190,9 +192,12 @@ class Page:
             ax.step(rows[x], scale * rows[y], where="post", color=look["color"], marker=look["marker"], **style)
 
     def figure(self, name: str, fig, title: str, sentence: str) -> None:
-        """Add a matplotlib figure with a title and the sentence (computed from the marts) that says what it shows.
-        Legends drawn inside axes move below the panels, one for the figure, so that none sits on the data; text
-        that overlaps other text or reads below 9 pt at the page's width is recorded in `problems`."""
+        """Add a figure (a figure kind declared over a mart, figure_kinds.py, or a matplotlib figure drawn by hand)
+        with a title and the sentence (computed from the marts) that says what it shows. Legends drawn inside axes
+        move below the panels, one for the figure, so that none sits on the data; text that overlaps other text or
+        reads below 9 pt at the page's width is recorded in `problems`."""
+        if isinstance(fig, FigureKind):
+            fig = fig.draw(self)
         legend_below(fig)
         title_above(fig)
         png, width, problems = render(fig)
