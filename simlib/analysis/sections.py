@@ -50,8 +50,10 @@ def figure_rows(page: Page, mart: str, *where: pl.Expr) -> tuple[pl.DataFrame, p
 
 def quoted(drawn: pl.DataFrame, n: str = "n_plays") -> list[dict]:
     """The rows of the set-up a figure's sentence quotes: of a figure's rows (figure_rows' `drawn`), those of the
-    set-up with the most `n` (plays, or what the figure counts) over its rows, then the most players."""
-    sizes = drawn.group_by("label", "players").agg(pl.col(n).sum()).sort(n, "players", descending=True)
+    set-up with the most `n` (plays, or what the figure counts) over its rows, then the most players, then the first
+    label (a tie is not left to group_by's order: a page reads the same each time it is written)."""
+    sizes = (drawn.group_by("label", "players").agg(pl.col(n).sum())
+             .sort(n, "players", "label", descending=[True, True, False]))
     return drawn.filter(pl.col("label") == sizes["label"][0]).rows(named=True)
 
 
