@@ -280,7 +280,7 @@ def test_a_share_past_its_clamped_interval_end_by_rounding_is_drawn():
     """7 Steps' greedy wins every play against random: its share summed from ties is 1 + 2e-16, its Wilson end 1."""
     import matplotlib.pyplot as plt
 
-    from simlib.analysis.ladder import _forest
+    from simlib.analysis.figure_kinds import _forest
 
     class Colours:
         colour = staticmethod(lambda policy: "black")

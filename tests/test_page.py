@@ -7,21 +7,10 @@ import polars as pl
 import pytest
 
 from simlib.analysis.html_pages import MAX_COLUMNS, cell, column_words, table_html
-from simlib.analysis.page import (
-    MARKERS,
-    PAGE_INCHES,
-    Page,
-    Table,
-    ci,
-    colour,
-    column_list,
-    legend_below,
-    render,
-    signed,
-    span,
-    text_problems,
-    title_above,
-)
+from simlib.analysis.layout import PAGE_INCHES, legend_below, render, text_problems, title_above
+from simlib.analysis.page import Page, Table
+from simlib.analysis.palette import MARKERS, colour
+from simlib.analysis.words import ci, column_list, signed, span
 from simlib.core.registry import get_game
 
 

@@ -9,8 +9,10 @@ import json
 
 import polars as pl
 
-from .page import Page, count, error_bar_lengths, interval, number
+from .layout import error_bar_lengths
+from .page import Page
 from .tunes import FIX_MARGIN, Dimension, Evaluation, Fix, candidate_ranges, estimate_from_interval, pp
+from .words import count, interval, number
 
 STAGE_LOOK = {"search": ("o", "#9aa5b1"), "refine": ("s", "#1f77b4"), "confirm": ("D", "#d62728")}
 MOST_TUNES = 3  # figures for the newest three; every step of every one stays in the table

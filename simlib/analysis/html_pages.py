@@ -13,7 +13,9 @@ import re
 
 import polars as pl
 
-from .page import PAGE_PIXELS, Figure, Table, digits_apart, interval, number, p_text, pct
+from .layout import PAGE_PIXELS
+from .page import Figure, Table
+from .words import digits_apart, interval, number, p_text, pct
 
 MAX_COLUMNS = 10
 OPEN_ROWS = 25     # a longer table starts folded

@@ -9,7 +9,9 @@ from __future__ import annotations
 import polars as pl
 
 from .estimators import MARGIN_SHARE
-from .page import Page, count, digits_apart, interval, pct, sentence, signed
+from .figure_kinds import Ladder
+from .page import Page
+from .words import count, digits_apart, interval, pct, sentence, signed
 
 QUESTION = "Does the start player's edge grow with skill?"
 
@@ -89,30 +91,11 @@ def strength_answer(strength: pl.DataFrame) -> str:
                     *weaker)
 
 
-def _short(label: str) -> str:
-    """A rung's label on an axis: 'search (budget=16)' as 'search 16' (one parameter), else on two lines."""
-    name, _, params = label.partition(" (")
-    params = params.rstrip(")")
-    if not params:
-        return name
-    return f"{name} {params.partition('=')[2]}" if "," not in params else f"{name}\n({params})"
-
-
 def _main_row(depth: pl.DataFrame) -> dict:
     """The ladder the sentences quote: at the published rules where played, the most rungs, then most players."""
     depth = depth.with_columns((pl.col("options") == "").alias("published"),
                                (pl.col("n_rungs_alone") + pl.col("n_steps")).alias("size"))
     return depth.sort("published", "size", "players", descending=True).row(0, named=True)
-
-
-def _forest(ax, page: Page, rows: pl.DataFrame, x: str, marker: str, label: str | None, y: list[float]) -> None:
-    """Each row's `x` with its 95% interval (percent) at height y[i], in its rung's colour; `label` once."""
-    for i, row in enumerate(rows.iter_rows(named=True)):
-        # at 0 where a share summed from ties exceeds its clamped interval end by a rounding error
-        err = [[max(0.0, 100 * (row[x] - row[f"{x}_lo"]))], [max(0.0, 100 * (row[f"{x}_hi"] - row[x]))]]
-        ax.errorbar([100 * row[x]], [y[i]], xerr=err, fmt=marker, capsize=3,
-                    color=page.colour(row["rung_label"].split(" ")[0]), mfc="white" if marker == "D" else None,
-                    label=label if i == 0 else None)
 
 
 def skill_ladder(page: Page) -> None:
@@ -129,35 +112,12 @@ def skill_ladder(page: Page) -> None:
     against_best = strength.filter((pl.col("players") == main["players"])
                                    & (pl.col("table_options") == main["options"]))
     strength_said = strength_answer(against_best)
-    fig, (left, right) = page.subplots(2, width=5.2, height=max(3.8, 0.45 * max(alone.height, step.height) + 1.2))
-    # Rungs up the y axis, weakest at the bottom, as on a ladder: their labels read across, however many.
-    for ax, rows, x, title, fair in ((left, alone, "seat0_advantage", "seat 0's advantage, every seat one rung", 0),
-                                     (right, step, "win_share", "one player of a rung against the rung below",
-                                      1 / main["players"])):
-        rows = rows.sort("rung")
-        _forest(ax, page, rows, x, "o", None, list(range(rows.height)))
-        if ax is right:  # the strength test beside each step whose rung below is not the best heuristic
-            place = {r["rung"]: i for i, r in enumerate(rows.iter_rows(named=True))
-                     if r["below_label"] not in against_best["best_label"]}
-            best = against_best.filter(pl.col("rung").is_in(list(place)))
-            if not best.is_empty():
-                _forest(ax, page, best, x, "D", f"against {best['best_label'][0]} (the best heuristic)",
-                        [place[r] + 0.25 for r in best["rung"]])
-        ax.axvline(100 * fair, color="grey", linestyle="--", linewidth=1,
-                   label="no advantage" if fair == 0 else "fair share")
-        ticks = [_short(r["rung_label"]).replace("\n", " ") + (f"\nvs {_short(r['below_label'])}" if "below_label" in r
-                                                               else "") for r in rows.iter_rows(named=True)]
-        ax.set_yticks(range(rows.height), ticks, fontsize=9)
-        ax.set_ylim(-0.6, rows.height - 0.4)
-        ax.set_title(title)
-        ax.legend()
-    left.set_xlabel("advantage (percentage points)")
-    right.set_xlabel("win share (%, ties split)")
-    fig.suptitle(f"{page.game.title}: {QUESTION[:-1].lower()}? {main['players']} players, 95% intervals")
+    title = f"{page.game.title}: {QUESTION[:-1].lower()}? {main['players']} players, 95% intervals"
+    ladder = Ladder(alone, step, against_best, 1 / main["players"], title)
     left_out = "fixed_opening" in page.runs.columns and page.runs["fixed_opening"].any()
     note = sentence("tables whose plays all open alike (a fixed map, scripted openings) are left out: the ladder "
                     "reads tables whose openings vary") if left_out else ""
-    page.figure("skill_ladder", fig, "The skill ladder",
+    page.figure("skill_ladder", ladder, "The skill ladder",
                 " ".join(filter(None, [answer, steps_said, strength_said, note])))
     page.verdict("skill", QUESTION, answer)
     page.table("The skill ladder: balance at each rung (every seat plays it)", alone.sort("players", "rung"),

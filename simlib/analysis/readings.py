@@ -11,7 +11,8 @@ import polars as pl
 
 from ..core.setups import table_words
 from .estimators import holm
-from .page import Page, error_bar_lengths
+from .figure_kinds import Forest
+from .page import Page
 from .whatif import BALANCE, is_share, metric_name, sweep_metrics, variant_line, variant_sentence, variant_words
 
 QUESTION = "Does reading the rule text another way change the game?"
@@ -59,29 +60,18 @@ def _setup_words(page: Page, group: pl.DataFrame, policies: str) -> str:
     return table_words(page.game, policies.split(","))
 
 
-def _forest(page: Page, found: list[dict]):
+def _forest(page: Page, found: list[dict]) -> Forest:
     """A panel per metric: each reading's paired difference from the default reading with its 95% interval."""
-    metrics = list(dict.fromkeys(m for entry in found for m in entry["rows"]))
-    # one row, the readings' labels once at the left (a second row of panels would have none)
-    fig, axes = page.subplots(len(metrics), width=3.2, height=1.5 + 0.55 * len(found), most=len(metrics),
-                              sharey=True)
-    rows_at = [len(found) - 1 - i for i in range(len(found))]  # the first reading on top, one row each
-    labels = [f"{e['variant']}\n(against {e['baseline']}, {e['table']})" for e in found]
-    for ax, metric in zip(axes, metrics):
-        shown = [(y, e["rows"][metric]) for y, e in zip(rows_at, found) if metric in e["rows"]]
-        scale = 100 if is_share(metric) else 1
-        value = [scale * r["difference"] for _, r in shown]
-        err = error_bar_lengths(value, [scale * r["difference_lo"] for _, r in shown],
-                                [scale * r["difference_hi"] for _, r in shown])
-        ax.errorbar(value, [y for y, _ in shown], xerr=err, fmt="o", color="C0", capsize=3,
-                    label="paired difference, 95% interval")
-        ax.axvline(0, color="black", linewidth=1, linestyle="--", label="no change")
-        ax.set_yticks(rows_at, labels)
-        ax.set_ylim(-0.5, len(found) - 0.5)
-        ax.set_title(metric_name(metric, page.game) + (" (pp)" if is_share(metric) else ""))
-        ax.set_xlabel("other reading − default")
-    axes[0].legend()
-    return fig
+    rows = []
+    for e in found:
+        for metric, r in e["rows"].items():
+            scale = 100 if is_share(metric) else 1
+            rows.append({"panel": metric_name(metric, page.game) + (" (pp)" if is_share(metric) else ""),
+                         "row": f"{e['variant']}\n(against {e['baseline']}, {e['table']})",
+                         "value": scale * r["difference"], "lo": scale * r["difference_lo"],
+                         "hi": scale * r["difference_hi"]})
+    return Forest(pl.DataFrame(rows), f"{page.game.title}: what reading the rule text another way changes",
+                  "other reading − default", point_label="paired difference, 95% interval")
 
 
 def rule_readings(page: Page) -> None:
@@ -97,10 +87,8 @@ def rule_readings(page: Page) -> None:
     page.verdict("readings", QUESTION, "; ".join(said) + ".")
     if not found:
         return
-    fig = _forest(page, found)
-    fig.suptitle(f"{page.game.title}: what reading the rule text another way changes")
     quotes = " ".join(f"{name}: {readings[name].reading}" for name in dict.fromkeys(e["name"] for e in found))
-    page.figure("readings", fig, "Readings of the rule text",
+    page.figure("readings", _forest(page, found), "Readings of the rule text",
                 " ".join(e["sentence"] for e in found) + f" The text's words: {quotes}")
     mixed = pl.col("policies").str.split(",").list.unique().list.len() > 1  # seat 0's advantage measures policies
     table = rows.filter(~pl.col("is_baseline")

@@ -31,9 +31,11 @@ from ..core.lake import check_writable_folder, write_bytes_atomic
 from ..core.registry import games
 from .html_pages import figure_html, image, page_html, table_html
 from .models import load_models, shared_column_docs
-from .page import VERDICT_KINDS, Page, Table, count, game_report, page_order
+from .page import VERDICT_KINDS, Page, Table
+from .plugin import game_report, page_order
 from .sections import SECTIONS as GENERIC_SECTIONS
 from .whatif import what_if
+from .words import count
 
 GUIDE = "index.html#how-to-read"
 

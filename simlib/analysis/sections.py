@@ -17,9 +17,11 @@ import polars as pl
 from ..core.setups import distinct_labels
 from .design import design_search, parameters_that_matter
 from .estimators import MARGIN_SHARE, Z90, holm, wilson
+from .figure_kinds import Histogram, SeatBars
 from .ladder import skill_ladder
-from .page import PAGE_INCHES, Page, ci, count, interval, number, pct, sentence
+from .page import Page
 from .readings import rule_readings
+from .words import ci, count, interval, number, pct, sentence
 
 
 def one_policy_setups(frame: pl.DataFrame) -> pl.DataFrame:
@@ -48,8 +50,10 @@ def figure_rows(page: Page, mart: str, *where: pl.Expr) -> tuple[pl.DataFrame, p
 
 def quoted(drawn: pl.DataFrame, n: str = "n_plays") -> list[dict]:
     """The rows of the set-up a figure's sentence quotes: of a figure's rows (figure_rows' `drawn`), those of the
-    set-up with the most `n` (plays, or what the figure counts) over its rows, then the most players."""
-    sizes = drawn.group_by("label", "players").agg(pl.col(n).sum()).sort(n, "players", descending=True)
+    set-up with the most `n` (plays, or what the figure counts) over its rows, then the most players, then the first
+    label (a tie is not left to group_by's order: a page reads the same each time it is written)."""
+    sizes = (drawn.group_by("label", "players").agg(pl.col(n).sum())
+             .sort(n, "players", "label", descending=[True, True, False]))
     return drawn.filter(pl.col("label") == sizes["label"][0]).rows(named=True)
 
 
@@ -63,29 +67,9 @@ def seat_advantage(page: Page) -> None:
     drawn = published_rules(page, seats)
     if drawn.is_empty():
         return
-    counts = sorted(drawn["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=max(3.0, min(4.0, (PAGE_INCHES - 1) / len(counts))), height=3.6,
-                              sharey=True)
-    for ax, n in zip(axes, counts):
-        group = drawn.filter(pl.col("players") == n)
-        labels = sorted(group["setup_label"].unique().to_list())
-        style = page.style(labels)
-        for i, label in enumerate(labels):
-            rows = group.filter(pl.col("setup_label") == label).sort("seat")
-            x = rows["seat"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.12
-            y = rows["win_share"].to_numpy()
-            err = np.maximum(0, np.array([y - rows["win_share_lo"].to_numpy(), rows["win_share_hi"].to_numpy() - y]))
-            ax.errorbar(x, 100 * y, yerr=100 * err, fmt=style[label]["marker"], color=style[label]["color"],
-                        capsize=3, label=f"{label} (n = {rows['n_plays'][0]:,})")
-        ax.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
-        ax.set_title(f"{n} players")
-        ax.set_xlabel("seat (0 = the start player)")
-        ax.set_xticks(range(n))
-        ax.legend()  # every panel's entries go below the figure (page.figure)
-    axes[0].set_ylabel("win share (%, ties split)")
-    fig.suptitle(f"{page.game.title}: does the seat matter? Tables of one policy, 95% intervals")
     varied = without_fixed_openings(page, drawn)
-    page.figure("seat_advantage", fig, "Does the seat matter?", seat_sentence(varied))
+    title = f"{page.game.title}: does the seat matter? Tables of one policy, 95% intervals"
+    page.figure("seat_advantage", SeatBars(drawn, title), "Does the seat matter?", seat_sentence(varied))
     page.verdict("start_player", "Is the start player favoured?", start_player_verdict(varied))
     by_seat = seats.sort("players", "setup_label", "seat").select(
         "setup_label", "seat", "n_plays", "win_share", "win_share_lo", "win_share_hi", "advantage",
@@ -223,23 +207,10 @@ def game_length(page: Page) -> None:
     shown = length.join(hist.select("setup_id").unique(), on="setup_id").sort("median_turns")
     right = 1.15 * float(shown["p95_turns"].max())
     width = max(1, int(np.ceil(right / 60)))  # about 60 bars across: one a turn is noise at 1,000 plays
-    counts = sorted(shown["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=max(3.0, min(6.0, (PAGE_INCHES - 1) / len(counts))), height=3.4,
-                              sharex=True, sharey=True)
-    for ax, n in zip(axes, counts):
-        labels = sorted(shown.filter(pl.col("players") == n)["setup_label"].to_list())
-        style = page.style(labels)
-        for label in labels:
-            rows = (hist.filter(pl.col("setup_label") == label).with_columns(bin=(pl.col("turns") // width) * width)
-                    .group_by("bin").agg(pl.col("share").sum(), pl.col("n_plays").first()).sort("bin"))
-            ax.step(rows["bin"] + width / 2, 100 * rows["share"], where="mid", color=style[label]["color"],
-                    label=f"{_policy(label)} (n = {rows['n_plays'][0]:,})")
-        ax.set_xlim(left=0, right=right)
-        ax.set_title(f"{n} players")
-        ax.set_xlabel(f"{unit} per play" + (f" (bins of {width})" if width > 1 else ""))
-        ax.legend()
-    axes[0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: game length at tables of one policy")
+    rows = hist.join(shown.select("setup_id"), on="setup_id").with_columns(
+        policy=pl.col("setup_label").map_elements(_policy, return_dtype=pl.String))  # a line's name in the legend
+    fig = Histogram(rows, f"{page.game.title}: game length at tables of one policy", f"{unit} per play",
+                    legend="policy", bins=width, right=right, panel_width=6.0)
     page.figure("game_length", fig, "Game length", _length_sentence(shown, unit))
     page.verdict("length", "How long does a play last?", length_verdict(published_rules(page, length), unit))
     page.table("Game length per set-up", length.sort("players", "setup_label"), [

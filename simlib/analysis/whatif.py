@@ -17,7 +17,10 @@ import re
 import polars as pl
 
 from ..core.setups import phrase, table_words
-from .page import Page, digits_apart, error_bars, game_report, p_text, signed
+from .layout import error_bar_lengths
+from .page import Page
+from .plugin import game_report
+from .words import digits_apart, p_text, signed
 
 _NAMES = {"seat0_advantage": "seat 0's advantage", "balance": "balance", "length": "game length"}
 BALANCE = "balance"  # a panel of each run's own balance (mart_run_balance), not a paired metric
@@ -190,7 +193,7 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
                label="baseline's own 95% interval")
     order = sorted(range(len(x)), key=lambda i: x[i])  # the line runs along the axis, the baseline wherever it is
     ax.plot([x[i] for i in order], [scale * y[i] for i in order], color="C0")
-    ax.errorbar(x, scale * y, yerr=scale * error_bars(y, lo, hi), fmt="o", color="C0", capsize=3,
+    ax.errorbar(x, scale * y, yerr=scale * error_bar_lengths(y, lo, hi), fmt="o", color="C0", capsize=3,
                 label="variant (bar: paired 95% interval of the difference)")
     ax.plot([x[0]], [scale * y[0]], marker="*", markersize=14, color="black", linestyle="", label="baseline")
     ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
@@ -213,8 +216,9 @@ def _balance_panel(ax, group: pl.DataFrame, balance: pl.DataFrame) -> None:
     y = 100 * rows["balance"].to_numpy()
     base = rows.row(0, named=True)
     ax.axhspan(100 * base["balance_lo"], 100 * base["balance_hi"], color="grey", alpha=0.2)
-    ax.errorbar(x, y, yerr=error_bars(y, 100 * rows["balance_lo"].to_numpy(), 100 * rows["balance_hi"].to_numpy()),
-                fmt="s", color="C1", capsize=3, label="balance: each run's own 95% interval (not paired)")
+    err = error_bar_lengths(y, 100 * rows["balance_lo"].to_numpy(), 100 * rows["balance_hi"].to_numpy())
+    ax.errorbar(x, y, yerr=err, fmt="s", color="C1", capsize=3,
+                label="balance: each run's own 95% interval (not paired)")
     ax.plot([x[0]], [y[0]], marker="*", markersize=14, color="black", linestyle="")
     ax.set_ylim(top=100.5)
     ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from ...analysis.estimators import MARGIN_SHARE, Z90, holm, wilson
-from ...analysis.page import GameReport, Page, ci, count, error_bars, lead, pct, sentence, span
+from ...analysis.page import GameReport, Page, ci, count, error_bar_lengths, lead, pct, sentence, span
 from ...analysis.sections import figure_rows
 from .constants import RESOURCES
 
@@ -34,7 +34,7 @@ def _points(ax, page: Page, drawn: pl.DataFrame, labels: list[str], x: str, y: s
             continue
         xs = np.array([ticks.index(t) for t in shown]) + (i - (len(labels) - 1) / 2) * 0.7 / len(labels)
         ys = np.array([rows[t][y] for t in shown], dtype=float)
-        err = error_bars(ys, [rows[t][f"{y}_lo"] for t in shown], [rows[t][f"{y}_hi"] for t in shown])
+        err = error_bar_lengths(ys, [rows[t][f"{y}_lo"] for t in shown], [rows[t][f"{y}_hi"] for t in shown])
         n = max(r["n_plays"] for r in rows.values())
         ax.errorbar(xs, scale * ys, yerr=scale * err, fmt=style[label]["marker"], color=style[label]["color"],
                     capsize=2, markersize=4, label=f"{label} (n = {n:,})")
@@ -160,7 +160,7 @@ def card_holders(page: Page) -> None:
                 continue
             for who, fill, dy in (("holder", style[label]["color"], -0.15), ("without", "white", 0.15)):
                 x = np.array([r[f"{who}_win_share"]])
-                err = error_bars(x, [r[f"{who}_win_share_lo"]], [r[f"{who}_win_share_hi"]])
+                err = error_bar_lengths(x, [r[f"{who}_win_share_lo"]], [r[f"{who}_win_share_hi"]])
                 ax.errorbar(100 * x, [y + dy], xerr=100 * err, fmt="o", color=style[label]["color"],
                             markerfacecolor=fill, capsize=2, markersize=5)
             ax.plot([100 * r["fair_share"]] * 2, [y - 0.35, y + 0.35], color="grey", linewidth=1)

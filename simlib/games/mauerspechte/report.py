@@ -16,6 +16,7 @@ from ...analysis.estimators import holm
 from ...analysis.page import (
     GameReport,
     Page,
+    SeatBars,
     ci,
     column_list,
     count,
@@ -194,18 +195,9 @@ def _shuffled_seats(page: Page, seats: pl.DataFrame) -> None:
     per set-up, and the generic seat sentence (Holm over the seats drawn here)."""
     if seats.is_empty():
         return
-    labels = seats.sort("players", "setup_label")["setup_label"].unique(maintain_order=True).to_list()
-    fig, axes = page.subplots(seats["players"].n_unique(), width=6.0, height=3.6, sharey=True)
-    for ax, ((players,), rows) in zip(axes, seats.sort("players").group_by("players", maintain_order=True)):
-        ax.axhline(100 * rows["fair_share"][0], color="grey", linestyle="--", linewidth=1, label="fair share")
-        page.error_bars(ax, rows, "seat", "win_share", "setup_label", 100, spread=0.7 / len(labels),
-                        series_style=page.style(labels))
-        ax.set(xticks=range(players), xlabel=XLABELS["seat"], title=f"{players} players",
-               ylabel="win share (%, 95% interval)")
-        ax.legend()
-    fig.suptitle("Die Mauerspechte: does the seat matter when the openings vary? Tables of one policy, shuffled "
-                 "layout, 95% intervals")
-    page.figure("seat_advantage_shuffled", fig, "Does the seat matter on the shuffled map?",
+    bars = SeatBars(seats, "Die Mauerspechte: does the seat matter when the openings vary? Tables of one policy, "
+                    "shuffled layout, 95% intervals", ylabel="win share (%, 95% interval)", panel_width=6.0)
+    page.figure("seat_advantage_shuffled", bars, "Does the seat matter on the shuffled map?",
                 sections.seat_sentence(seats))
 
 

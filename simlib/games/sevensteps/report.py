@@ -14,7 +14,20 @@ import polars as pl
 
 from ...analysis import page as page_api
 from ...analysis.estimators import MARGIN_RELATIVE, MARGIN_SHARE, Z90, Z95, holm
-from ...analysis.page import GameReport, Page, ci, count, interval, lead, number, p_text, pct, replaces, sentence
+from ...analysis.page import (
+    GameReport,
+    Histogram,
+    Page,
+    ci,
+    count,
+    interval,
+    lead,
+    number,
+    p_text,
+    pct,
+    replaces,
+    sentence,
+)
 from ...analysis.sections import length_verdict, seat_sentence, start_player_verdict
 from ...core.setups import distinct_labels
 
@@ -246,25 +259,6 @@ def start_player(page: Page) -> None:
            "setup_label seat n_plays win_share± advantage± p_holm win_rate± shared_wins margin±", "mart_seat_advantage")
 
 
-def _length_figure(page: Page, hist: pl.DataFrame):
-    """Game length in turns, a panel per player count: each set-up's share of plays by turns (bins of a round: every
-    seat has as many turns), a line in its policy's colour, the back dashed. `hist`: rows of mart_setup_length_hist
-    with the set-up's `policy` and `dashed`."""
-    counts = sorted(hist["players"].unique().to_list())
-    width = max(3.0, min(4.0, (page_api.PAGE_INCHES - 1) / len(counts)))
-    fig, axes = page.subplots(len(counts), width=width, height=3.4)
-    for ax, n in zip(axes, counts):
-        for (label,), run in hist.filter(pl.col("players") == n).sort("setup_label", "turns").group_by(
-                "setup_label", maintain_order=True):
-            ax.step(run["turns"], 100 * run["share"], where="mid", color=_colour(page, run["policy"][0]),
-                    linestyle="--" if run["dashed"][0] else "-", label=f"{label} (n = {run['n_plays'][0]:,})")
-        ax.set(title=f"{n} players", xlabel=f"{page.report.turn_name} per play")
-        ax.legend()
-    axes[0].set_ylabel("share of plays (%)")
-    fig.suptitle(f"{page.game.title}: game length in {page.report.turn_name}, tables of one policy (the back dashed)")
-    return fig
-
-
 @replaces("game_length")
 def length(page: Page) -> None:
     length = page.mart("mart_sevensteps_length")
@@ -272,7 +266,10 @@ def length(page: Page) -> None:
         return
     unit = page.report.turn_name
     drawn = shown.select("setup_id", "policy", dashed=pl.col("side") != "front")
-    fig = _length_figure(page, page.mart("mart_setup_length_hist").join(drawn, on="setup_id"))
+    # each set-up's share of plays by turns, a line in its policy's colour, the back dashed
+    fig = Histogram(page.mart("mart_setup_length_hist").join(drawn, on="setup_id"),
+                    f"{page.game.title}: game length in {unit}, tables of one policy (the back dashed)",
+                    f"{unit} per play")
     sides = _tested(_sides(shown, "mean_turns", (pl.col("mean_turns_hi") - pl.col("mean_turns_lo")) / (2 * Z95)),
                     "p", MARGIN_RELATIVE * pl.col("front").abs())
     fast = shown.sort("mean_turns").row(0, named=True)

@@ -1,0 +1,214 @@
+"""The figures every game's page shares, declared as data over a mart's rows and drawn by one function each.
+
+A section declares what to show and hands it to the page, which draws it:
+
+    page.figure("seat_advantage", SeatBars(rows, title="Die Mauer: does the seat matter?"), "Does the seat
+                matter?", seat_sentence(rows))
+
+`SeatBars`: a value by seat with its 95% interval, a panel per player count, a series per set-up, the fair share
+dashed. `Histogram`: each set-up's share of plays by a count (turns), a step line per set-up, a panel per player
+count. `Forest`: values with their 95% intervals, a row each, beside a reference line, a panel per measure.
+`Ladder`: the skill ladder's two forests, seat 0's advantage by rung and each rung against the rung below.
+
+Each kind's `draw(page)` returns the matplotlib figure; `Page.figure` lays it out and renders it (layout.py). A
+figure only one game draws stays in that game's report.py, drawn by hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from .layout import PAGE_INCHES, error_bar_lengths
+
+
+class FigureKind:
+    """A figure declared as data: `draw(page)` makes its matplotlib figure on `page` (its colours, its panels)."""
+
+    def draw(self, page):
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, eq=False)
+class SeatBars(FigureKind):
+    """`y` by seat with its interval (`y`_lo, `y`_hi) in percent: a panel per player count, a series per set-up
+    (`setup_label`, labelled with its n_plays, in its policy's colour and a marker of its own), the fair share
+    (1 / players) dashed. `rows`: a mart's rows with players, seat, setup_label, `y`± and n_plays."""
+
+    rows: pl.DataFrame
+    title: str                      # the figure's title, above every panel
+    y: str = "win_share"
+    ylabel: str = "win share (%, ties split)"
+    xlabel: str = "seat (0 = the start player)"
+    panel_width: float = 4.0        # at most; narrower where the panels would not fit the page's width in a row
+
+    def draw(self, page):
+        counts = sorted(self.rows["players"].unique().to_list())
+        width = max(3.0, min(self.panel_width, (PAGE_INCHES - 1) / len(counts)))
+        fig, axes = page.subplots(len(counts), width=width, height=3.6, sharey=True)
+        for ax, n in zip(axes, counts):
+            group = self.rows.filter(pl.col("players") == n)
+            labels = sorted(group["setup_label"].unique().to_list())
+            style = page.style(labels)
+            for i, label in enumerate(labels):
+                rows = group.filter(pl.col("setup_label") == label).sort("seat")
+                x = rows["seat"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.12  # side by side
+                y = rows[self.y].to_numpy()
+                err = error_bar_lengths(y, rows[f"{self.y}_lo"], rows[f"{self.y}_hi"])
+                ax.errorbar(x, 100 * y, yerr=100 * err, fmt=style[label]["marker"], color=style[label]["color"],
+                            capsize=3, label=f"{label} (n = {rows['n_plays'][0]:,})")
+            ax.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
+            ax.set_title(f"{n} players")
+            ax.set_xlabel(self.xlabel)
+            ax.set_xticks(range(n))
+            ax.legend()  # every panel's entries go below the figure (page.figure)
+        axes[0].set_ylabel(self.ylabel)
+        fig.suptitle(self.title)
+        return fig
+
+
+@dataclass(frozen=True, eq=False)
+class Histogram(FigureKind):
+    """Each set-up's share of plays (`share`) by `x` (turns) as a step line in its set-up's colour (page.style), a
+    panel per player count. `rows`: a histogram mart's rows with players, setup_label, `x`, share, n_plays and the
+    `legend` column (what a line is called beside its n); a true `dashed` column dashes a line. With `bins`, counts
+    of `x` are pooled into bins of that width and the axes are shared."""
+
+    rows: pl.DataFrame
+    title: str
+    xlabel: str
+    x: str = "turns"
+    legend: str = "setup_label"
+    bins: int | None = None
+    right: float | None = None      # the x axis' right end (matplotlib's choice without)
+    panel_width: float = 4.0        # at most, as SeatBars
+
+    def draw(self, page):
+        counts = sorted(self.rows["players"].unique().to_list())
+        width = max(3.0, min(self.panel_width, (PAGE_INCHES - 1) / len(counts)))
+        shared = {"sharex": True, "sharey": True} if self.bins else {}
+        fig, axes = page.subplots(len(counts), width=width, height=3.4, **shared)
+        for ax, n in zip(axes, counts):
+            lines = self.rows.filter(pl.col("players") == n).sort("setup_label", self.x)
+            style = page.style(lines["setup_label"].unique(maintain_order=True).to_list())
+            for (label,), line in lines.group_by("setup_label", maintain_order=True):
+                x, share = self._binned(line)
+                ax.step(x, 100 * share, where="mid", color=style[label]["color"],
+                        linestyle="--" if "dashed" in line.columns and line["dashed"][0] else "-",
+                        label=f"{line[self.legend][0]} (n = {line['n_plays'][0]:,})")
+            if self.right is not None:
+                ax.set_xlim(left=0, right=self.right)
+            ax.set_title(f"{n} players")
+            ax.set_xlabel(self.xlabel + (f" (bins of {self.bins})" if self.bins and self.bins > 1 else ""))
+            ax.legend()
+        axes[0].set_ylabel("share of plays (%)")
+        fig.suptitle(self.title)
+        return fig
+
+    def _binned(self, line: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """A line's x and shares, pooled into bins (each drawn at its bin's middle) where the kind has them."""
+        if not self.bins:
+            return line[self.x].to_numpy(), line["share"].to_numpy()
+        pooled = (line.with_columns(bin=(pl.col(self.x) // self.bins) * self.bins)
+                  .group_by("bin").agg(pl.col("share").sum()).sort("bin"))
+        return pooled["bin"].to_numpy() + self.bins / 2, pooled["share"].to_numpy()
+
+
+@dataclass(frozen=True, eq=False)
+class Forest(FigureKind):
+    """Values with their 95% intervals as points on horizontal bars, a row each (`row`, the first on top), a panel
+    per `panel` (in the rows' order, titled by it), a dashed reference line. `rows`: value, lo, hi, row, panel;
+    a row without a value in a panel keeps its place there. The row labels are at the left of the first panel."""
+
+    rows: pl.DataFrame
+    title: str
+    xlabel: str
+    reference: float = 0.0
+    reference_label: str = "no change"
+    point_label: str = "95% interval"
+    panel_width: float = 3.2
+
+    def draw(self, page):
+        panels = self.rows["panel"].unique(maintain_order=True).to_list()
+        names = self.rows["row"].unique(maintain_order=True).to_list()
+        at = {name: len(names) - 1 - i for i, name in enumerate(names)}  # the first row on top
+        # one row of panels, the rows' labels once at the left (a second row of panels would have none)
+        fig, axes = page.subplots(len(panels), width=self.panel_width, height=1.5 + 0.55 * len(names),
+                                  most=len(panels), sharey=True)
+        for ax, panel in zip(axes, panels):
+            shown = self.rows.filter(pl.col("panel") == panel)
+            value = shown["value"].to_numpy()
+            ax.errorbar(value, [at[name] for name in shown["row"]], xerr=error_bar_lengths(value, shown["lo"],
+                        shown["hi"]), fmt="o", color="C0", capsize=3, label=self.point_label)
+            ax.axvline(self.reference, color="black", linewidth=1, linestyle="--", label=self.reference_label)
+            ax.set_yticks(list(at.values()), list(at))
+            ax.set_ylim(-0.5, len(names) - 0.5)
+            ax.set_title(panel)
+            ax.set_xlabel(self.xlabel)
+        axes[0].legend()
+        fig.suptitle(self.title)
+        return fig
+
+
+def _short(label: str) -> str:
+    """A rung's label on an axis: 'search (budget=16)' as 'search 16' (one parameter), else on two lines."""
+    name, _, params = label.partition(" (")
+    params = params.rstrip(")")
+    if not params:
+        return name
+    return f"{name} {params.partition('=')[2]}" if "," not in params else f"{name}\n({params})"
+
+
+def _forest(ax, page, rows: pl.DataFrame, x: str, marker: str, label: str | None, y: list[float]) -> None:
+    """Each row's `x` with its 95% interval (percent) at height y[i], in its rung's colour; `label` once."""
+    for i, row in enumerate(rows.iter_rows(named=True)):
+        # at 0 where a share summed from ties exceeds its clamped interval end by a rounding error
+        err = [[max(0.0, 100 * (row[x] - row[f"{x}_lo"]))], [max(0.0, 100 * (row[f"{x}_hi"] - row[x]))]]
+        ax.errorbar([100 * row[x]], [y[i]], xerr=err, fmt=marker, capsize=3,
+                    color=page.colour(row["rung_label"].split(" ")[0]), mfc="white" if marker == "D" else None,
+                    label=label if i == 0 else None)
+
+
+@dataclass(frozen=True, eq=False)
+class Ladder(FigureKind):
+    """The skill ladder (ladder.py): rungs up the y axis, weakest at the bottom, as on a ladder, their labels
+    reading across however many. Left, seat 0's advantage at tables where every seat plays one rung
+    (mart_ladder_balance); right, one player of a rung against the rung below (mart_ladder_head_to_head), with the
+    strength test beside each step whose rung below is not the best heuristic (mart_ladder_strength)."""
+
+    alone: pl.DataFrame
+    step: pl.DataFrame
+    against_best: pl.DataFrame
+    fair: float          # the fair share: 1 / players
+    title: str
+
+    def draw(self, page):
+        height = max(3.8, 0.45 * max(self.alone.height, self.step.height) + 1.2)
+        fig, (left, right) = page.subplots(2, width=5.2, height=height)
+        self._panel(page, left, self.alone, "seat0_advantage", "seat 0's advantage, every seat one rung", 0)
+        self._panel(page, right, self.step, "win_share", "one player of a rung against the rung below", self.fair)
+        left.set_xlabel("advantage (percentage points)")
+        right.set_xlabel("win share (%, ties split)")
+        fig.suptitle(self.title)
+        return fig
+
+    def _panel(self, page, ax, rows: pl.DataFrame, x: str, title: str, fair: float) -> None:
+        rows = rows.sort("rung")
+        _forest(ax, page, rows, x, "o", None, list(range(rows.height)))
+        if "below_label" in rows.columns:  # the strength test beside each step whose rung below is not the best
+            place = {r["rung"]: i for i, r in enumerate(rows.iter_rows(named=True))
+                     if r["below_label"] not in self.against_best["best_label"]}
+            best = self.against_best.filter(pl.col("rung").is_in(list(place)))
+            if not best.is_empty():
+                _forest(ax, page, best, x, "D", f"against {best['best_label'][0]} (the best heuristic)",
+                        [place[r] + 0.25 for r in best["rung"]])
+        ax.axvline(100 * fair, color="grey", linestyle="--", linewidth=1,
+                   label="no advantage" if fair == 0 else "fair share")
+        ticks = [_short(r["rung_label"]).replace("\n", " ") + (f"\nvs {_short(r['below_label'])}"
+                                                               if "below_label" in r else "")
+                 for r in rows.iter_rows(named=True)]
+        ax.set_yticks(range(rows.height), ticks, fontsize=9)
+        ax.set_ylim(-0.6, rows.height - 0.4)
+        ax.set_title(title)
+        ax.legend()
