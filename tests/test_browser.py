@@ -29,7 +29,7 @@ from simlib.analysis.pipeline import build
 from simlib.analysis.report import build_report
 from simlib.cli import main
 
-from digests import build_small_lake
+from support.digests import build_small_lake
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WIDTH, HEIGHT, MAX_SHOT_HEIGHT = 1280, 900, 16000

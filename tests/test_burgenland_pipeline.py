@@ -18,7 +18,16 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 import pytest
-from mart_checks import (
+
+from simlib.analysis.pipeline import build
+from simlib.core.lake import part_path, write_atomic
+from simlib.core.schemas import RUNS_SCHEMA
+from simlib.games.burgenland.board import map_text
+from simlib.games.burgenland.report import VERDICTS
+from simlib.games.burgenland.tables import GAMES, SEATS
+
+from support.lake_fixture import _table, seal_run
+from support.mart_checks import (
     Z,
     cli,
     clustered_mean,
@@ -29,17 +38,8 @@ from mart_checks import (
     row,
     wilson,
 )
-from mart_checks import lake_table as shared_lake_table
-from report_pages import figure_names, figure_png
-
-from simlib.analysis.pipeline import build
-from simlib.core.lake import part_path, write_atomic
-from simlib.core.schemas import RUNS_SCHEMA
-from simlib.games.burgenland.board import map_text
-from simlib.games.burgenland.report import VERDICTS
-from simlib.games.burgenland.tables import GAMES, SEATS
-
-from lake_fixture import _table, seal_run
+from support.mart_checks import lake_table as shared_lake_table
+from support.report_pages import figure_names, figure_png
 
 MAP = map_text("standard")
 OPTIONS = {"central_house": 6, "central_jokers": True, "central_master_builder": False, "central_palas": 7,

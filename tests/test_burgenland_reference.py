@@ -16,11 +16,11 @@ import copy
 import functools
 import tomllib
 from collections import Counter, defaultdict
-from pathlib import Path
 
 import numpy as np
 import pytest
-from burgenland_reference import (
+
+from support.burgenland_reference import (
     DEFAULTS,
     JOKERS,
     MASTER_BUILDERS,
@@ -37,7 +37,8 @@ from burgenland_reference import (
     order_events,
     replay,
 )
-from cli_runs import simulated_plays
+from support.cli_runs import simulated_plays
+from support.paths import SIMLIB
 
 # name: (players, policies, options, plays, seed)
 RUNS = {
@@ -270,7 +271,7 @@ def test_reference_facts_match_the_documented_files():
     assert {n: sum(s.values()) for n, (s, _) in board.setup.items()} == {4: 11, 3: 12, 2: 16}
     assert board.setup[4][0] == {"wall": 3, "house": 3, "palas": 3, "well": 2}          # published (gamesgazette)
     assert sorted(board.setup[4][1]) == [(1, "a", "wall"), (4, "a", "wall"), (7, "a", "wall"), (9, "a", "wall")]
-    with open(Path(__file__).resolve().parents[1] / "simlib/games/burgenland/parameters.toml", "rb") as handle:
+    with open(SIMLIB / "games" / "burgenland" / "parameters.toml", "rb") as handle:
         params = tomllib.load(handle)
     for key, value in DEFAULTS.items():
         assert params[key]["default"] == value, key

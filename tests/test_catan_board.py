@@ -121,7 +121,7 @@ def test_the_reference_topology_is_the_kernels(name):
     is matched to the kernel's: the events carry the kernel's node and edge indices, so every index and
     every relation must be the same, and the standard board must have the published 54 intersections and
     72 paths."""
-    from catan_reference import topology
+    from support.catan_reference import topology
 
     kernel, mine = load_board(name), topology(name)
     assert [tuple(c) for c in kernel.hex_coords.tolist()] == mine.hex_coords  # hex index = the file's order

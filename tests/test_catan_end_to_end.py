@@ -14,14 +14,15 @@ from collections import defaultdict
 import polars as pl
 import pyarrow.dataset as ds
 import pytest
-from catan_lake_fixture import write_catan_run
-from report_pages import figure_png
 
 from simlib.analysis.pipeline import build
 from simlib.cli import main
 from simlib.core.config import RunConfig
 from simlib.games.catan import GAME
 from simlib.games.catan.board import MAPS, RESOURCES, TERRAINS, load_board
+
+from support.catan_lake_fixture import write_catan_run
+from support.report_pages import figure_png
 
 BOARD = load_board("standard")
 MARTS = ("mart_catan_production_vs_dice", "mart_catan_losses", "mart_catan_loss_pairs", "mart_catan_card_holders")

@@ -117,7 +117,7 @@ def test_events_replay_legally_to_the_points_written(players, table, board):
     event) finds every action affordable and legal, production, discards, steals and trade rates as the
     rules give them, and ends on the points, routes and cards of the seats table; for each policy alone and
     a mixed table, at 3 and 4 players."""
-    from catan_reference import replay_game, topology
+    from support.catan_reference import replay_game, topology
 
     plays = 12
     policies = TABLES[table][:players]
@@ -196,7 +196,7 @@ def _play_holding_every_case(first_seed=5):
 def test_the_event_replay_catches_tampered_events():
     """Each check of the reference fails on a stream changed in one place, with its own message (so that
     no other check catches the change first); the untampered stream replays cleanly."""
-    from catan_reference import BOARD, RESOURCES, Illegal, Replay, replay_game
+    from support.catan_reference import BOARD, RESOURCES, Illegal, Replay, replay_game
 
     events = _play_holding_every_case()
 
@@ -296,7 +296,7 @@ def test_the_event_replay_catches_tampered_events():
 def test_the_event_replay_holds_the_bank_to_the_shortage_rule():
     """Where the bank cannot pay everybody entitled to a resource (tables of builders, 3 players), a stream
     that pays them anyway, or withholds from a lone entitled player what is left, is caught."""
-    from catan_reference import RESOURCES, Illegal, Replay, replay_game
+    from support.catan_reference import RESOURCES, Illegal, Replay, replay_game
 
     class Watched(Replay):
         """Notes each roll (by event index) that found the bank short of a resource, and who was entitled."""
@@ -346,7 +346,7 @@ def test_the_event_replay_holds_the_bank_to_the_shortage_rule():
 def test_the_reference_hands_out_the_cards_by_the_thresholds():
     """The longest-route card: at 5, kept on a tie, taken by a longer route, set aside when a settlement
     breaks the holder's route and two others tie; the largest army: at 3 knights, taken only with more."""
-    from catan_reference import BOARD, Replay
+    from support.catan_reference import BOARD, Replay
 
     game = Replay(4)
     # Routes along the sides of three land hexes that share no side: sides 0..4 make 5, all six make 6.
@@ -387,10 +387,10 @@ def test_the_reference_route_search_agrees_with_the_kernels_at_every_change():
     """After every road, ship, settlement and ship move of 12 games, every seat's longest route by the
     reference's plain search of every trail equals the kernel's route search on the same position (the
     topology arrays are the same: tests/test_catan_board.py checks it)."""
-    from catan_reference import Replay
-
     from simlib.games.catan.board import load_board
     from simlib.games.catan.rules import ROAD, SHIP, longest_route
+
+    from support.catan_reference import Replay
 
     board = load_board("standard")
     compared = []
@@ -417,10 +417,12 @@ def test_the_reference_route_search_agrees_with_the_kernels_at_every_change():
 def test_the_reference_imports_nothing_from_simlib():
     import subprocess
     import sys
-    from pathlib import Path
 
-    probe = "import sys, catan_reference; print(' '.join(m for m in sys.modules if m.split('.')[0] == 'simlib'))"
-    done = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).parent, capture_output=True, text=True)
+    from support.paths import TESTS
+
+    probe = ("import sys, support.catan_reference; "
+             "print(' '.join(m for m in sys.modules if m.split('.')[0] == 'simlib'))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=TESTS, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == []  # no simlib module was loaded
 
@@ -431,7 +433,7 @@ def test_cards_received_per_roll_match_the_dice_probabilities():
     bank could pay whatever the dice, the kernel's production (its produce events, which the replay
     matches card for card) is compared with that expectation: the 99.9% interval of the mean difference
     must contain 0, and the mean itself must be small against the mean expectation."""
-    from catan_reference import replay_game
+    from support.catan_reference import replay_game
 
     config = RunConfig.build(GAME, players=4, policies=["random"], plays=20, seed=17)
     events = GAME.simulate(config, 0, 20, events=True)["events"].to_pylist()
@@ -455,10 +457,10 @@ def ships_that_may_move():
     """At the start of every turn of 8 games whose mover has ships: the ships he may move by the kernel's
     list (rules.movable_ships) and by the reference's reading of the rules (the last ship at the open
     end of a shipping route, not built this turn, with somewhere to go)."""
-    from catan_reference import Replay
-
     from simlib.games.catan.board import load_board
     from simlib.games.catan.rules import ROAD, SHIP, movable_ships, route_ok
+
+    from support.catan_reference import Replay
 
     board = load_board("standard")
     n_edges = len(board.edge_nodes)

@@ -4,7 +4,6 @@ beats random players."""
 
 import numpy as np
 import pytest
-from strength import focal_shares, lower_bound
 
 from simlib.core.config import RunConfig
 from simlib.core.registry import get_game
@@ -12,6 +11,8 @@ from simlib.games.catan.constants import BANK_PER_RESOURCE, EV_COLS, N_DEV
 from simlib.games.catan.policies import family_weights
 from simlib.games.catan.search import determinize, play_from_opening
 from simlib.games.catan.state import board_arrays, copy_state, new_state, observed_log, published_rules
+
+from support.strength import focal_shares, lower_bound
 
 GAME = get_game("catan")
 

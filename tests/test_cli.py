@@ -6,7 +6,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ from simlib import __version__
 from simlib.cli import main
 
 from support.cli import run_cli
+from support.paths import REPO
 
 
 def simlib(*args):
@@ -243,7 +243,7 @@ def test_the_summary_splits_a_shared_win(tmp_path):
     from simlib.core.registry import get_game
     from simlib.core.summary import run_summary
 
-    from lake_fixture import seats_from_penalties, write_run
+    from support.lake_fixture import seats_from_penalties, write_run
 
     games, seats = seats_from_penalties([[0, 5, 5], [5, 0, 0], [5, 5, 0]])
     for row in seats:
@@ -324,7 +324,7 @@ def test_the_readme_documents_the_batch_file_format_with_a_working_example(tmp_p
     from simlib.core.registry import get_game
     from simlib.design.batch import read_batch
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    readme = (REPO / "README.md").read_text()
     section = readme[readme.index("### Batch files"):]
     example = section[section.index("```toml\n") + 8:section.index("```\n", section.index("```toml"))]
     (tmp_path / "b.toml").write_text(example)

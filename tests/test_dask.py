@@ -17,7 +17,7 @@ from simlib.core.executors import DaskExecutor
 from simlib.core.lake import part_path, write_atomic
 from simlib.core.runner import run
 
-from cluster_runs import SHARD_SIZE, assert_same_lake, cheap_runs, lake_files, local_cluster, run_locally
+from support.cluster_runs import SHARD_SIZE, assert_same_lake, cheap_runs, lake_files, local_cluster, run_locally
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from digests import RECORDED, build_small_lake, mart_digests, table_digests
+from support.digests import RECORDED, build_small_lake, mart_digests, table_digests
 
 EXPECTED = json.loads(RECORDED.read_text())
 

@@ -12,7 +12,6 @@ import math
 import re
 from fractions import Fraction
 
-import mart_checks as by_hand
 import numpy as np
 import pytest
 from scipy import stats
@@ -20,6 +19,8 @@ from scipy import stats
 from simlib.analysis import estimators as E
 from simlib.analysis.duck import connect
 from simlib.core.resources import shared_pipelines
+
+from support import mart_checks as by_hand
 
 # Per-play shares of one seat, named by what they exercise.
 SHARES = {

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from simlib.analysis.duck import views_markdown
@@ -11,6 +9,8 @@ from simlib.core.config import RunConfig
 from simlib.core.docs import lake_markdown
 from simlib.core.lake import REQUIRED_COLUMNS
 from simlib.core.registry import games
+
+from support.paths import REPO
 
 GAMES = list(games().values())
 
@@ -46,6 +46,6 @@ def test_simulate_returns_the_declared_schemas(game):
 
 
 def test_docs_lake_md_is_current():
-    committed = (Path(__file__).parents[1] / "docs" / "lake.md").read_text()
+    committed = (REPO / "docs" / "lake.md").read_text()
     current = lake_markdown() + "\n" + views_markdown()
     assert committed.strip() == current.strip(), "run `make docs` and commit docs/lake.md"

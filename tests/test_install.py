@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from digests import build_small_lake
+from support.digests import build_small_lake
+from support.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 _SKIP_ANYWHERE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", "build", "dist", ".pytest_cache",
                                        ".hypothesis")
 

@@ -10,6 +10,8 @@ import pytest
 import simlib
 from simlib.core.jit import compiled_sources, drop_stale_cache
 
+from support.paths import TOY
+
 SIMLIB = Path(simlib.__file__).resolve().parent
 
 
@@ -110,9 +112,8 @@ def test_the_first_compile_is_announced_once(tmp_path):
     import subprocess
     import sys
 
-    toy = Path(__file__).with_name("toy")
     env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "numba"),
-                        "PYTHONPATH": os.pathsep.join([str(toy), os.environ.get("PYTHONPATH", "")])}
+                        "PYTHONPATH": os.pathsep.join([str(TOY), os.environ.get("PYTHONPATH", "")])}
     args = [sys.executable, "-m", "simlib.cli", "simulate", "toydice", "--plays", "100", "--players", "3",
             "--policies", "plain", "--lake", str(tmp_path / "lake"), "--quiet"]
     first = subprocess.run(args, env=env, capture_output=True, text=True, check=True).stdout

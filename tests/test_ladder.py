@@ -27,7 +27,6 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from mart_checks import Z, assert_balance, effective_n, holm, row, share_interval, share_p_above, shares_of
 
 from simlib.analysis.ladder import strength_answer
 from simlib.analysis.pipeline import build
@@ -37,7 +36,8 @@ from simlib.core.registry import get_game
 from simlib.core.setups import distinct_labels
 from simlib.design.batch import read_batch
 
-from lake_fixture import seats_from_penalties, write_run
+from support.lake_fixture import seats_from_penalties, write_run
+from support.mart_checks import Z, assert_balance, effective_n, holm, row, share_interval, share_p_above, shares_of
 
 GAME = get_game("mauer")
 RANDOM, HEAVY, READER, SEARCH16, SEARCH64 = (str(parse_policy(p, GAME)) for p in (

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-SIMLIB = Path(__file__).resolve().parents[1] / "simlib"
+from support.paths import SIMLIB
 
 # Lowest first; a module may import its own layer or a lower one. Modules directly under simlib/ (the package,
 # the command line's tools such as bench.py and calibrate.py) are at the top.

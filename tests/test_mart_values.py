@@ -22,7 +22,16 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from mart_checks import (
+from scipy import stats
+
+from simlib.analysis.pipeline import build
+from simlib.core.lake import part_path, write_atomic
+from simlib.core.schemas import RUNS_SCHEMA
+from simlib.games.mauer import tables as mauer_tables
+from simlib.games.mauerbruch import tables as mauerbruch_tables
+
+from support.lake_fixture import _table, seal_run
+from support.mart_checks import (
     assert_balance,
     clustered_share,
     effective_n,
@@ -35,15 +44,6 @@ from mart_checks import (
     shares_of,
     wilson,
 )
-from scipy import stats
-
-from simlib.analysis.pipeline import build
-from simlib.core.lake import part_path, write_atomic
-from simlib.core.schemas import RUNS_SCHEMA
-from simlib.games.mauer import tables as mauer_tables
-from simlib.games.mauerbruch import tables as mauerbruch_tables
-
-from lake_fixture import _table, seal_run
 
 Z = 1.96
 QUANTILES = {"p05": 5, "p25": 25, "median": 50, "p75": 75, "p95": 95}  # in percent

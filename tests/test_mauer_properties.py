@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from simlib.core.config import RunConfig
 from simlib.games.mauer import GAME
 
-from mauer_reference import PENALTY, PIECES, penalties, replay
+from support.mauer_reference import PENALTY, PIECES, penalties, replay
 
 POLICIES = ["random", "heavy", "reader", "hollow", "heavy:epsilon=0.3", "hollow:builder_hollow=0.9"]
 

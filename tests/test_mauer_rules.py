@@ -22,7 +22,7 @@ from simlib.games.mauer.constants import (
 from simlib.games.mauer.play import play_spielrunde, resolve_baurunde
 from simlib.games.mauer.rules import special_sites
 
-from mauer_reference import PIECES, Wall, resolve
+from support.mauer_reference import PIECES, Wall, resolve
 
 SHORT = {"1": "wall1", "2": "wall2", "3": "wall3", "4": "wall4", "5": "wall5", "G": "gate", "T": "tower",
          "-": "hollow"}

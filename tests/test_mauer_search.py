@@ -3,13 +3,14 @@ the search never reads what its seat has not seen, and it beats the best heurist
 
 import numpy as np
 import pytest
-from strength import focal_shares, lower_bound
 
 from simlib.core.config import RunConfig
 from simlib.core.registry import get_game
 from simlib.core.rng import play_key
 from simlib.games.mauer.play import play_baurunden
 from simlib.games.mauer.search import determinize, search_plan
+
+from support.strength import focal_shares, lower_bound
 
 GAME = get_game("mauer")
 PEN = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)

@@ -8,7 +8,6 @@ import pyarrow as pa
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from mauerbruch_reference import available, bonus_choices, pair_kind, read_deck, replay, swap_could_pair
 
 from simlib.cli import main
 from simlib.core.config import RunConfig
@@ -22,6 +21,8 @@ from simlib.games.mauerbruch.policies import CAUTIOUS, GREEDY, RANDOM
 from simlib.games.mauerbruch.rules import bans_in_force, list_pairs
 from simlib.games.mauerbruch.rules import pair_kind as kernel_pair_kind
 from simlib.games.mauerbruch.state import Cards, new_pairs
+
+from support.mauerbruch_reference import available, bonus_choices, pair_kind, read_deck, replay, swap_could_pair
 
 # The photo of the rule text: K20 D14 V2 D12 Q1 D7 Q10 lie on top of the seven stacks.
 PHOTO = {"K20": ("number", "circle", 20), "D14": ("number", "triangle", 14), "V2": ("ban2", "", 0),

@@ -3,7 +3,6 @@ random play."""
 
 import numpy as np
 import pytest
-from strength import focal_shares, lower_bound
 
 from simlib.core.config import RunConfig
 from simlib.core.lineup import lineup
@@ -12,6 +11,8 @@ from simlib.core.rng import play_key
 from simlib.games.mauerbruch.constants import EV_COLS
 from simlib.games.mauerbruch.play import TO_THE_END, Events, deal, play_on
 from simlib.games.mauerbruch.state import S_TAKE, new_pairs, new_state
+
+from support.strength import focal_shares, lower_bound
 
 GAME = get_game("mauerbruch")
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from simlib.core.errors import SimlibError
 
-PACKAGE = Path(__file__).parent.parent / "simlib" / "games" / "mauerspechte"
+from support.paths import SIMLIB
+
+PACKAGE = SIMLIB / "games" / "mauerspechte"
 MAP = tomllib.loads((PACKAGE / "maps" / "berlin.toml").read_text())
 PARTS = tomllib.loads((PACKAGE / "components.toml").read_text())
 TILES = [h for h in MAP["hex"] if not h.get("frame")]

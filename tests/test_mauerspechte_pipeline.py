@@ -19,9 +19,6 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 import pytest
-from catan_lake_fixture import write_catan_run
-from mart_checks import Z, clustered_mean, clustered_share, marts_of, mean_ci, row, wilson
-from report_pages import figure_names, figure_png
 from scipy import stats
 
 from simlib.analysis.pipeline import build
@@ -32,7 +29,10 @@ from simlib.core.schemas import RUNS_SCHEMA
 from simlib.games.catan.tables import GAMES as CATAN_GAMES
 from simlib.games.mauerspechte.tables import GAMES, HOTELS, LOVE_PARADES, SEATS, WALL_PIECES
 
-from lake_fixture import _table, seal_run
+from support.catan_lake_fixture import write_catan_run
+from support.lake_fixture import _table, seal_run
+from support.mart_checks import Z, clustered_mean, clustered_share, marts_of, mean_ci, row, wilson
+from support.report_pages import figure_names, figure_png
 
 # --- a hand-made lake ------------------------------------------------------------------------------------
 

@@ -13,8 +13,9 @@ import functools
 from collections import Counter
 
 import pytest
-from cli_runs import simulated_plays
-from mauerspechte_reference import (
+
+from support.cli_runs import simulated_plays
+from support.mauerspechte_reference import (
     BERLIN,
     CHIP_CLASS,
     PRODUCES,
@@ -167,11 +168,12 @@ def test_the_replayed_games_exercise_every_rule():
 def test_the_reference_imports_nothing_from_simlib():
     import subprocess
     import sys
-    from pathlib import Path
 
-    probe = ("import sys, mauerspechte_reference; "
+    from support.paths import TESTS
+
+    probe = ("import sys, support.mauerspechte_reference; "
              "print(' '.join(m for m in sys.modules if m.split('.')[0] == 'simlib'))")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).parent, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", probe], cwd=TESTS, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == []  # no simlib module was loaded
 

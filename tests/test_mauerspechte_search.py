@@ -4,11 +4,12 @@ kernel's plays, and Catan's tests the determinization it shares.)"""
 
 import numpy as np
 import pytest
-from strength import focal_shares, lower_bound
 
 from simlib.core.config import RunConfig
 from simlib.core.registry import get_game
 from simlib.games.mauerspechte.state import copy_wall, new_wall
+
+from support.strength import focal_shares, lower_bound
 
 GAME = get_game("mauerspechte")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pandas as pd
 import polars as pl
@@ -12,9 +11,10 @@ import pytest
 import simlib
 from simlib.core.errors import SimlibError
 
-from digests import build_small_lake
+from support.digests import build_small_lake
+from support.paths import REPO
 
-README = (Path(__file__).parents[1] / "README.md").read_text()
+README = (REPO / "README.md").read_text()
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ from simlib.core.executors import DaskExecutor
 from simlib.core.lake import Lake
 from simlib.core.runner import run
 
-from cluster_runs import SHARD_SIZE, assert_same_lake, cheap_runs, local_cluster, run_locally
-from digests import mart_digests
+from support.cluster_runs import SHARD_SIZE, assert_same_lake, cheap_runs, local_cluster, run_locally
+from support.digests import mart_digests
 
 BUCKET = "simlib-test"
 LAKE = f"s3://{BUCKET}/lake"

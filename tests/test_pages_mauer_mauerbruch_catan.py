@@ -14,14 +14,14 @@ import re
 
 import polars as pl
 import pytest
-from mart_checks import cli, clustered_share, marts_of, pipeline_and_report, row, wilson
 
 from simlib.analysis.pipeline import build
 from simlib.games.catan.report import _holder_findings, _holder_tests, _loss_findings
 from simlib.games.mauer.report import SEATS, _findings, _gap, _penalty_verdict, _tables
 from simlib.games.mauerbruch.report import _breaker_findings, _breaker_tests, _breaker_verdict
 
-from lake_fixture import seats_from_penalties, write_run
+from support.lake_fixture import seats_from_penalties, write_run
+from support.mart_checks import cli, clustered_share, marts_of, pipeline_and_report, row, wilson
 
 # --- Mauerbruch: the breaker's win share against the fair share ----------------------------------------------------
 

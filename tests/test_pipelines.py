@@ -18,7 +18,7 @@ from simlib.analysis.tests import run_data_tests
 from simlib.core.errors import SimlibError
 from simlib.core.resources import pipelines_root
 
-from lake_fixture import seats_from_penalties, write_run
+from support.lake_fixture import seats_from_penalties, write_run
 
 PIPELINES = pipelines_root()
 
@@ -277,7 +277,7 @@ def test_a_shared_model_may_not_read_a_game_model(tmp_path):
 
 
 def test_editing_one_games_model_recomputes_only_it(tmp_path):
-    from digests import build_small_lake
+    from support.digests import build_small_lake
 
     lake, _ = build_small_lake(tmp_path / "made")
     folders = {None: tmp_path / "p" / "shared", "mauer": tmp_path / "p" / "mauer",

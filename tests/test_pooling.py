@@ -25,12 +25,12 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from mart_checks import assert_balance, effective_n, holm, seat_test, share_interval, share_p, shares_of
 from scipy import stats
 
 from simlib.analysis.pipeline import build
 
-from lake_fixture import seats_from_penalties, write_run
+from support.lake_fixture import seats_from_penalties, write_run
+from support.mart_checks import assert_balance, effective_n, holm, seat_test, share_interval, share_p, shares_of
 
 A = [[0, 5, 10], [3, 0, 6], [0, 4, 0], [0, 15, 2]]
 C = [[4, 1, 1], [9, 2, 0], [1, 1, 7]]

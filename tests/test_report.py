@@ -6,7 +6,6 @@ import re
 import sys
 
 import pytest
-from report_pages import figure_png
 
 from simlib.analysis import report as report_module
 from simlib.analysis.pipeline import build
@@ -16,6 +15,9 @@ from simlib.core.runner import run
 from simlib.design.batch import load_batch
 from simlib.games.mauer import GAME
 from simlib.games.mauerbruch import GAME as MAUERBRUCH
+
+from support.paths import REPO
+from support.report_pages import figure_png
 
 BATCH = """
 [[run]]
@@ -143,11 +145,10 @@ def test_batch_expands_a_tournament_into_every_seating(tmp_path):
 
 
 def test_the_readme_queries_run(report):
-    from pathlib import Path
 
     from simlib.analysis.sql import run_query
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    readme = (REPO / "README.md").read_text()
     queries = re.findall(r"```sql\n(.*?)```", readme, re.S)
     assert len(queries) >= 3
     root = report.parent

@@ -1,7 +1,7 @@
 """Die Mauerspechte's search neither peeks nor touches (issue 35, item 7): a search play obeys every rule its
-scripted plays obey, replayed event by event by the independent reference (tests/mauerspechte_reference.py); a
+scripted plays obey, replayed event by event by the independent reference (tests/support/mauerspechte_reference.py); a
 search decision leaves every array of the real play as its base policy's decision leaves it; and it decides alike
-whatever its seat cannot see (what a seat can tell is the engine's rule: tests/test_search_hygiene_catan.py writes
+whatever its seat cannot see (what a seat can tell is the engine's rule: tests/support/catan_peeking.py writes
 it again and holds the checks)."""
 
 from __future__ import annotations
@@ -11,10 +11,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from cli_runs import simulated_plays
-from mauerspechte_reference import RESOURCES as REFERENCE_RESOURCES
-from mauerspechte_reference import MauerspechteReplay, check_tables, replay_game
-from test_search_hygiene_catan import ObserverViews, no_peeking
 
 from simlib.core.config import RunConfig
 from simlib.core.rng import play_key
@@ -32,6 +28,11 @@ from simlib.games.mauerspechte.setup import deal_berlin, place_opening_berlin
 from simlib.games.mauerspechte.state import new_wall, play_board, reset_wall, side_board
 from simlib.games.mauerspechte.tables import events_table
 from simlib.games.mauerspechte.wall import berlin_points, lay_walls
+
+from support.catan_peeking import ObserverViews, no_peeking
+from support.cli_runs import simulated_plays
+from support.mauerspechte_reference import RESOURCES as REFERENCE_RESOURCES
+from support.mauerspechte_reference import MauerspechteReplay, check_tables, replay_game
 
 BUDGET, BASE, HORIZON = range(3)  # search_prm's columns
 EVENT_ROWS = 400_000  # more than a play's events
@@ -199,7 +200,7 @@ def test_a_search_decision_leaves_the_real_play_as_its_base_policys_decision_doe
     assert checked >= 20
 
 
-# --- no peeking (the engine's rule and checks, tests/test_search_hygiene_catan.py) ---------------------------------
+# --- no peeking (the engine's rule and checks, tests/support/catan_peeking.py) --------------------------------------
 
 NO_PEEK_TABLE = ["search:budget=64:horizon=8", "specht", "random", "builder"]
 

@@ -20,7 +20,15 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 import pytest
-from mart_checks import (
+
+from simlib.analysis.pipeline import build
+from simlib.core.lake import part_path, write_atomic
+from simlib.core.registry import get_game
+from simlib.core.schemas import RUNS_SCHEMA
+from simlib.games.sevensteps.tables import GAMES, SEATS, TURNS
+
+from support.lake_fixture import _table, seal_run
+from support.mart_checks import (
     Z,
     cli,
     clustered_mean,
@@ -31,16 +39,8 @@ from mart_checks import (
     row,
     wilson,
 )
-from mart_checks import lake_table as shared_lake_table
-from report_pages import figure_names, figure_png
-
-from simlib.analysis.pipeline import build
-from simlib.core.lake import part_path, write_atomic
-from simlib.core.registry import get_game
-from simlib.core.schemas import RUNS_SCHEMA
-from simlib.games.sevensteps.tables import GAMES, SEATS, TURNS
-
-from lake_fixture import _table, seal_run
+from support.mart_checks import lake_table as shared_lake_table
+from support.report_pages import figure_names, figure_png
 
 GAME = get_game("sevensteps")
 # The runs' options: the defaults but the side and threshold, with the hash of the default data files (the set-up

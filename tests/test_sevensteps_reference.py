@@ -16,8 +16,9 @@ from collections import Counter, defaultdict
 from types import SimpleNamespace
 
 import pytest
-from cli_runs import simulated_plays
-from sevensteps_reference import (
+
+from support.cli_runs import simulated_plays
+from support.sevensteps_reference import (
     AID,
     BONUS,
     COLLAPSE,

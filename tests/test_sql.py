@@ -11,7 +11,7 @@ import pytest
 
 from simlib.analysis.pipeline import build
 
-from lake_fixture import seats_from_penalties, write_run
+from support.lake_fixture import seats_from_penalties, write_run
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +73,7 @@ def test_lake_views_have_one_type_per_column_and_per_game_views_only_their_colum
     from simlib.analysis.sql import open_readonly
     from simlib.core.registry import get_game
 
-    from digests import build_small_lake
+    from support.digests import build_small_lake
 
     lake, marts = build_small_lake(tmp_path)
     con = open_readonly(lake, marts)

@@ -20,6 +20,8 @@ from simlib.core.registry import get_game
 from simlib.core.sweep import Sweep, parse_vary
 from simlib.design.batch import read_batch
 
+from support.paths import REPO
+
 MAUER = get_game("mauer")
 PLAYS = 4_000
 
@@ -265,7 +267,7 @@ def _pair_sums(lake: Path, marts: Path, chunk: int | None = None) -> pl.DataFram
 
     from simlib.analysis.duck import connect
 
-    path = Path(__file__).parents[1] / "pipelines" / "shared" / "int_variant_pair_sums.py"
+    path = REPO / "pipelines" / "shared" / "int_variant_pair_sums.py"
     spec = importlib.util.spec_from_file_location("pair_sums", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -309,7 +311,7 @@ def test_per_play_rows_are_kept_for_swept_runs_only_and_a_run_joining_a_sweep_ge
 
 
 def test_the_pipeline_computes_the_same_marts_in_one_process_or_several(swept, tmp_path):
-    from digests import mart_digests
+    from support.digests import mart_digests
 
     lake, marts = swept
     build(lake, tmp_path / "one", tmp_path / "one.duckdb", workers=1)

@@ -4,15 +4,13 @@ otherwise slip into the fast tier unnoticed, and a stale name would hide nothing
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from conftest import SLOW_MODULES, SLOW_TESTS
-
-HERE = Path(__file__).parent
+from support.paths import TESTS
 
 
 def test_every_slow_module_and_test_exists():
-    modules = {p.stem: p for p in HERE.rglob("test_*.py")}
+    modules = {p.stem: p for p in TESTS.rglob("test_*.py")}
     assert set(SLOW_MODULES) - set(modules) == set()
     names = {node.name for p in modules.values() for node in ast.walk(ast.parse(p.read_text()))
              if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}

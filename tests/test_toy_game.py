@@ -15,9 +15,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from report_pages import figure_png
 
-TOY = Path(__file__).with_name("toy")
+from support.paths import REPO, TOY
+from support.report_pages import figure_png
 
 
 def simlib(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -70,6 +70,5 @@ def test_its_report_section_is_on_its_page(built):
 
 
 def test_nothing_of_it_lives_in_simlib_or_the_shared_pipelines():
-    repo = Path(__file__).parents[1]
-    for folder in (repo / "simlib", repo / "pipelines"):
+    for folder in (REPO / "simlib", REPO / "pipelines"):
         assert not [p for p in folder.rglob("*") if "toydice" in p.name or "toy_dice" in p.name]

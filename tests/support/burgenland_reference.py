@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from support.paths import SIMLIB  # the data files only
+
 # --- Published and documented facts, written out here (not read from the game's code) ------------------------
 RULES_VERSION = 3  # 3: the text's "immer nur" reading of the well marker by default (free_well_tile false)
 PIECES = ("wall", "house", "palas", "well")
@@ -68,7 +70,7 @@ MARKER_TILE_READING = {False: "ignore_house_rule", True: "any_well"}
 MAIN_ACTIONS = ("draw", "build")
 FREE_ACTIONS = ("swap", "exchange")
 
-DATA = Path(__file__).resolve().parents[1] / "simlib" / "games" / "burgenland"
+DATA = SIMLIB / "games" / "burgenland"
 SPOT_LETTERS = {"a": 0, "b": 1, "c": 2}
 
 

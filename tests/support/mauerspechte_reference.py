@@ -1,6 +1,6 @@
 """A plain replay of Die Mauerspechte's `events`, one play at a time (tests only), independent of simlib.
 
-It imports nothing from simlib: only the standard library, numpy and tests/catan_reference.py (the
+It imports nothing from simlib: only the standard library, numpy and tests/support/catan_reference.py (the
 independent Catan replay, itself free of simlib), whose published Catan rules (costs, deck, bank, pieces,
 discards, steals, trade rates, development cards, longest route, largest army) and whose map topology (node
 and edge numbering by first appearance over the map file's hexes, corners and sides) it reuses. Everything
@@ -17,7 +17,7 @@ edge has water on both sides (a sea tile or a frame hex) and a sea tile on at le
 neighbours are the land sections sharing an intersection with it; the robber starts on the first desert of
 West Berlin in the file; the hotel fields are the hexes with `hotel = true`, named as their cards.
 
-What is checked at every event (on top of tests/catan_reference.py's checks, which all still apply, with
+What is checked at every event (on top of tests/support/catan_reference.py's checks, which all still apply, with
 15 / 17 points to win):
 - the board: the `hex` events are the map's land, terrain and tokens as written (layout `fixed`), or with
   the terrain of the 19 producing hexes that are no hotel field permuted (layout `shuffled`: tokens, sea,
@@ -89,11 +89,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from catan_reference import BANK_PER_RESOURCE, PRODUCES, RES, RESOURCES, Illegal, Replay, Topology, check, topology
+
+from support.catan_reference import (
+    BANK_PER_RESOURCE,
+    PRODUCES,
+    RES,
+    RESOURCES,
+    Illegal,
+    Replay,
+    Topology,
+    check,
+    topology,
+)
+from support.paths import SIMLIB  # the data files only
 
 __all__ = ["Illegal", "MauerspechteReplay", "check_tables", "load_berlin", "replay_game"]
 
-PACKAGE = Path(__file__).resolve().parent.parent / "simlib" / "games" / "mauerspechte"  # data files only
+PACKAGE = SIMLIB / "games" / "mauerspechte"  # data files only
 MAP_FILE = PACKAGE / "maps" / "berlin.toml"
 COMPONENTS_FILE = PACKAGE / "components.toml"
 

@@ -75,7 +75,9 @@ from pathlib import Path
 
 import numpy as np
 
-MAPS = Path(__file__).resolve().parent.parent / "simlib" / "games" / "catan" / "maps"  # data files only
+from support.paths import SIMLIB  # the data files only
+
+MAPS = SIMLIB / "games" / "catan" / "maps"  # data files only
 
 # --- the published rules, written out -------------------------------------------------------------------
 RESOURCES = ("lumber", "brick", "wool", "grain", "ore")

@@ -15,6 +15,8 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+from support.paths import SIMLIB  # the data files only
+
 # --- Published and settled facts, written out here (not read from the game's code) ---------------------------
 COLOURS = ("blue", "yellow", "black", "red", "white", "orange", "purple")   # the order of every per-colour list
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))           # E, NE, NW, W, SW, SE (axial)
@@ -37,7 +39,7 @@ FIRST_DISC_READINGS = ("tile", "colour")
 THRESHOLD_READINGS = ("discs", "total")
 NO_SEARCH_POLICIES = ("random",)                                           # policies that never search chains
 
-DATA = Path(__file__).resolve().parents[1] / "simlib" / "games" / "sevensteps"
+DATA = SIMLIB / "games" / "sevensteps"
 NAMED_FILES = {"layout": ("layouts", "standard"), "tiles": ("tiles", "fano"), "specials": ("specials", "assumed")}
 
 

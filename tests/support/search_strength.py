@@ -1,7 +1,7 @@
 """A search's strength by hand, for docs/search.md: one focal policy against a field, seats rotated, its win share
 with a 95% normal interval over plays (seed 35).
 
-    python tests/search_strength.py GAME PLAYERS FOCAL FIELD PLAYS_PER_SEAT
+    python tests/support/search_strength.py GAME PLAYERS FOCAL FIELD PLAYS_PER_SEAT
 """
 
 import sys
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-from strength import focal_shares  # noqa: E402
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, where `support` is
 from simlib.core.registry import get_game  # noqa: E402
+
+from support.strength import focal_shares  # noqa: E402
 
 
 def main(argv: list[str]) -> None:

@@ -6,8 +6,8 @@
   EVERY_TABLE_CASES).
 - `marts`: every mart built by `simlib pipeline` over a small lake of every game.
 
-Recorded once, before a restructuring, into tests/digests.json (`python tests/digests.py --record`);
-tests/test_digests.py recomputes them and compares. A value stays the same when the rows are the same:
+Recorded once, before a restructuring, into tests/support/digests.json (`python tests/support/digests.py --record`);
+tests/project/test_digests.py recomputes them and compares. A value stays the same when the rows are the same:
 rows are sorted, dictionary columns decoded, floats rounded to 9 significant digits (a sum may be added
 up in another order), and column types are part of the digest up to integer width.
 """
@@ -245,6 +245,6 @@ def all_digests() -> dict[str, dict[str, str]]:
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--record"]:
-        sys.exit("usage: python tests/digests.py --record   (writes tests/digests.json)")
+        sys.exit("usage: python tests/support/digests.py --record   (writes tests/support/digests.json)")
     RECORDED.write_text(json.dumps(all_digests(), indent=2, sort_keys=True) + "\n")
     print(f"wrote {RECORDED}")

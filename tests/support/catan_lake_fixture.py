@@ -13,7 +13,7 @@ from simlib.core.lake import part_path, write_atomic
 from simlib.core.schemas import RUNS_SCHEMA
 from simlib.games.catan.tables import GAMES, PRODUCTION, SEATS
 
-from lake_fixture import _table, seal_run
+from support.lake_fixture import _table, seal_run
 
 
 def write_catan_run(lake: Path, run_id: str, players: int, policies: list[str], seats: list[dict],
