@@ -54,7 +54,7 @@ walking the file's hexes in order, each hex's corners k = 0..5 (counter-clockwis
 degrees, between the sides facing E and NE) and sides k = 0..5 (from the one facing E). That the
 numbers and every relation derived here (hexes around a node, a node's nodes and edges, an edge's nodes
 and hexes, land, sea, harbours) are exactly the kernel's is checked in one place, by geometry:
-tests/test_catan_board.py::test_the_reference_topology_is_the_kernels (which may import simlib).
+tests/catan/test_catan_board.py::test_the_reference_topology_is_the_kernels (which may import simlib).
 
 The longest route is a plain recursive search of every trail (each piece at most once) over the
 player's roads and ships: a trail does not pass through an opponent's settlement or city, and a road and

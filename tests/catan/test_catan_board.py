@@ -116,7 +116,7 @@ def test_a_small_island_map_with_a_named_field_and_a_harbour():
 
 @pytest.mark.parametrize("name", ["standard", "beginner"])
 def test_the_reference_topology_is_the_kernels(name):
-    """The one place where tests/catan_reference.py's own topology (derived from the map file by corner
+    """The one place where tests/support/catan_reference.py's own topology (derived from the map file by corner
     geometry on a lattice, numbered by first appearance over the file's hexes, corners and sides k = 0..5)
     is matched to the kernel's: the events carry the kernel's node and edge indices, so every index and
     every relation must be the same, and the standard board must have the published 54 intersections and

@@ -118,7 +118,7 @@ def test_a_probe_case_is_one_line_exit_2_and_nothing_written(tmp_path, capsys, a
 def test_a_policy_parameter_keeps_its_full_value_in_the_run_id(tmp_path, capsys):
     """Before: `heavy:epsilon=0.5000004` after `heavy:epsilon=0.5` said "already complete (same configuration)":
     the run id spelled both 0.5. Now 0.5000004 is spelled in full, a run of its own; a value `:g` spells exactly
-    keeps the spelling (and so the run id) it always had (tests/test_digests.py)."""
+    keeps the spelling (and so the run id) it always had (tests/project/test_digests.py)."""
     spec = parse_policy("heavy:epsilon=0.5000004", MAUER)
     assert str(spec) == "heavy:epsilon=0.5000004" and str(parse_policy(str(spec), MAUER)) == str(spec)
     assert str(parse_policy("heavy:epsilon=0.5", MAUER)) == "heavy:epsilon=0.5"

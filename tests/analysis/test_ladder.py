@@ -16,8 +16,8 @@ play and seat; the lowest penalty wins, ties share), single rounds:
 Reader is Die Mauer's best heuristic: both searches' tables are the strength test (mart_ladder_strength), and
 search 64 (no search 16 played against it) meets reader on the ladder too.
 
-Shares, intervals, tests and the slope are worked out here from docs/statistics.md (tests/mart_checks.py), never with
-simlib.analysis.estimators.
+Shares, intervals, tests and the slope are worked out here from docs/statistics.md (tests/support/mart_checks.py),
+never with simlib.analysis.estimators.
 """
 
 from __future__ import annotations

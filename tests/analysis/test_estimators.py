@@ -1,6 +1,6 @@
 """The report's estimators (docs/statistics.md): the SQL macros and SQL written in the marts against their Python
 twins in simlib/analysis/estimators.py, on a grid of sums with every edge a share can have, and the twins against
-known answers and against the tests' own arithmetic (tests/mart_checks.py, written from the doc's words).
+known answers and against the tests' own arithmetic (tests/support/mart_checks.py, written from the doc's words).
 
 Edges of a share's sums: no ties (every share 0 or 1), ties (1/2, 1/3), a seat that never wins (p = 0), one that
 always wins (p = 1), the same share in every play (nothing varies), a single play (n = 1).
@@ -223,7 +223,7 @@ def test_without_ties_the_share_interval_is_plain_wilson(k, n):
 
 
 def test_ties_make_the_effective_n_larger_and_the_interval_narrower():
-    """Shares 1, 0, 1/2, 1, 0, 0, 1/2 (tests/test_pooling.py, seat 0 of A + C): p = 3/7, v = 8.5/49 < p(1-p) =
+    """Shares 1, 0, 1/2, 1, 0, 0, 1/2 (tests/analysis/test_pooling.py, seat 0 of A + C): p = 3/7, v = 8.5/49 < p(1-p) =
     12/49, n_eff = 168/17 > 7; the interval lies inside Wilson's for 3 wins in 7."""
     n, s, ss = 7, 3.0, 2.5
     assert E.effective_n(n, s, ss) == pytest.approx(168 / 17, rel=1e-15)

@@ -113,7 +113,7 @@ BUILDER_NEVER = {"ship", "move_ship", "road_building", "year_of_plenty", "monopo
 @pytest.mark.parametrize("players,table,board", [(players, table, "standard") for players in (3, 4) for table in TABLES]
                          + [(4, "random", "beginner")])
 def test_events_replay_legally_to_the_points_written(players, table, board):
-    """A plain replay of the events alone (tests/catan_reference.py, which lists what it checks at every
+    """A plain replay of the events alone (tests/support/catan_reference.py, which lists what it checks at every
     event) finds every action affordable and legal, production, discards, steals and trade rates as the
     rules give them, and ends on the points, routes and cards of the seats table; for each policy alone and
     a mixed table, at 3 and 4 players."""
@@ -386,7 +386,7 @@ def test_the_reference_hands_out_the_cards_by_the_thresholds():
 def test_the_reference_route_search_agrees_with_the_kernels_at_every_change():
     """After every road, ship, settlement and ship move of 12 games, every seat's longest route by the
     reference's plain search of every trail equals the kernel's route search on the same position (the
-    topology arrays are the same: tests/test_catan_board.py checks it)."""
+    topology arrays are the same: tests/catan/test_catan_board.py checks it)."""
     from simlib.games.catan.board import load_board
     from simlib.games.catan.rules import ROAD, SHIP, longest_route
 

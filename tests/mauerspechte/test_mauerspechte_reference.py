@@ -1,11 +1,11 @@
-"""Die Mauerspechte's games, replayed event by event by the independent reference (tests/mauerspechte_reference.py,
-which derives the rules from docs/games/mauerspechte.md, the seed text and the data files alone and imports
-nothing from simlib; nor does this driver: the runs come from the command line, tests/cli_runs.py): every play
-of every policy alone and of mixed tables, at 3 and 4 players, once with the shuffled layout, and with the other
-reading of the rule text wherever it can be read two ways (the reference takes the readings from the options the
-lake records with the run), must be legal at every event and end on the rows of the games, seats, wall_pieces,
-hotels, love_parades and production tables. Each check of the reference is shown to catch a stream changed in
-one place."""
+"""Die Mauerspechte's games, replayed event by event by the independent reference
+(tests/support/mauerspechte_reference.py, which derives the rules from docs/games/mauerspechte.md, the seed text and
+the data files alone and imports nothing from simlib; nor does this driver: the runs come from the command line,
+tests/support/cli_runs.py): every play of every policy alone and of mixed tables, at 3 and 4 players, once with the
+shuffled layout, and with the other reading of the rule text wherever it can be read two ways (the reference takes
+the readings from the options the lake records with the run), must be legal at every event and end on the rows of
+the games, seats, wall_pieces, hotels, love_parades and production tables. Each check of the reference is shown to
+catch a stream changed in one place."""
 
 from __future__ import annotations
 

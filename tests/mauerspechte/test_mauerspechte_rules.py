@@ -1,6 +1,6 @@
 """Die Mauerspechte's rules, each as a drawn situation on the Berlin board: the state set up as the rule text
 (shared/seeds/002_cb65a1a498ca2c1d.txt) describes it, one block of the kernel run, the outcome the text gives.
-Whole games are checked against the independent event replay (tests/test_mauerspechte_reference.py)."""
+Whole games are checked against the independent event replay (tests/mauerspechte/test_mauerspechte_reference.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Burgenland's plays replayed event by event by the independent reference (tests/burgenland_reference.py, which
+"""Burgenland's plays replayed event by event by the independent reference (tests/support/burgenland_reference.py, which
 derives the rules from docs/games/burgenland.md, docs/lake.md and the map and data files alone; neither it nor
-this driver imports simlib: the runs come from the command line, tests/cli_runs.py). Every play of small runs
+this driver imports simlib: the runs come from the command line, tests/support/cli_runs.py). Every play of small runs
 of every policy, of mixed tables, at 2, 3 and 4 players, with both starting hands, without central jokers, with
 the central master builder, with swap tiles leaving the game, without and with another joker exchange, other
 central prices, a small turn limit and both readings of the well marker (free_well_tile, taken from the options

@@ -36,7 +36,7 @@ EVENT_ROWS = 400_000  # more than a play's events
                                                    (3, ["search:budget=4:base=0", "random", "weighted"], 2)])
 def test_a_search_play_obeys_every_rule_its_scripted_plays_obey(players, policies, seed):
     """Every event of a play with search seats legal and affordable when it happens, and the end on the points,
-    routes and cards of the seats table, as tests/test_catan_games.py checks scripted plays."""
+    routes and cards of the seats table, as tests/catan/test_catan_games.py checks scripted plays."""
     plays = 20
     config = RunConfig.build(GAME, players=players, policies=policies, plays=plays, seed=seed)
     tables = GAME.simulate(config, 0, plays, events=True)

@@ -1,6 +1,6 @@
-"""7 Steps's games replayed turn by turn by the independent reference (tests/sevensteps_reference.py, which
+"""7 Steps's games replayed turn by turn by the independent reference (tests/support/sevensteps_reference.py, which
 derives the rules from docs/games/sevensteps.md, the settled points of issue 12 and the data files alone and
-imports nothing from simlib; nor does this driver: the runs come from the command line, tests/cli_runs.py).
+imports nothing from simlib; nor does this driver: the runs come from the command line, tests/support/cli_runs.py).
 Every play of small runs of every policy, of mixed tables, on both sides, with
 both readings of the rule text wherever it can be read two ways (first_disc: tile, the text's, and colour;
 threshold_counts: discs, the text's, and total; the reference takes them from the options the lake records with

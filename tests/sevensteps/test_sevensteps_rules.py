@@ -2,7 +2,7 @@
 (shared/seeds/003_18fad9fc6592207b.txt, settled in issue 12 and docs/games/sevensteps.md) describes them,
 one block of the kernel run, the outcome the text gives. Fields are named by their axial (q, r) as in the
 docs' field table. Whole games are checked against the independent event replay
-(tests/test_sevensteps_reference.py)."""
+(tests/sevensteps/test_sevensteps_reference.py)."""
 
 from __future__ import annotations
 

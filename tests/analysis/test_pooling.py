@@ -14,8 +14,8 @@ The lake, 3 players (penalties by play and seat; the lowest penalty wins, ties s
       R1 reader in seat 1, seed 1 [6 0 1] [0 5 5]
       R1' R1's first play again   (a prefix of R1)
 
-The win shares, intervals and tests are worked out here from docs/statistics.md (tests/mart_checks.py), never with
-simlib.analysis.estimators: a mistake the marts and their twins share must not hide.
+The win shares, intervals and tests are worked out here from docs/statistics.md (tests/support/mart_checks.py),
+never with simlib.analysis.estimators: a mistake the marts and their twins share must not hide.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Nothing changes for the user's results: the digests recorded before a restructuring still hold.
 
-tests/digests.json was written by `python tests/digests.py --record` before the analysis side was
+tests/support/digests.json was written by `python tests/support/digests.py --record` before the analysis side was
 reorganised (issue 9); a difference here means a table or a mart now gives other rows.
 """
 

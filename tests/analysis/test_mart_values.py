@@ -6,7 +6,7 @@ with plain Python and NumPy (never by running the marts' SQL again, nor with sim
 are checked at both ends, to the last bits: Wilson for rates, Wilson at the effective number of plays for win
 shares (docs/statistics.md), mean +- 1.96 sd / sqrt(n) for means (pipelines/shared/macros.sql), and Die Mauer's
 match totals' seeded bootstrap re-implemented from its description. Balance's median-unbiased estimate is a redraw:
-what can be checked of it by hand is (tests/mart_checks.py: assert_balance).
+what can be checked of it by hand is (tests/support/mart_checks.py: assert_balance).
 """
 
 from __future__ import annotations
