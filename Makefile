@@ -20,7 +20,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # What the tests add: pytest, ruff, and the Dask and S3 extras with the tests' own S3 server; and for the browser
-# test (tests/test_browser.py) Selenium and Debian's chromium and chromium-driver, apt-installed when missing.
+# test (tests/analysis/test_browser.py) Selenium and Debian's chromium and chromium-driver, apt-installed when missing.
 install-dev: $(VENV)/.installed-dev
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 		{ echo "installing chromium and chromium-driver for the browser test"; \

@@ -18,8 +18,8 @@ Known-truth lakes, three kinds:
 
 Each row says the estimator, the truth, the nominal rate, the measured rate with its 95% interval (Wilson, over the
 replicates) and the replicates. The estimators are the Python twins of the marts' SQL (simlib/analysis/estimators.py,
-tested equal in tests/test_estimators.py). `--quick` is the short version `make test` runs (tests/test_calibration.py):
-every 95% interval must cover at least 93% and every 5% test reject at most 7%.
+tested equal in tests/analysis/test_estimators.py). `--quick` is the short version `make test` runs
+(tests/analysis/test_calibration.py): every 95% interval must cover at least 93% and every 5% test reject at most 7%.
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ def _part_entry(part: int, start: int, stop: int, files: dict) -> dict:
 def _simulate(game: Game, config: RunConfig, start: int, stop: int) -> dict[str, pa.Table]:
     """A shard's tables. While progress is shown, simulated in chunks of about CHUNK_SECONDS, each counted as it
     ends, and joined: a play's rows depend only on the seed, its index and the configuration, so the joined tables
-    equal one call's (tests/test_progress.py)."""
+    equal one call's (tests/core/test_progress.py)."""
     counter = _plays_done
     if counter is None:
         return game.simulate(config, start, stop, events=config.events)

@@ -21,7 +21,7 @@ Version history
 - 3: a ship whose far end meets only one's own road (no building there) is at an open end and may move:
   roads and ships join only at one's own building (before, the road was taken to close the route, and
   such ships could not move; the independent test reference found it).
-  Later, still 3: the engine split into blocks (same games at fixed seeds, digests in tests/digests.json);
+  Later, still 3: the engine split into blocks (same games at fixed seeds, digests in tests/support/digests.json);
   the events keep both dice (die_1, die_2), drawn as before; victory_points other than 10 allowed.
 """
 
