@@ -17,6 +17,7 @@ buildable, heaviest held, covering a special end.
 import numba as nb
 import numpy as np
 
+from ...core.lineup import Lineup
 from ...core.rng import below, draw, play_key
 from ...core.search import (
     V_COUNT,
@@ -30,10 +31,11 @@ from ...core.search import (
 )
 from .constants import HOLLOW, N_TYPES, NONE, ONGOING
 from .decisions import plan
-from .kernel import end_spielrunde, new_outputs, seat_players
+from .kernel import end_spielrunde, new_outputs, new_seats, seat_players
 from .play import play_baurunden, round_over
-from .policies import SEARCH
+from .policies import PARAMS, SEARCH
 from .rules import penalty
+from .state import Events, copy_state, new_state
 
 TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
 SWITCH_Z = 1.0  # standard errors by which a plan must beat the base policy's own to replace it
@@ -113,9 +115,11 @@ def _value(hands, pen, me):
 
 
 @nb.njit(cache=True)
-def search_plan(me, key, br, prm, defaults, pen, max_br, hands, built, wall, gave):
-    """The plan of search seat `me` in Baurunde `br` (a piece type or HOLLOW). prm[me]: budget, base policy
-    code, horizon (Baurunden a rollout plays before it is scored by the pieces held; 0: to the end)."""
+def search_plan(st, setup, seats, me, key, br):
+    """The plan of search seat `me` in Baurunde `br` (a piece type or HOLLOW), its parameters in `seats` (by seat):
+    budget, base policy, horizon (Baurunden a rollout plays before it is scored by the pieces held; 0: to the
+    end). The rollouts play the base policy at its defaults for every seat."""
+    hands, pen = st.hands, setup.pen
     n = hands.shape[0]
     cand = np.empty(N_TYPES + 1, np.int64)
     k = 0
@@ -125,89 +129,82 @@ def search_plan(me, key, br, prm, defaults, pen, max_br, hands, built, wall, gav
             k += 1
     cand[k] = HOLLOW
     k += 1
-    base = int(prm[me, 1])
-    base_codes = np.full(n, base, np.int64)
-    base_prm = np.empty((n, defaults.shape[1]))
+    prm = seats.params[me]
+    base = int(prm[PARAMS.search.base])
+    rollouts = Lineup(np.full(n, base, np.int64), np.empty((n, seats.defaults.shape[1])), seats.defaults)
     for s in range(n):
-        base_prm[s] = defaults[base]
-    own = plan(base, base_prm[me], me, br % n, hands, built, wall, pen, key, br)  # the play's draws, read only
+        rollouts.params[s] = seats.defaults[base]
+    own = plan(st, pen, base, rollouts.params[me], me, br % n, key, br)  # the play's draws, read only
     incumbent = -1
     for c in range(k):
         if cand[c] == own:
             incumbent = c
-    horizon = int(prm[me, 2])
-    limit = horizon if horizon > 0 else max_br
-    h, b, w, g = hands.copy(), built.copy(), wall.copy(), gave.copy()
-    plans, fixed = np.empty(n, np.int64), np.full(n, NONE, np.int64)
-    no_ev = np.zeros((0, 1), np.int32)
+    horizon = int(prm[PARAMS.search.horizon])
+    limit = horizon if horizon > 0 else setup.max_br
+    copy = new_state(n)
+    fixed = np.full(n, NONE, np.int64)
+    no_events = Events(np.zeros((0, 1), np.int32), 0, -1)
     schedule, stats = plan_arrays()
     decision = br * 8 + me
-    start_plan(k, int(prm[me, 0]), incumbent, schedule, stats)
+    start_plan(k, int(prm[PARAMS.search.budget]), incumbent, schedule, stats)
     while True:
         c = next_rollout(schedule, stats)
         if c < 0:
             break
         rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal
-        h[:] = hands
-        b[:] = built
-        w[:] = wall
-        g[:] = gave
-        determinize(h, b, g, me, rkey)
+        copy_state(st, copy)
+        determinize(copy.hands, copy.built, copy.gave, me, rkey)
         fixed[me] = cand[c]
-        play_baurunden(rkey, base_codes, base_prm, pen, max_br, h, b, w, plans, fixed, g, br, limit, no_ev, -1, 0)
-        record(schedule, stats, c, _value(h, pen, me))
+        play_baurunden(copy, setup, rollouts, rkey, fixed, br, limit, no_events)
+        record(schedule, stats, c, _value(copy.hands, pen, me))
     return cand[best_candidate(schedule, stats, rollout_key(key, decision, TIE_ROLLOUT), SWITCH_Z)]
 
 
 @nb.njit(cache=True)
-def simulate_search_matches(seed, first_play, n_plays, rounds, start_mode, max_br, pen, player_codes, player_prm,
-                            defaults, ev, ev_offsets):
+def simulate_search_matches(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
     """kernel.simulate_matches for line-ups with a search seat: before each Baurunde, each search seat's plan
-    is chosen by search_plan (the rollouts play its base policy with `defaults` [policy code, parameter]), the
-    others plan by their policies inside the Baurunde. The same arguments and outputs."""
-    n = player_codes.shape[0]
+    is chosen by search_plan (the rollouts play its base policy at the defaults in `lineup`), the others plan by
+    their policies inside the Baurunde. The same arguments and outputs."""
+    n = lineup.codes.shape[0]
     out = new_outputs(n_plays, n)
-    hands, built = np.empty((n, N_TYPES), np.int8), np.empty((n, N_TYPES), np.int8)
-    wall, plans = np.empty(3, np.int64), np.empty(n, np.int64)
-    fixed, gave = np.empty(n, np.int64), np.empty(n, np.int64)
-    codes, prm = np.empty(n, np.int64), np.empty_like(player_prm)
+    st, seats = new_state(n), new_seats(lineup)
+    fixed = np.empty(n, np.int64)
     record = ev_offsets.shape[0] > 0
-    for m in range(n_plays // rounds):
+    for m in range(n_plays // setup.rounds):
         first = 0
-        for r in range(rounds):
-            i = m * rounds + r
+        for r in range(setup.rounds):
+            i = m * setup.rounds + r
             play = first_play + i
             key = play_key(seed, play)
-            seat_players(player_codes, player_prm, first, codes, prm, hands, built, wall, gave)
+            events = Events(ev, play, ev_offsets[i] if record else -1)
+            seat_players(lineup, first, seats, st)
             nbr, reason = 0, ONGOING
             while reason == ONGOING:  # one Baurunde a call: the search seats plan before it
                 fixed[:] = NONE
-                if round_over(nbr, max_br, hands, wall) == ONGOING:
+                if round_over(st, nbr, setup.max_br) == ONGOING:
                     for s in range(n):
-                        if codes[s] == SEARCH:
-                            fixed[s] = search_plan(s, key, nbr, prm, defaults, pen, max_br, hands, built, wall, gave)
-                nbr, reason = play_baurunden(key, codes, prm, pen, max_br, hands, built, wall, plans, fixed, gave,
-                                             nbr, 1, ev, ev_offsets[i] if record else -1, play)
-            first = end_spielrunde(out, i, first, nbr, reason, hands, pen, start_mode)
+                        if seats.codes[s] == SEARCH:
+                            fixed[s] = search_plan(st, setup, seats, s, key, nbr)
+                nbr, reason = play_baurunden(st, setup, seats, key, fixed, nbr, 1, events)
+            first = end_spielrunde(out, i, first, nbr, reason, st, setup)
     return out
 
 
 @nb.njit(cache=True)
-def rollout_bench(seed, first_play, n_plays, codes, prm, pen, max_br):
+def rollout_bench(seed, first_play, n_plays, setup, lineup):
     """For `make bench`: from each play's first Baurunde, what a search's rollout does (copy the state,
     determinize, play on with the seats' policies to the end). Returns the Baurunden played."""
-    n = codes.shape[0]
-    hands, built = np.ones((n, N_TYPES), np.int8), np.zeros((n, N_TYPES), np.int8)
-    wall, gave = np.zeros(3, np.int64), np.zeros(n, np.int64)
-    h, b, w, g = hands.copy(), built.copy(), wall.copy(), gave.copy()
-    plans, fixed, no_ev = np.empty(n, np.int64), np.full(n, NONE, np.int64), np.zeros((0, 1), np.int32)
+    n = lineup.codes.shape[0]
+    st, copy = new_state(n), new_state(n)
+    st.hands[:] = 1
+    st.built[:] = 0
+    st.wall[:] = 0
+    st.gave[:] = 0
+    fixed, no_events = np.full(n, NONE, np.int64), Events(np.zeros((0, 1), np.int32), 0, -1)
     played = 0
     for i in range(n_plays):
         rkey = rollout_key(play_key(seed, first_play + i), 0, 0)
-        h[:] = hands
-        b[:] = built
-        w[:] = wall
-        g[:] = gave
-        determinize(h, b, g, 0, rkey)
-        played += play_baurunden(rkey, codes, prm, pen, max_br, h, b, w, plans, fixed, g, 0, max_br, no_ev, -1, 0)[0]
+        copy_state(st, copy)
+        determinize(copy.hands, copy.built, copy.gave, 0, rkey)
+        played += play_baurunden(copy, setup, lineup, rkey, fixed, 0, setup.max_br, no_events)[0]
     return played
