@@ -112,7 +112,7 @@ def _reader_build_plan(prm, seat, hands, built, wall, pen):
     return best if best != NONE else heaviest_held(hands[seat], pen)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)  # allocates nothing; no reference counts on every call (play.py)
 def plan(st, pen, code, prm, seat, builder, key, br):
     """The piece (0-6) or HOLLOW that `seat` (policy `code`, parameters `prm`) holds in its fist this Baurunde."""
     hands, built, wall = st.hands, st.built, st.wall
