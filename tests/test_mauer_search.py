@@ -11,7 +11,7 @@ from simlib.core.registry import get_game
 from simlib.core.rng import play_key
 from simlib.games.mauer.play import play_baurunden
 from simlib.games.mauer.policies import PARAMS, POLICIES, READER, SEARCH
-from simlib.games.mauer.search import determinize, search_plan
+from simlib.games.mauer.search import determinize, new_work, search_plan
 from simlib.games.mauer.state import Events, Setup, State
 
 GAME = get_game("mauer")
@@ -80,9 +80,11 @@ def test_the_search_does_not_read_the_secret_gift():
     search = PARAMS.search
     prm[0, [search.budget, search.base, search.horizon]] = 32, READER, 0  # to the end
     seats = Lineup(np.full(4, SEARCH, np.int64), prm, defaults)
+    work = new_work(4, seats)
     wall = np.array([2, 0, 5], np.int64)
     for key in range(12):  # a search that read the hands (no gift recorded) plans otherwise at keys 5 and 8
-        plans = [search_plan(State(h, b, wall.copy(), np.zeros(4, np.int64), g), SETUP, seats, 0, np.uint64(key), 2)
+        plans = [search_plan(State(h, b, wall.copy(), np.zeros(4, np.int64), g), SETUP, seats, 0, np.uint64(key), 2,
+                             work)
                  for h, b, g in (gave_tower, gave_wall)]
         assert plans[0] == plans[1]
 

@@ -19,7 +19,7 @@ from simlib.games.mauer.constants import N_TYPES, NONE, ONGOING
 from simlib.games.mauer.kernel import new_seats, seat_players
 from simlib.games.mauer.play import play_baurunden, round_over
 from simlib.games.mauer.policies import SEARCH
-from simlib.games.mauer.search import search_plan
+from simlib.games.mauer.search import new_work, search_plan
 from simlib.games.mauer.state import Events, new_state
 
 NO_EV = np.zeros((0, 1), np.int32)
@@ -38,6 +38,7 @@ class SearchPlay:
         self.st, self.seats = new_state(self.n), new_seats(self.lineup)
         self.hands, self.built, self.wall, self.gave = self.st.hands, self.st.built, self.st.wall, self.st.gave
         self.fixed = np.empty(self.n, np.int64)
+        self.work = new_work(self.n, self.lineup)  # the search's own work space (not the real play's)
         self.key = np.uint64(play_key(config.seed, play))
         seat_players(self.lineup, 0, self.seats, self.st)
         self.prm = self.seats.params
@@ -62,7 +63,8 @@ class SearchPlay:
         parameters, the gifts), keyed by the play's key unless given another."""
         st = self.st._replace(hands=self.hands if hands is None else hands, gave=self.gave if gave is None else gave)
         seats = self.seats._replace(params=self.prm if prm is None else prm)
-        return int(search_plan(st, self.setup, seats, self.seat, self.key if key is None else np.uint64(key), self.br))
+        return int(search_plan(st, self.setup, seats, self.seat, self.key if key is None else np.uint64(key), self.br,
+                               self.work))
 
     def arrays(self):
         """Every array of the real play, by name (the kernel's Spielrunde: hands, built, wall, the plans, the

@@ -6,6 +6,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
 from .constants import N_TYPES
 
 
@@ -40,7 +41,7 @@ def new_state(n):
                  np.empty(n, np.int64), np.empty(n, np.int64))
 
 
-@nb.njit(cache=True)
+@block(_nrt=True)  # said, not inherited from the search's decider: a slice's copy may allocate
 def copy_state(src, dst):
     """The Spielrunde's arrays into dst (the plans are the Baurunde's work space: not copied)."""
     dst.hands[:] = src.hands
