@@ -160,17 +160,19 @@ def mauerspechte_versus_catan(games: int, catan_rate: float) -> float:
 
 def kernel_designs(plays: int) -> dict[str, float]:
     """Single-thread plays/s of the Numba kernel and the lockstep NumPy version (4 players, random)."""
+    from .core.lineup import Lineup
     from .games.mauer.constants import EV_COLS
     from .games.mauer.kernel import simulate_matches
     from .games.mauer.lockstep import simulate_random
-    from .games.mauer.policies import MAX_PARAMS
+    from .games.mauer.state import Setup
 
     pen = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)
-    args = (np.zeros(4, np.int64), np.zeros((4, MAX_PARAMS)), np.zeros((1, MAX_PARAMS)),
+    setup = Setup(pen, 500, 1, 0)
+    args = (setup, Lineup(np.zeros(4, np.int64), np.zeros((4, 5)), np.zeros((1, 5))),
             np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
-    simulate_matches(1, 0, 10, 1, 0, 500, pen, *args)
+    simulate_matches(1, 0, 10, *args)
     t = time.perf_counter()
-    simulate_matches(1, 0, plays, 1, 0, 500, pen, *args)
+    simulate_matches(1, 0, plays, *args)
     numba_rate = plays / (time.perf_counter() - t)
     t = time.perf_counter()
     simulate_random(1, 0, plays, 4, pen, 500)

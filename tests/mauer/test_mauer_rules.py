@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simlib.core.lineup import Lineup
 from simlib.games.mauer.constants import (
     CASE_NAMES,
     END_NAMES,
@@ -21,12 +22,21 @@ from simlib.games.mauer.constants import (
 )
 from simlib.games.mauer.play import play_spielrunde, resolve_baurunde
 from simlib.games.mauer.rules import special_sites
+from simlib.games.mauer.state import Events, Setup, State
 
 from support.mauer_reference import PIECES, Wall, resolve
 
 SHORT = {"1": "wall1", "2": "wall2", "3": "wall3", "4": "wall4", "5": "wall5", "G": "gate", "T": "tower",
          "-": "hollow"}
 PEN = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)
+SETUP = Setup(PEN, 500, 1, 0)
+NO_EVENTS = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
+
+
+def spielrunde(hands, wall):
+    """A Spielrunde's state from its hands and wall: nothing built, no gifts."""
+    n = hands.shape[0]
+    return State(hands, np.zeros((n, 7), np.int8), wall, np.zeros(n, np.int64), np.zeros(n, np.int64))
 
 
 def wall_of(drawing: str) -> list[str]:
@@ -47,8 +57,8 @@ def bauphase(drawing: str, builder_plan: str, competitor_plans: str, hands=None,
     wall = np.array([len(pieces), PIECES.index(pieces[0]) if pieces else 0,
                      PIECES.index(pieces[-1]) if pieces else 0], np.int64)
     ev = np.full((1, EV_COLS), -1, np.int32)
-    case = resolve_baurunde(0, plans, np.zeros(n, np.int64), PEN, hands, np.zeros((n, 7), np.int8), wall,
-                            np.uint64(seed), 0, ev, 0)
+    st = State(hands, np.zeros((n, 7), np.int8), wall, plans, np.zeros(n, np.int64))
+    case = resolve_baurunde(st, 0, np.zeros(n, np.int64), PEN, np.uint64(seed), 0, ev, 0)
     builds = [(s, PIECES[ev[0, EV_BUILT + s]], END_NAMES[ev[0, EV_END + s]]) for s in [0] + list(range(1, n))
               if ev[0, EV_BUILT + s] >= 0]
     after = list(pieces)
@@ -203,7 +213,7 @@ def test_a_competitors_hollow_hand_is_a_wrong_guess_when_the_builder_plans_a_pie
 def test_round_ends_when_a_gift_empties_the_givers_supply():
     # Seat 1 holds only a wall piece; the builder (heavy policy) holds pieces too. With the
     # hollow policy for seat 1 at rate 1 it always goes hollow; seat 0 builder plans hollow at rate 1.
-    from simlib.games.mauer.policies import HOLLOW_TACTICIAN, MAX_PARAMS
+    from simlib.games.mauer.policies import HOLLOW_TACTICIAN, PARAMS
 
     n = 3
     hands = np.zeros((n, 7), np.int8)
@@ -211,12 +221,11 @@ def test_round_ends_when_a_gift_empties_the_givers_supply():
     hands[1, 3] = 1
     hands[2, :] = 1
     codes = np.array([HOLLOW_TACTICIAN, HOLLOW_TACTICIAN, 1], np.int64)
-    prm = np.zeros((n, MAX_PARAMS))
-    prm[0, 3] = 1.0   # builder_hollow: the builder always plans the hollow hand
-    prm[1, 4] = 1.0   # competitor_hollow: seat 1 always plans the hollow hand
+    prm = np.zeros((n, len(PARAMS.hollow)))
+    prm[0, PARAMS.hollow.builder_hollow] = 1.0     # the builder always plans the hollow hand
+    prm[1, PARAMS.hollow.competitor_hollow] = 1.0  # seat 1 always plans the hollow hand
     wall = np.zeros(3, np.int64)
-    nbr, reason = play_spielrunde(np.uint64(7), codes, prm, PEN, 500, hands, np.zeros((n, 7), np.int8), wall,
-                                  np.zeros(n, np.int64), np.zeros((0, EV_COLS), np.int32), -1, 0)
+    nbr, reason = play_spielrunde(spielrunde(hands, wall), SETUP, Lineup(codes, prm, prm), np.uint64(7), NO_EVENTS)
     assert (nbr, reason) == (1, 0)  # one Baurunde (hollow case 2), ended by the emptied supply
     assert hands[1].sum() == 0 and hands[0, 3] == 1
 
@@ -229,9 +238,8 @@ def test_deadlock_ends_the_round():
     hands[:, 5] = 1
     hands[:, 6] = 1
     wall = np.zeros(3, np.int64)
-    nbr, reason = play_spielrunde(np.uint64(7), np.zeros(n, np.int64), np.zeros((n, 5)), PEN, 500, hands,
-                                  np.zeros((n, 7), np.int8), wall, np.zeros(n, np.int64),
-                                  np.zeros((0, EV_COLS), np.int32), -1, 0)
+    seats = Lineup(np.zeros(n, np.int64), np.zeros((n, 5)), np.zeros((n, 5)))
+    nbr, reason = play_spielrunde(spielrunde(hands, wall), SETUP, seats, np.uint64(7), NO_EVENTS)
     assert reason == 1  # DEADLOCK
     assert wall[0] == 1 and hands.sum() == 5
 

@@ -5,15 +5,19 @@ import numpy as np
 import pytest
 
 from simlib.core.config import RunConfig
+from simlib.core.lineup import Lineup, lineup
 from simlib.core.registry import get_game
 from simlib.core.rng import play_key
 from simlib.games.mauer.play import play_baurunden
-from simlib.games.mauer.search import determinize, search_plan
+from simlib.games.mauer.policies import PARAMS, POLICIES, READER, SEARCH
+from simlib.games.mauer.search import determinize, new_work, search_plan
+from simlib.games.mauer.state import Events, Setup, State
 
 from support.strength import focal_shares, lower_bound
 
 GAME = get_game("mauer")
 PEN = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)
+SETUP = Setup(PEN, 500, 1, 0)
 NONE = -1
 
 
@@ -21,13 +25,14 @@ NONE = -1
 def test_a_rollout_from_the_first_baurunde_is_the_kernels_play(policies):
     config = RunConfig.build(GAME, players=4, policies=policies, plays=60, seed=11, options={"rounds": 1})
     out, _ = GAME._run_kernel(config, 0, 60, False)
-    codes, prm = GAME.policy_arrays(config, 5)
+    seats = lineup(config, POLICIES)
     for play in range(60):
-        hands, built, wall = np.ones((4, 7), np.int8), np.zeros((4, 7), np.int8), np.zeros(3, np.int64)
+        hands = np.ones((4, 7), np.int8)
+        st = State(hands, np.zeros((4, 7), np.int8), np.zeros(3, np.int64), np.zeros(4, np.int64),
+                   np.zeros(4, np.int64))
         key = np.uint64(play_key(config.seed, play))
-        n_br, reason = play_baurunden(key, codes, prm, PEN, 500, hands, built, wall, np.zeros(4, np.int64),
-                                      np.full(4, NONE, np.int64), np.zeros(4, np.int64), 0, 500,
-                                      np.zeros((0, 1), np.int32), -1, play)
+        n_br, reason = play_baurunden(st, SETUP, seats, key, np.full(4, NONE, np.int64), 0, 500,
+                                      Events(np.zeros((0, 1), np.int32), play, -1))
         assert (n_br, reason) == (out.baurunden[play], out.end_reason[play])
         assert [int((hands[s] * PEN).sum()) for s in range(4)] == list(out.penalties[play])
 
@@ -70,12 +75,17 @@ def test_the_search_does_not_read_the_secret_gift():
     # Two states that differ only in which piece seat 1 gave seat 2: seat 0's search plans the same.
     gave_tower = _after_a_gift_between_others([0, 1, 1, 1, 1, 1, 0], [1, 1, 1, 1, 1, 0, 2])
     gave_wall = _after_a_gift_between_others([0, 0, 1, 1, 1, 1, 1], [1, 2, 1, 1, 1, 0, 1])
-    defaults = GAME.default_parameters(5)
+    any_config = RunConfig.build(GAME, players=4, policies=["random"], plays=1, seed=1, options={"rounds": 1})
+    defaults = lineup(any_config, POLICIES).defaults  # every policy's, by code
     prm = np.zeros((4, 5))
-    prm[0, :3] = 32, 2, 0  # budget 32, base reader, to the end
+    search = PARAMS.search
+    prm[0, [search.budget, search.base, search.horizon]] = 32, READER, 0  # to the end
+    seats = Lineup(np.full(4, SEARCH, np.int64), prm, defaults)
+    work = new_work(4, seats)
     wall = np.array([2, 0, 5], np.int64)
     for key in range(12):  # a search that read the hands (no gift recorded) plans otherwise at keys 5 and 8
-        plans = [search_plan(0, np.uint64(key), 2, prm, defaults, PEN, 500, h, b, wall.copy(), g)
+        plans = [search_plan(State(h, b, wall.copy(), np.zeros(4, np.int64), g), SETUP, seats, 0, np.uint64(key), 2,
+                             work)
                  for h, b, g in (gave_tower, gave_wall)]
         assert plans[0] == plans[1]
 

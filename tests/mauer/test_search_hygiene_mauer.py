@@ -16,10 +16,11 @@ from simlib.core.config import RunConfig
 from simlib.core.rng import play_key
 from simlib.games.mauer import GAME
 from simlib.games.mauer.constants import N_TYPES, NONE, ONGOING
-from simlib.games.mauer.kernel import seat_players
+from simlib.games.mauer.kernel import new_seats, seat_players
 from simlib.games.mauer.play import play_baurunden, round_over
 from simlib.games.mauer.policies import SEARCH
-from simlib.games.mauer.search import search_plan
+from simlib.games.mauer.search import new_work, search_plan
+from simlib.games.mauer.state import Events, new_state
 
 NO_EV = np.zeros((0, 1), np.int32)
 
@@ -32,17 +33,15 @@ class SearchPlay:
     def __init__(self, config, play):
         assert config.options["rounds"] == 1
         self.play, self.n = play, config.players
-        # the kernel's arguments: seed, plays, rounds, start, max Baurunden, penalties, policies, defaults
-        _, _, _, _, _, self.max_br, self.pen, self.player_codes, self.player_prm, self.defaults = \
-            GAME._kernel_args(config, play, play + 1)
-        n = self.n
-        self.codes, self.prm = np.empty(n, np.int64), np.empty_like(self.player_prm)
-        self.hands, self.built = np.empty((n, N_TYPES), np.int8), np.empty((n, N_TYPES), np.int8)
-        self.wall, self.plans = np.empty(3, np.int64), np.empty(n, np.int64)
-        self.fixed, self.gave = np.empty(n, np.int64), np.empty(n, np.int64)
+        _, _, _, self.setup, self.lineup = GAME._kernel_args(config, play, play + 1)
+        self.pen = self.setup.pen
+        self.st, self.seats = new_state(self.n), new_seats(self.lineup)
+        self.hands, self.built, self.wall, self.gave = self.st.hands, self.st.built, self.st.wall, self.st.gave
+        self.fixed = np.empty(self.n, np.int64)
+        self.work = new_work(self.n, self.lineup)  # the search's own work space (not the real play's)
         self.key = np.uint64(play_key(config.seed, play))
-        seat_players(self.player_codes, self.player_prm, 0, self.codes, self.prm, self.hands, self.built, self.wall,
-                     self.gave)
+        seat_players(self.lineup, 0, self.seats, self.st)
+        self.prm = self.seats.params
         self.br, self.reason = 0, ONGOING
 
     def decisions(self):
@@ -50,30 +49,30 @@ class SearchPlay:
         decide() chose."""
         while self.reason == ONGOING:
             self.fixed[:] = NONE
-            if round_over(self.br, self.max_br, self.hands, self.wall) == ONGOING:
+            if round_over(self.st, self.br, self.setup.max_br) == ONGOING:
                 for s in range(self.n):
-                    if self.codes[s] == SEARCH:
+                    if self.seats.codes[s] == SEARCH:
                         self.seat = s
                         yield s, self.br
                         self.fixed[s] = self.decide()
-            self.br, self.reason = play_baurunden(self.key, self.codes, self.prm, self.pen, self.max_br, self.hands,
-                                                  self.built, self.wall, self.plans, self.fixed, self.gave, self.br, 1,
-                                                  NO_EV, -1, self.play)
+            self.br, self.reason = play_baurunden(self.st, self.setup, self.seats, self.key, self.fixed, self.br, 1,
+                                                  Events(NO_EV, self.play, -1))
 
     def decide(self, hands=None, prm=None, gave=None, key=None):
         """The search's plan for self.seat, on the real play's arrays unless given others (hands, every seat's
         parameters, the gifts), keyed by the play's key unless given another."""
-        return int(search_plan(self.seat, self.key if key is None else np.uint64(key), self.br,
-                               self.prm if prm is None else prm, self.defaults, self.pen, self.max_br,
-                               self.hands if hands is None else hands, self.built, self.wall,
-                               self.gave if gave is None else gave))
+        st = self.st._replace(hands=self.hands if hands is None else hands, gave=self.gave if gave is None else gave)
+        seats = self.seats._replace(params=self.prm if prm is None else prm)
+        return int(search_plan(st, self.setup, seats, self.seat, self.key if key is None else np.uint64(key), self.br,
+                               self.work))
 
     def arrays(self):
         """Every array of the real play, by name (the kernel's Spielrunde: hands, built, wall, the plans, the
-        search seats' fixed plans, gifts; the seats' policies, the penalties, the defaults)."""
-        return {"hands": self.hands, "built": self.built, "wall": self.wall, "plans": self.plans,
-                "fixed": self.fixed, "gave": self.gave, "codes": self.codes, "prm": self.prm, "pen": self.pen,
-                "defaults": self.defaults, "player_codes": self.player_codes, "player_prm": self.player_prm}
+        search seats' fixed plans, gifts; the seats' policies, the penalties, the line-up by table position)."""
+        return {"hands": self.hands, "built": self.built, "wall": self.wall, "plans": self.st.plans,
+                "fixed": self.fixed, "gave": self.gave, "codes": self.seats.codes, "prm": self.prm, "pen": self.pen,
+                "defaults": self.lineup.defaults, "player_codes": self.lineup.codes,
+                "player_prm": self.lineup.params}
 
 
 def unseen_gift_seats(gave, me):

@@ -23,10 +23,11 @@ import pyarrow as pa
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
+from ...core.lineup import lineup
 from ...core.tables import run_kernel
 from . import tables
 from .constants import EV_COLS, PIECES, START_MODES
-from .policies import MAX_PARAMS, POLICIES
+from .policies import POLICIES
 
 
 class Mauer(Game):
@@ -60,13 +61,17 @@ class Mauer(Game):
             raise SimlibError(f"--plays ({config.plays}) must be a multiple of rounds ({rounds}): "
                               f"a play is one Spielrunde of a match")
 
-    def _kernel_args(self, config: RunConfig, start: int, stop: int) -> tuple:
+    def kernel_setup(self, config: RunConfig):
+        """What every play of `config` shares, as the kernels take it (state.Setup)."""
+        from .state import Setup
+
         o = config.options
         pen = np.array([o[f"penalty_{k}"] for k in
                         ("wall_1", "wall_2", "wall_3", "wall_4", "wall_5", "gate", "tower")], np.int64)
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        return (config.seed, start, stop - start, o["rounds"], START_MODES.index(o["start"]), o["max_baurunden"],
-                pen, codes, prm, self.default_parameters(MAX_PARAMS))
+        return Setup(pen, o["max_baurunden"], o["rounds"], START_MODES.index(o["start"]))
+
+    def _kernel_args(self, config: RunConfig, start: int, stop: int) -> tuple:
+        return config.seed, start, stop - start, self.kernel_setup(config), lineup(config, POLICIES)
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
         """The kernel's named arrays (MauerOutputs) for plays start..stop-1, and the event rows (None without)."""
@@ -86,9 +91,8 @@ class Mauer(Game):
 
         args = self._kernel_args(config, 0, plays)
         no_ev = (np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
-        seed, pen, codes, prm, max_br = config.seed, args[6], args[7], args[8], config.options["max_baurunden"]
         return steps_per_second(lambda: simulate_matches(*args, *no_ev)[0].sum(),
-                                lambda: rollout_bench(seed, 0, plays, codes, prm, pen, max_br))
+                                lambda: rollout_bench(*args))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out, ev = self._run_kernel(config, start, stop, events)

@@ -11,7 +11,7 @@ import numba as nb
 
 from ...core.rng import below, draw, unit
 from .constants import END_LEFT, END_RIGHT, END_START, GATE, HOLLOW, N_TYPES, NONE
-from .policies import HEAVY, HOLLOW_TACTICIAN, RANDOM
+from .policies import EPSILON, GUESS_RATE, HEAVY, HEAVY_BELIEF, HOLLOW_TACTICIAN, PARAMS, RANDOM
 from .rules import can_build, legal_end_mask
 
 # What a draw is for; with Baurunde and seat it forms the draw's index.
@@ -75,7 +75,7 @@ def random_plan(hand, u):
 @nb.njit(cache=True)
 def _reader_guess(prm, seat, builder, hands, built, wall, pen):
     """The held piece with the largest expected shed penalty if the builder plans it."""
-    w = prm[1]
+    w = prm[HEAVY_BELIEF]
     n_cand = 0
     top = NONE
     for t in range(N_TYPES):
@@ -97,7 +97,7 @@ def _reader_guess(prm, seat, builder, hands, built, wall, pen):
 @nb.njit(cache=True)
 def _reader_build_plan(prm, seat, hands, built, wall, pen):
     """The buildable piece with the largest penalty times the chance that nobody guesses it."""
-    q = prm[2]
+    q = prm[GUESS_RATE]
     best = NONE
     best_score = -1.0
     for t in range(N_TYPES):
@@ -112,17 +112,18 @@ def _reader_build_plan(prm, seat, hands, built, wall, pen):
     return best if best != NONE else heaviest_held(hands[seat], pen)
 
 
-@nb.njit(cache=True)
-def plan(code, prm, seat, builder, hands, built, wall, pen, key, br):
-    """The piece (0-6) or HOLLOW that `seat` holds in its fist this Baurunde."""
+@nb.njit(cache=True, _nrt=False)  # allocates nothing; no reference counts on every call (play.py)
+def plan(st, pen, code, prm, seat, builder, key, br):
+    """The piece (0-6) or HOLLOW that `seat` (policy `code`, parameters `prm`) holds in its fist this Baurunde."""
+    hands, built, wall = st.hands, st.built, st.wall
     hand = hands[seat]
-    if code == RANDOM or unit(_u(key, br, seat, _COIN)) < prm[0]:
+    if code == RANDOM or unit(_u(key, br, seat, _COIN)) < prm[EPSILON]:
         return random_plan(hand, _u(key, br, seat, _PLAN))
     if code == HEAVY:
         t = heaviest_buildable(hand, wall, pen)
         return t if t != NONE else heaviest_held(hand, pen)
     if code == HOLLOW_TACTICIAN:
-        rate = prm[3] if seat == builder else prm[4]
+        rate = prm[PARAMS.hollow.builder_hollow] if seat == builder else prm[PARAMS.hollow.competitor_hollow]
         if unit(_u(key, br, seat, _HOLLOW_COIN)) < rate:
             return HOLLOW
     if seat == builder:

@@ -11,10 +11,12 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ...core.lineup import Lineup
 from ...core.rng import play_key
 from .constants import N_TYPES, NONE, START_CONTINUE, START_ROTATE
 from .play import play_baurunden
 from .rules import penalty
+from .state import Events, new_state
 
 
 class MauerOutputs(NamedTuple):
@@ -35,61 +37,64 @@ def new_outputs(n_plays, n):
 
 
 @nb.njit(cache=True)
-def seat_players(player_codes, player_prm, first, codes, prm, hands, built, wall, gave):
-    """A Spielrunde's start: seat s is player (first + s) % n, every seat holds its kit, the wall is empty."""
-    n = player_codes.shape[0]
-    for s in range(n):
-        codes[s] = player_codes[(first + s) % n]
-        prm[s] = player_prm[(first + s) % n]
-    hands[:] = 1
-    built[:] = 0
-    wall[:] = 0
-    gave[:] = 0
+def new_seats(lineup):
+    """A Lineup by seat (Spielrunde by Spielrunde, seat_players fills it) for `lineup`, by table position."""
+    return Lineup(np.empty_like(lineup.codes), np.empty_like(lineup.params), lineup.defaults)
 
 
 @nb.njit(cache=True)
-def end_spielrunde(out, i, first, nbr, reason, hands, pen, start_mode):
+def seat_players(lineup, first, seats, st):
+    """A Spielrunde's start: seat s is player (first + s) % n, every seat holds its kit, the wall is empty."""
+    n = lineup.codes.shape[0]
+    for s in range(n):
+        seats.codes[s] = lineup.codes[(first + s) % n]
+        seats.params[s] = lineup.params[(first + s) % n]
+    st.hands[:] = 1
+    st.built[:] = 0
+    st.wall[:] = 0
+    st.gave[:] = 0
+
+
+@nb.njit(cache=True)
+def end_spielrunde(out, i, first, nbr, reason, st, setup):
     """Writes play i's outputs; returns the next Spielrunde's first Bauherr (a table position)."""
     baurunden, end_reason, first_player, penalties, left = out
+    hands = st.hands
     n = hands.shape[0]
     baurunden[i] = nbr
     end_reason[i] = reason
     first_player[i] = first
     for s in range(n):
-        penalties[i, s] = penalty(hands[s], pen)
+        penalties[i, s] = penalty(hands[s], setup.pen)
         left[i, s] = hands[s]
-    if start_mode == START_CONTINUE:
+    if setup.start == START_CONTINUE:
         return (first + nbr) % n   # the stone goes on to the left of the last Bauherr
-    if start_mode == START_ROTATE:
+    if setup.start == START_ROTATE:
         return (first + 1) % n
     return first
 
 
 @nb.njit(cache=True)
-def simulate_matches(seed, first_play, n_plays, rounds, start_mode, max_br, pen, player_codes, player_prm, defaults,
-                     ev, ev_offsets):
-    """Plays first_play .. first_play+n_plays-1 (whole matches of `rounds` Spielrunden) of scripted seats.
+def simulate_matches(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+    """Plays first_play .. first_play+n_plays-1 (whole matches of setup.rounds Spielrunden) of scripted seats.
 
-    Player p sits at table position p; in each Spielrunde, seat s is player (first + s) % n. `defaults`
-    [policy code, parameter]: the scripted policies' default parameters (unused here: the signature is the
-    search kernel's, search.simulate_search_matches). Returns per play: Baurunden, end reason, first Bauherr's
-    table position; per play and seat: penalty and pieces left by type. With `ev_offsets` non-empty, also
-    fills the event rows.
+    Player p (`lineup`, core/lineup.py) sits at table position p; in each Spielrunde, seat s is player
+    (first + s) % n. The search kernel (search.simulate_search_matches) takes the same arguments. Returns per
+    play: Baurunden, end reason, first Bauherr's table position; per play and seat: penalty and pieces left by
+    type. With `ev_offsets` non-empty, also fills the event rows.
     """
-    n = player_codes.shape[0]
+    n = lineup.codes.shape[0]
     out = new_outputs(n_plays, n)
-    hands, built = np.empty((n, N_TYPES), np.int8), np.empty((n, N_TYPES), np.int8)
-    wall, plans = np.empty(3, np.int64), np.empty(n, np.int64)
-    fixed, gave = np.full(n, NONE, np.int64), np.empty(n, np.int64)
-    codes, prm = np.empty(n, np.int64), np.empty_like(player_prm)
+    st, seats = new_state(n), new_seats(lineup)
+    no_plan = np.full(n, NONE, np.int64)
     record = ev_offsets.shape[0] > 0
-    for m in range(n_plays // rounds):
+    for m in range(n_plays // setup.rounds):
         first = 0
-        for r in range(rounds):
-            i = m * rounds + r
-            seat_players(player_codes, player_prm, first, codes, prm, hands, built, wall, gave)
-            nbr, reason = play_baurunden(play_key(seed, first_play + i), codes, prm, pen, max_br, hands, built, wall,
-                                         plans, fixed, gave, 0, max_br, ev, ev_offsets[i] if record else -1,
-                                         first_play + i)
-            first = end_spielrunde(out, i, first, nbr, reason, hands, pen, start_mode)
+        for r in range(setup.rounds):
+            i = m * setup.rounds + r
+            seat_players(lineup, first, seats, st)
+            events = Events(ev, first_play + i, ev_offsets[i] if record else -1)
+            nbr, reason = play_baurunden(st, setup, seats, play_key(seed, first_play + i), no_plan, 0, setup.max_br,
+                                         events)
+            first = end_spielrunde(out, i, first, nbr, reason, st, setup)
     return out

@@ -2,9 +2,9 @@
 scripted policies decide is compiled in decisions.py, the search's in search.py."""
 
 from ...core.config import PolicyInfo
+from ...core.lineup import parameter_index, shared_position
 
 RANDOM, HEAVY, READER, HOLLOW_TACTICIAN, SEARCH = 0, 1, 2, 3, 4
-MAX_PARAMS = 5
 
 
 def _probabilities(*names: str) -> dict[str, tuple[float, float]]:
@@ -15,8 +15,6 @@ _EPSILON_DOC = "probability of planning like `random` instead (real players are 
 _READER_DOCS = {"heavy_belief": "weight on 'the builder sheds his heaviest buildable piece' vs. uniform",
                 "guess_rate": "assumed chance that a competitor who may hold a piece guesses it"}
 
-# Parameter order matters: the kernel reads epsilon at 0, heavy_belief at 1, guess_rate at 2 and the
-# hollow rates at 3 and 4; search's budget at 0, base at 1, horizon at 2.
 POLICIES = {
     p.name: p
     for p in (
@@ -56,3 +54,9 @@ POLICIES = {
     )
 }
 
+
+PARAMS = parameter_index(POLICIES)  # where the kernels read a parameter: PARAMS.search.budget
+# Read by one kernel line for every policy that has them (heavy, reader and hollow; reader and hollow).
+EPSILON = shared_position(POLICIES, "epsilon")
+HEAVY_BELIEF = shared_position(POLICIES, "heavy_belief")
+GUESS_RATE = shared_position(POLICIES, "guess_rate")

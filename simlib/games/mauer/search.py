@@ -1,4 +1,5 @@
-"""Die Mauer's search policy: each Baurunde's plan scored by rollouts (simlib/core/search.py), the best held.
+"""Die Mauer's search policy: each Baurunde's plan scored by rollouts, the best held. The decision loop is
+core/rollout_decider.py's; this module supplies its blocks, over a Decision.
 
 A candidate is a plan: a piece type the seat holds, or the hollow hand. Plans are secret and simultaneous, so
 the search is a best response to sampled plans of the others: in each rollout every other seat plans with the
@@ -14,30 +15,56 @@ choices (the piece in hollow case 1, a gift, the end to build at) are the script
 buildable, heaviest held, covering a special end.
 """
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
+from ...core.blocks import block
+from ...core.lineup import Lineup
 from ...core.rng import below, draw, play_key
-from ...core.search import (
-    V_COUNT,
-    best_candidate,
-    next_rollout,
-    plan_arrays,
-    record,
-    rollout_key,
-    start_plan,
-    win_share,
-)
+from ...core.rollout_decider import rollout_decider
+from ...core.search import plan_arrays, rollout_key, win_share
 from .constants import HOLLOW, N_TYPES, NONE, ONGOING
 from .decisions import plan
-from .kernel import end_spielrunde, new_outputs, seat_players
+from .kernel import end_spielrunde, new_outputs, new_seats, seat_players
 from .play import play_baurunden, round_over
-from .policies import SEARCH
+from .policies import PARAMS, SEARCH
 from .rules import penalty
+from .state import Events, Setup, State, copy_state, new_state
 
-TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
-SWITCH_Z = 1.0  # standard errors by which a plan must beat the base policy's own to replace it
 DEAL_TRIES = 16
+
+
+class Work(NamedTuple):
+    """The search's work space, made once per kernel call."""
+
+    sim: State          # the rollouts' copy of the Spielrunde
+    cand: np.ndarray    # [candidate] a plan: a piece type the seat holds, or HOLLOW
+    fixed: np.ndarray   # [seat] the rollout's candidate at the deciding seat, NONE elsewhere (the others plan)
+    scores: np.ndarray  # [seat] minus the penalties (rollout_value)
+    rollouts: Lineup    # the rollouts' line-up: every seat the deciding seat's base policy at its defaults
+    quiet: Events       # no event rows: the rollouts write none
+    schedule: tuple     # the decider's plan_arrays()
+
+
+class Decision(NamedTuple):
+    """A search seat's plan to decide, as the decider's blocks take it."""
+
+    st: State         # the real Spielrunde before the Baurunde (read only)
+    setup: Setup
+    me: int           # the deciding seat
+    key: np.uint64    # the play's key (the base policy's plan reads its draws)
+    br: int           # the Baurunde
+    limit: int        # Baurunden a rollout plays before it is scored by the pieces held
+    work: Work
+
+
+@block()
+def new_work(n, lineup):
+    rollouts = Lineup(np.empty(n, np.int64), np.empty((n, lineup.params.shape[1])), lineup.defaults)
+    return Work(new_state(n), np.empty(N_TYPES + 1, np.int64), np.full(n, NONE, np.int64), np.empty(n, np.int64),
+                rollouts, Events(np.zeros((0, 1), np.int32), 0, -1), plan_arrays())
 
 
 @nb.njit(cache=True)
@@ -95,12 +122,58 @@ def determinize(hands, built, gave, me, key):
             return
 
 
-@nb.njit(cache=True)
-def _value(hands, pen, me):
-    """A rollout's worth to `me`: its win share by lowest penalty, plus its margin over the best other seat as
-    a fraction of all penalties in play (below one win: it orders plans that win or lose alike)."""
+@block(_nrt=False)
+def candidates(at):
+    """Every plan the seat may hold, into at.work.cand: each piece type it holds, then the hollow hand; how many."""
+    hands, cand, me = at.st.hands, at.work.cand, at.me
+    k = 0
+    for t in range(N_TYPES):
+        if hands[me, t] > 0:
+            cand[k] = t
+            k += 1
+    cand[k] = HOLLOW
+    return k + 1
+
+
+@block(_nrt=False)
+def base_plan(at, k):
+    """The index among the k candidates of the plan the base policy would hold here (-1: none of them), with the
+    play's own draws for this Baurunde (read, not used up: draws are keyed)."""
+    base, me, n = at.work.rollouts, at.me, at.st.hands.shape[0]
+    own = plan(at.st, at.setup.pen, base.codes[me], base.params[me], me, at.br % n, at.key, at.br)
+    for c in range(k):
+        if at.work.cand[c] == own:
+            return c
+    return -1
+
+
+@block(inline="always")
+def copy_play(at):
+    copy_state(at.st, at.work.sim)
+
+
+@block(_nrt=True)  # said, not inherited from the decider: determinize allocates its pool
+def determinize_copy(at, key):
+    """In the rollouts' copy, the pieces the gifts the seat has not seen touched, dealt again (determinize)."""
+    sim = at.work.sim
+    determinize(sim.hands, sim.built, sim.gave, at.me, key)
+
+
+@block(inline="always")
+def play_candidate(at, c, key):
+    """In the rollouts' copy, candidate c planned by the seat in this Baurunde (the others plan with the base
+    policy), then every seat the base policy to the end or the horizon. Returns the Baurunde it stopped at."""
+    w = at.work
+    w.fixed[at.me] = w.cand[c]
+    return play_baurunden(w.sim, at.setup, w.rollouts, key, w.fixed, at.br, at.limit, w.quiet)[0]
+
+
+@block(_nrt=False)
+def rollout_value(at):
+    """A rollout's worth to the seat: its win share by lowest penalty, plus its margin over the best other seat
+    as a fraction of all penalties in play (below one win: it orders plans that win or lose alike)."""
+    hands, pen, scores, me = at.work.sim.hands, at.setup.pen, at.work.scores, at.me
     n = hands.shape[0]
-    scores = np.empty(n, np.int64)
     scale = 1
     for t in range(N_TYPES):
         scale += n * abs(pen[t])
@@ -112,102 +185,69 @@ def _value(hands, pen, me):
     return win_share(scores, me) + (scores[me] - best_other) / scale
 
 
-@nb.njit(cache=True)
-def search_plan(me, key, br, prm, defaults, pen, max_br, hands, built, wall, gave):
-    """The plan of search seat `me` in Baurunde `br` (a piece type or HOLLOW). prm[me]: budget, base policy
-    code, horizon (Baurunden a rollout plays before it is scored by the pieces held; 0: to the end)."""
-    n = hands.shape[0]
-    cand = np.empty(N_TYPES + 1, np.int64)
-    k = 0
-    for t in range(N_TYPES):
-        if hands[me, t] > 0:
-            cand[k] = t
-            k += 1
-    cand[k] = HOLLOW
-    k += 1
-    base = int(prm[me, 1])
-    base_codes = np.full(n, base, np.int64)
-    base_prm = np.empty((n, defaults.shape[1]))
-    for s in range(n):
-        base_prm[s] = defaults[base]
-    own = plan(base, base_prm[me], me, br % n, hands, built, wall, pen, key, br)  # the play's draws, read only
-    incumbent = -1
-    for c in range(k):
-        if cand[c] == own:
-            incumbent = c
-    horizon = int(prm[me, 2])
-    limit = horizon if horizon > 0 else max_br
-    h, b, w, g = hands.copy(), built.copy(), wall.copy(), gave.copy()
-    plans, fixed = np.empty(n, np.int64), np.full(n, NONE, np.int64)
-    no_ev = np.zeros((0, 1), np.int32)
-    schedule, stats = plan_arrays()
-    decision = br * 8 + me
-    start_plan(k, int(prm[me, 0]), incumbent, schedule, stats)
-    while True:
-        c = next_rollout(schedule, stats)
-        if c < 0:
-            break
-        rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal
-        h[:] = hands
-        b[:] = built
-        w[:] = wall
-        g[:] = gave
-        determinize(h, b, g, me, rkey)
-        fixed[me] = cand[c]
-        play_baurunden(rkey, base_codes, base_prm, pen, max_br, h, b, w, plans, fixed, g, br, limit, no_ev, -1, 0)
-        record(schedule, stats, c, _value(h, pen, me))
-    return cand[best_candidate(schedule, stats, rollout_key(key, decision, TIE_ROLLOUT), SWITCH_Z)]
+decide_plan = rollout_decider(candidates, base_plan, copy_play, determinize_copy, play_candidate, rollout_value)
+
+
+@block()
+def search_plan(st, setup, seats, me, key, br, work):
+    """The plan of search seat `me` in Baurunde `br` (a piece type or HOLLOW), its parameters in `seats` (by seat):
+    budget, base policy, horizon (Baurunden a rollout plays before it is scored by the pieces held; 0: to the
+    end). The rollouts play the base policy at its defaults for every seat."""
+    prm = seats.params[me]
+    base = int(prm[PARAMS.search.base])
+    work.rollouts.codes[:] = base
+    for s in range(work.rollouts.params.shape[0]):
+        work.rollouts.params[s] = seats.defaults[base]
+    work.fixed[:] = NONE
+    horizon = int(prm[PARAMS.search.horizon])
+    at = Decision(st, setup, me, key, br, horizon if horizon > 0 else setup.max_br, work)
+    return work.cand[decide_plan(at, work.schedule, key, br * 8 + me, int(prm[PARAMS.search.budget]))]
 
 
 @nb.njit(cache=True)
-def simulate_search_matches(seed, first_play, n_plays, rounds, start_mode, max_br, pen, player_codes, player_prm,
-                            defaults, ev, ev_offsets):
+def simulate_search_matches(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
     """kernel.simulate_matches for line-ups with a search seat: before each Baurunde, each search seat's plan
-    is chosen by search_plan (the rollouts play its base policy with `defaults` [policy code, parameter]), the
-    others plan by their policies inside the Baurunde. The same arguments and outputs."""
-    n = player_codes.shape[0]
+    is chosen by search_plan (the rollouts play its base policy at the defaults in `lineup`), the others plan by
+    their policies inside the Baurunde. The same arguments and outputs."""
+    n = lineup.codes.shape[0]
     out = new_outputs(n_plays, n)
-    hands, built = np.empty((n, N_TYPES), np.int8), np.empty((n, N_TYPES), np.int8)
-    wall, plans = np.empty(3, np.int64), np.empty(n, np.int64)
-    fixed, gave = np.empty(n, np.int64), np.empty(n, np.int64)
-    codes, prm = np.empty(n, np.int64), np.empty_like(player_prm)
+    st, seats = new_state(n), new_seats(lineup)
+    work = new_work(n, lineup)
+    fixed = np.empty(n, np.int64)
     record = ev_offsets.shape[0] > 0
-    for m in range(n_plays // rounds):
+    for m in range(n_plays // setup.rounds):
         first = 0
-        for r in range(rounds):
-            i = m * rounds + r
+        for r in range(setup.rounds):
+            i = m * setup.rounds + r
             play = first_play + i
             key = play_key(seed, play)
-            seat_players(player_codes, player_prm, first, codes, prm, hands, built, wall, gave)
+            events = Events(ev, play, ev_offsets[i] if record else -1)
+            seat_players(lineup, first, seats, st)
             nbr, reason = 0, ONGOING
             while reason == ONGOING:  # one Baurunde a call: the search seats plan before it
                 fixed[:] = NONE
-                if round_over(nbr, max_br, hands, wall) == ONGOING:
+                if round_over(st, nbr, setup.max_br) == ONGOING:
                     for s in range(n):
-                        if codes[s] == SEARCH:
-                            fixed[s] = search_plan(s, key, nbr, prm, defaults, pen, max_br, hands, built, wall, gave)
-                nbr, reason = play_baurunden(key, codes, prm, pen, max_br, hands, built, wall, plans, fixed, gave,
-                                             nbr, 1, ev, ev_offsets[i] if record else -1, play)
-            first = end_spielrunde(out, i, first, nbr, reason, hands, pen, start_mode)
+                        if seats.codes[s] == SEARCH:
+                            fixed[s] = search_plan(st, setup, seats, s, key, nbr, work)
+                nbr, reason = play_baurunden(st, setup, seats, key, fixed, nbr, 1, events)
+            first = end_spielrunde(out, i, first, nbr, reason, st, setup)
     return out
 
 
-@nb.njit(cache=True)
-def rollout_bench(seed, first_play, n_plays, codes, prm, pen, max_br):
-    """For `make bench`: from each play's first Baurunde, what a search's rollout does (copy the state,
-    determinize, play on with the seats' policies to the end). Returns the Baurunden played."""
-    n = codes.shape[0]
-    hands, built = np.ones((n, N_TYPES), np.int8), np.zeros((n, N_TYPES), np.int8)
-    wall, gave = np.zeros(3, np.int64), np.zeros(n, np.int64)
-    h, b, w, g = hands.copy(), built.copy(), wall.copy(), gave.copy()
-    plans, fixed, no_ev = np.empty(n, np.int64), np.full(n, NONE, np.int64), np.zeros((0, 1), np.int32)
+@block()
+def rollout_bench(seed, first_play, n_plays, setup, lineup):
+    """For `make bench`: from each play's first Baurunde, a search's rollout (copy the state, determinize, play on
+    with the seats' policies to the end) through the decider's blocks. Returns the Baurunden played."""
+    n = lineup.codes.shape[0]
+    st, work = new_state(n), new_work(n, lineup)
+    seat_players(lineup, 0, work.rollouts, st)  # the seats' own policies; a Spielrunde's start
+    work.cand[0] = NONE  # no plan of its own: every seat plans by its policy
+    at = Decision(st, setup, 0, np.uint64(0), 0, setup.max_br, work)
     played = 0
     for i in range(n_plays):
-        rkey = rollout_key(play_key(seed, first_play + i), 0, 0)
-        h[:] = hands
-        b[:] = built
-        w[:] = wall
-        g[:] = gave
-        determinize(h, b, g, 0, rkey)
-        played += play_baurunden(rkey, codes, prm, pen, max_br, h, b, w, plans, fixed, g, 0, max_br, no_ev, -1, 0)[0]
+        rollout = rollout_key(play_key(seed, first_play + i), 0, 0)
+        copy_play(at)
+        determinize_copy(at, rollout)
+        played += play_candidate(at, 0, rollout)
     return played
