@@ -30,12 +30,13 @@ $(VENV)/.installed-dev: $(VENV)/.installed
 	$(PY) -m pip install --quiet --no-compile -e '.[dev]'
 	touch $@
 
+# Tests run on every core (pytest-xdist), a test file to a worker: a file's fixtures are built once
 test: install-dev
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile
 
 # The quick tier while editing (a few minutes; tests/conftest.py lists what it leaves out and why)
 test-fast: install-dev
-	$(PY) -m pytest -q -m "not slow" --durations=10
+	$(PY) -m pytest -q -m "not slow" -n auto --dist loadfile --durations=10
 
 lint: install-dev
 	$(VENV)/bin/ruff check simlib tests pipelines

@@ -32,7 +32,9 @@ from simlib.core.registry import get_game
 game, scripted, search = get_game(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 def rate(policies, plays):
     config = RunConfig.build(game, players=4, policies=policies, plays=plays, seed=2026)
-    game.simulate(config, 0, game.block_size(config), events=False)  # load the compiled kernel
+    block = game.block_size(config)
+    plays = max(plays // block, 1) * block  # whole blocks (Die Mauer: matches)
+    game.simulate(config, 0, block, events=False)  # load the compiled kernel
     began = time.perf_counter()
     game.simulate(config, 0, plays, events=False)
     return plays / (time.perf_counter() - began)
@@ -60,7 +62,7 @@ def worktree(rev: str) -> Path:
 
 
 def measure(tree: Path, game: str, scale: float) -> dict[str, float]:
-    scripted, search = (max(int(n * scale) // 12 * 12, 12) for n in PLAYS[game])
+    scripted, search = (max(int(n * scale), 60) for n in PLAYS[game])
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", _MEASURE, game, str(scripted), str(search)], cwd=tree, env=env,
                           check=True, capture_output=True, text=True)
