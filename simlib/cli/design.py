@@ -146,7 +146,7 @@ def _cmd_fixes(args) -> None:
     check_settable(game.name, game.parameters(), args.skip)
     # Bad input refused before a kernel compiles or the lake is touched.
     searches = fix_searches(game, args.metric, args.players, args.policies, args.budget, args.seed, fixed,
-                            args.only, set(args.skip), args.margin)
+                            only=args.only, skip=set(args.skip), margin=args.margin)
     if not searches and not candidate_ranges(game, set()):  # an answer, not bad input: Mauerbruch has only choices
         print(unsearchable_words(game) + "; nothing was run.")
         return

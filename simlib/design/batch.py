@@ -222,8 +222,8 @@ def _fixes(game: Game, entry: dict, scale: float) -> list[FixSearch]:
     if not budget * scale <= MAX_PLAYS:
         raise SimlibError(f"budget = {budget:,} at --scale {scale:g} is {budget * scale:.3g} plays, more than a "
                           f"search takes ({MAX_PLAYS:,})")
-    return fix_searches(game, "seat0_advantage", players, lineup, round(budget * scale), seed, options, only,
-                        lift=True)
+    return fix_searches(game, "seat0_advantage", players, lineup, round(budget * scale), seed, options,
+                        only=only, lift=True)
 
 
 def sweep_runs(sweep: Sweep) -> list[tuple[RunConfig, dict]]:

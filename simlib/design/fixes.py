@@ -133,7 +133,7 @@ def least_budget(trials: int, block: int) -> int:
 
 
 def fix_searches(game: Game, metric: str, players: int, lineup: str, budget: int, seed: int,
-                 options: dict[str, Any], only: list[str] = (), skip: set[str] = frozenset(),
+                 options: dict[str, Any], *, only: list[str] = (), skip: set[str] = frozenset(),
                  margin: float = FIX_MARGIN, lift: bool = False) -> list[FixSearch]:
     """One search per parameter, each of `budget` plays, checked before anything runs; `lift` raises a budget
     below a parameter's least to that least (a report batch at a small --scale) instead of refusing it."""

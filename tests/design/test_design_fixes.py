@@ -47,7 +47,7 @@ def shaped(curve, confirmed=None):
 
 
 def tower_search(budget=200_000, only=("penalty_tower",), margin=0.01):
-    (search,) = fix_searches(MAUER, "seat0_advantage", 4, "reader", budget, 1, {}, list(only), margin=margin)
+    (search,) = fix_searches(MAUER, "seat0_advantage", 4, "reader", budget, 1, {}, only=list(only), margin=margin)
     return search
 
 
