@@ -30,12 +30,15 @@ $(VENV)/.installed-dev: $(VENV)/.installed
 	$(PY) -m pip install --quiet --no-compile -e '.[dev]'
 	touch $@
 
-# Tests run on every core (pytest-xdist), a test file to a worker: a file's fixtures are built once
+# Tests run on every core (pytest-xdist), a test file to a worker: a file's fixtures are built once. The kernels
+# are compiled first, games side by side (a no-op when they are): else two workers compile the same game at once
 test: install-dev
+	$(SIMLIB) compile
 	$(PY) -m pytest -q -n auto --dist loadfile
 
 # The quick tier while editing (a few minutes; tests/conftest.py lists what it leaves out and why)
 test-fast: install-dev
+	$(SIMLIB) compile
 	$(PY) -m pytest -q -m "not slow" -n auto --dist loadfile --durations=10
 
 lint: install-dev

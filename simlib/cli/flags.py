@@ -81,11 +81,15 @@ def add_lake(p: argparse.ArgumentParser) -> None:
                    help="the lake: a folder, or an object-store URL such as s3://bucket/prefix (default data/lake)")
 
 
+def add_workers(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=within("--workers", limits.WORKERS),
+                   help="worker processes of the local executor (default: all cores)")
+
+
 def add_run_location(p: argparse.ArgumentParser) -> None:
     """Where a command's runs are simulated and written; see docs/scaling.md."""
     add_lake(p)
-    p.add_argument("--workers", type=within("--workers", limits.WORKERS),
-                   help="worker processes of the local executor (default: all cores)")
+    add_workers(p)
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local: this machine's processes (default); dask: the workers of a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",

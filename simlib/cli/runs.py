@@ -62,6 +62,12 @@ def add_commands(sub) -> None:
     flags.add_quiet(p)
     p.set_defaults(func=_cmd_sweep)
 
+    p = sub.add_parser("compile", help="compile every game's kernels now, scripted and search (once per machine; "
+                                       "simulate and batch compile what they need anyway)")
+    flags.add_game(p, optional=True)
+    flags.add_workers(p)
+    p.set_defaults(func=_cmd_compile)
+
 
 def _cmd_simulate(args) -> None:
     from ..core.runner import compile_kernels, run
@@ -85,6 +91,21 @@ def _cmd_simulate(args) -> None:
         print(f"wrote run {result.run_id} to {args.lake} ({parts}{', resumed' if result.resumed else ''}) "
               f"in {took:.1f} s")
     print(run_summary(lake, game, result.run_id, [str(p) for p in config.policies]))
+
+
+def _cmd_compile(args) -> None:
+    from ..core.runner import compile_kernels
+
+    configs = []
+    for name in [args.game] if args.game else list(games()):
+        game = get_game(name)
+        lineups = [["random"]] + ([["search"]] if "search" in game.policies() else [])
+        # plays: any count the game accepts (a Die Mauer match is 5 Spielrunden); the compile plays one block
+        configs += [RunConfig.build(game, players=game.min_players, policies=policies, plays=1000, seed=0)
+                    for policies in lineups]
+    compile_kernels(configs, args.workers)
+    titles = sorted({get_game(c.game).title.split(" (")[0] for c in configs})
+    print(f"compiled and cached: the kernels of {', '.join(titles)}")
 
 
 def _run_all(configs: list[RunConfig], lake: Lake, args, executor, roles: list[str] | None = None) -> None:

@@ -57,21 +57,26 @@ def drop_stale_cache(package: Path) -> None:
         pass  # a read-only install: nothing cached there either
 
 
-def compiled_here(package: Path) -> bool:
-    """Whether this machine's Numba cache holds the package's kernels as its sources now are, as far as simlib
-    knows: the runner marks a package once it compiled it, and the mark names the sources' digest (the stamp
-    drop_stale_cache keeps) and the cache folder, so an edit or another NUMBA_CACHE_DIR unmarks it."""
+def compiled_here(package: Path, kernel: str = "") -> bool:
+    """Whether this machine's Numba cache holds the package's `kernel` (Game.kernel_of: "scripted", "search") as
+    its sources now are, as far as simlib knows: the runner marks a kernel once it compiled it, and the mark names
+    the sources' digest (the stamp drop_stale_cache keeps) and the cache folder, so an edit or another
+    NUMBA_CACHE_DIR unmarks it."""
     try:
-        return (package / "__pycache__" / _COMPILED_MARK).read_text() == _compiled_text(package)
+        return _mark(package, kernel).read_text() == _compiled_text(package)
     except OSError:
         return False
 
 
-def mark_compiled(package: Path) -> None:
+def mark_compiled(package: Path, kernel: str = "") -> None:
     try:
-        (package / "__pycache__" / _COMPILED_MARK).write_text(_compiled_text(package))
+        _mark(package, kernel).write_text(_compiled_text(package))
     except OSError:
         pass  # a read-only install: the notice is shown again, nothing else changes
+
+
+def _mark(package: Path, kernel: str) -> Path:
+    return package / "__pycache__" / (f"{_COMPILED_MARK}-{kernel}" if kernel else _COMPILED_MARK)
 
 
 def _compiled_text(package: Path) -> str:

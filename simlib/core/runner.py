@@ -189,34 +189,38 @@ def _load_kernels(configs: list[RunConfig]) -> str:
 
 
 def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> None:
-    """Compile (or load from the on-disk cache) the kernels every game among `configs` needs (Game.kernel_of),
-    one process per game and core at a time, before a batch runs them one after the other. A first compile
-    takes minutes for a large kernel; games compiled side by side cost the slowest one, not the sum. A first
-    compile is announced with the time it usually takes, and timed."""
+    """Compile the kernels the games among `configs` need (Game.kernel_of) that this machine has not compiled
+    yet (jit.compiled_here), one process per game and core at a time, before a batch runs them one after the
+    other. A first compile takes minutes for a large kernel; games compiled side by side cost the slowest one,
+    not the sum, and no two of a run's workers compile the same kernel. A compiled kernel is left to the runs to
+    load. A first compile is announced with the time it usually takes, and timed."""
     needed: dict[str, dict[str, RunConfig]] = {}
     for config in configs:
         needed.setdefault(config.game, {}).setdefault(get_game(config.game).kernel_of(config), config)
-    first = {name: list(kernels.values()) for name, kernels in needed.items()}
-    workers = min(len(first), workers or os.cpu_count() or 1)
-    cold = [get_game(name) for name in first if not compiled_here(get_game(name).package)]
-    if cold:
-        print(f"simlib: compiling the kernels of {', '.join(g.title.split(' (')[0] for g in cold)} first: once per "
-              f"machine, and again after an edit to a game's rules; usually {_compile_estimate(cold, workers)}",
-              flush=True)
+    cold = {name: [config for kernel, config in kernels.items()
+                   if not compiled_here(get_game(name).package, kernel)] for name, kernels in needed.items()}
+    cold = {name: todo for name, todo in cold.items() if todo}
+    if not cold:
+        return
+    workers = min(len(cold), workers or os.cpu_count() or 1)
+    games_ = [get_game(name) for name in cold]
+    print(f"simlib: compiling the kernels of {', '.join(g.title.split(' (')[0] for g in games_)} first: once per "
+          f"machine, and again after an edit to a game's rules; usually {_compile_estimate(games_, workers)}",
+          flush=True)
     began = time.perf_counter()
     if workers >= 2:
         # Longest first, so that the slowest compile starts at once (its sources' size stands in for its time).
-        order = sorted(first.values(), key=lambda c: -_compiled_size(get_game(c[0].game)))
+        order = sorted(cold.values(), key=lambda c: -_compiled_size(get_game(c[0].game)))
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=worker_start,
                                  initargs=(os.getpid(),)) as pool:
             list(pool.map(_load_kernels, order))
     else:
-        for game in cold:
-            _load_kernels(first[game.name])
-    for game in cold:
-        mark_compiled(game.package)
-    if cold:
-        print(f"simlib: kernels compiled in {time.perf_counter() - began:.0f} s", flush=True)
+        for todo in cold.values():
+            _load_kernels(todo)
+    for name, todo in cold.items():
+        for config in todo:
+            mark_compiled(get_game(name).package, get_game(name).kernel_of(config))
+    print(f"simlib: kernels compiled in {time.perf_counter() - began:.0f} s", flush=True)
 
 
 def _compile_estimate(games: list[Game], workers: int) -> str:

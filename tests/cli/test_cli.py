@@ -338,3 +338,15 @@ def test_the_readme_documents_the_batch_file_format_with_a_working_example(tmp_p
     batch = read_batch(get_game("mauer"), tmp_path / "b.toml", scale=0.001)
     assert {"[[run]]", "[[tournament]]", "[[sweep]]"} <= set(example.split())
     assert f"[1/{len(batch.configs)}] mauer run" in section and len(batch.sweeps) == 1
+
+
+def test_compile_loads_a_games_scripted_and_search_kernels(monkeypatch):
+    """`simlib compile` hands the runner one scripted and one search line-up per game asked for."""
+    import simlib.core.runner as runner
+
+    asked = []
+    monkeypatch.setattr(runner, "compile_kernels", lambda configs, workers=None: asked.extend(configs))
+    done = run_cli("compile", "mauerbruch", "--workers", 1)
+    assert done.returncode == 0 and "Mauerbruch" in done.stdout
+    assert sorted(c.policies[0].name for c in asked) == ["random", "search"]
+    assert run_cli("compile", "nosuch").returncode == 2

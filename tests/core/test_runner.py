@@ -106,14 +106,17 @@ def test_compile_kernels_loads_each_kernel_a_batch_needs_once(monkeypatch):
     # are both compiled up front, in one process (they share blocks), and a second scripted run adds nothing.
     loaded = []
     monkeypatch.setattr(runner, "_load_kernels", lambda configs: loaded.append([c.policies[0].name for c in configs]))
-    monkeypatch.setattr(runner, "compiled_here", lambda package: True)
+    monkeypatch.setattr(runner, "compiled_here", lambda package, kernel: True)
     build = partial(RunConfig.build, GAME, players=3, plays=1, seed=1, options={"rounds": 1})
     configs = [build(policies=["random"]), build(policies=["reader"]), build(policies=["reader", "search", "reader"]),
                build(policies=["search"])]
     runner.compile_kernels(configs, workers=1)
     assert GAME.kernel_of(configs[0]) == "scripted" and GAME.kernel_of(configs[2]) == "search"
-    assert loaded == []  # every game already compiled here: nothing to do on one worker
-    monkeypatch.setattr(runner, "compiled_here", lambda package: False)
-    monkeypatch.setattr(runner, "mark_compiled", lambda package: None)
+    assert loaded == []  # every kernel already compiled here: the runs load them
+    monkeypatch.setattr(runner, "compiled_here", lambda package, kernel: kernel == "scripted")
+    monkeypatch.setattr(runner, "mark_compiled", lambda package, kernel: None)
+    runner.compile_kernels(configs, workers=2)
+    assert loaded == [["reader"]]  # only the search kernel is new
+    monkeypatch.setattr(runner, "compiled_here", lambda package, kernel: False)
     runner.compile_kernels(configs, workers=1)
-    assert loaded == [["random", "reader"]]
+    assert loaded == [["reader"], ["random", "reader"]]
