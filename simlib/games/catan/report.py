@@ -10,7 +10,20 @@ import numpy as np
 import polars as pl
 
 from ...analysis.estimators import MARGIN_SHARE, Z90, holm, wilson
-from ...analysis.page import GameReport, Page, ci, count, error_bar_lengths, lead, pct, sentence, span
+from ...analysis.page import (
+    Forest,
+    GameReport,
+    Page,
+    ci,
+    count,
+    error_bar_lengths,
+    lead,
+    pct,
+    sentence,
+    span,
+    stack,
+    with_n,
+)
 from ...analysis.sections import figure_rows
 from .constants import RESOURCES
 
@@ -150,29 +163,14 @@ def card_holders(page: Page) -> None:
     if not labels:
         return
     drawn = _holder_tests(drawn.drop_nulls("holder_win_share"))
-    style = page.style(labels)
-    fig, axes = page.subplots(len(CARDS), width=4.2, height=1.4 + 0.42 * len(labels), sharey=True)
-    for ax, (card, name) in zip(axes, CARDS.items()):
-        rows = {r["label"]: r for r in drawn.filter(pl.col("card") == card).iter_rows(named=True)}
-        for y, label in enumerate(labels):
-            r = rows.get(label)
-            if r is None:
-                continue
-            for who, fill, dy in (("holder", style[label]["color"], -0.15), ("without", "white", 0.15)):
-                x = np.array([r[f"{who}_win_share"]])
-                err = error_bar_lengths(x, [r[f"{who}_win_share_lo"]], [r[f"{who}_win_share_hi"]])
-                ax.errorbar(100 * x, [y + dy], xerr=100 * err, fmt="o", color=style[label]["color"],
-                            markerfacecolor=fill, capsize=2, markersize=5)
-            ax.plot([100 * r["fair_share"]] * 2, [y - 0.35, y + 0.35], color="grey", linewidth=1)
-        ax.set_yticks(range(len(labels)), [f"{lb} (n = {rows[lb]['n_plays']:,})" if lb in rows else lb
-                                           for lb in labels])
-        ax.set(title=f"the {name}", xlabel="win share (%, 95% interval)")
-        ax.plot([], [], "o", color="grey", label="the card's holder at the end")
-        ax.plot([], [], "o", color="grey", markerfacecolor="white", label="a seat without it (mean)")
-        ax.plot([], [], color="grey", linewidth=1, label="a seat's fair share")
-        ax.legend()
-    axes[0].invert_yaxis()  # the shared axis: once, so the set-ups read top-down in players order
-    fig.suptitle("Catan: do the card holders win? (tables of one policy, published rules)")
+    order = pl.col("card").replace_strict(list(CARDS), range(len(CARDS)))
+    rows = stack(drawn.sort("players", "label", order), {"holder_win_share": "the card's holder at the end",
+                 "without_win_share": "a seat without it (mean)"}, {"holder_win_share": 100, "without_win_share": 100},
+                 into="series", row=with_n(), panel=pl.format("the {}", pl.col("card").replace_strict(CARDS)),
+                 policy="focal", reference=100 * pl.col("fair_share"))
+    fig = Forest(rows.with_columns(open=pl.col("series") == "a seat without it (mean)"), "Catan: do the card holders "
+                 "win? (tables of one policy, published rules)", "win share (%, 95% interval)", reference=None,
+                 reference_label="a seat's fair share", panel_width=4.2)
     page.figure("card_holders", fig, "Longest route and largest army", sentence(
         *_holder_findings(drawn, _most_played(drawn)),
         "an association, not a cause: the card is worth 2 points and goes to a seat doing well"))
