@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .layout import PAGE_INCHES, error_bar_lengths
+from .layout import PAGE_INCHES, error_bar_lengths, row_labels
 from .palette import MARKERS
 
 
@@ -32,10 +32,67 @@ class FigureKind:
 
 
 @dataclass(frozen=True, eq=False)
+class Points(FigureKind):
+    """Values with their 95% intervals at the places of `x` (a panel's in the rows' order, evenly spaced), a series
+    per value of `series` side by side in its set-up's colour and a marker of its own, alike in every panel
+    (page.style; with a `policy` column, that policy's colour), labelled with its n where the rows have n_plays; a
+    panel per `panel` (in the rows' order, titled by it) with its `reference` dashed where the rows have that column.
+    `rows`: x, value, lo, hi, series, panel (`stack` makes them of a mart's measures)."""
+
+    rows: pl.DataFrame
+    title: str
+    xlabel: str
+    ylabel: str
+    reference_label: str = "fair share"
+    panel_width: float = 4.0        # at most; narrower where the panels would not fit the page's width in a row
+    height: float = 3.6
+    most: int | None = None         # panels a row at most (the page's width decides without)
+    sharey: bool = True
+
+    def draw(self, page):
+        panels = self.rows["panel"].unique(maintain_order=True).to_list()
+        a_row = min(len(panels), self.most or len(panels))
+        width = max(3.0, min(self.panel_width, (PAGE_INCHES - 1) / a_row))
+        fig, axes = page.subplots(len(panels), width=width, height=self.height, most=self.most, sharey=self.sharey)
+        style = self._style(page)
+        for ax, panel in zip(axes, panels):
+            group = self.rows.filter(pl.col("panel") == panel)
+            ticks = group["x"].unique(maintain_order=True).to_list()
+            labels = group["series"].unique(maintain_order=True).to_list()
+            for i, label in enumerate(labels):
+                rows = group.filter(pl.col("series") == label)
+                x = rows["x"].replace_strict(ticks, range(len(ticks))).to_numpy() + (i - (len(labels) - 1) / 2) * (
+                    0.7 / len(labels) if len(labels) > 1 else 0)  # side by side
+                n = f" (n = {rows['n_plays'].max():,})" if "n_plays" in rows.columns else ""
+                ax.errorbar(x, rows["value"], yerr=error_bar_lengths(rows["value"], rows["lo"], rows["hi"]),
+                            fmt=style[label]["marker"], color=style[label]["color"], capsize=3,
+                            label=f"{label}{n}")
+            if "reference" in group.columns:
+                ax.axhline(group["reference"][0], color="grey", linestyle="--", linewidth=1,
+                           label=self.reference_label)
+            ax.set(title=panel, xlabel=self.xlabel)
+            ax.set_xticks(range(len(ticks)), [str(t) for t in ticks])
+            ax.legend()  # every panel's entries go below the figure (page.figure)
+        row_labels(axes, self.ylabel)
+        fig.suptitle(self.title)
+        return fig
+
+    def _style(self, page) -> dict[str, dict]:
+        """Each series' colour and marker, the same in every panel: page.style's, or with a `policy` column that
+        policy's colour and a marker each among the series of one policy."""
+        labels = self.rows["series"].unique(maintain_order=True).to_list()
+        if "policy" not in self.rows.columns:
+            return page.style(labels)
+        policies = dict(self.rows.select("series", "policy").unique("series").rows())
+        order = {label: [s for s in labels if policies[s] == policies[label]].index(label) for label in labels}
+        return {s: {"color": page.colour(policies[s]), "marker": MARKERS[order[s] % len(MARKERS)]} for s in labels}
+
+
+@dataclass(frozen=True, eq=False)
 class SeatBars(FigureKind):
     """`y` by seat with its interval (`y`_lo, `y`_hi) in percent: a panel per player count, a series per set-up
     (`setup_label`, labelled with its n_plays, in its policy's colour and a marker of its own), the fair share
-    (1 / players) dashed. `rows`: a mart's rows with players, seat, setup_label, `y`± and n_plays."""
+    (1 / players) dashed: Points over a mart's rows with players, seat, setup_label, `y`± and n_plays."""
 
     rows: pl.DataFrame
     title: str                      # the figure's title, above every panel
@@ -45,28 +102,11 @@ class SeatBars(FigureKind):
     panel_width: float = 4.0        # at most; narrower where the panels would not fit the page's width in a row
 
     def draw(self, page):
-        counts = sorted(self.rows["players"].unique().to_list())
-        width = max(3.0, min(self.panel_width, (PAGE_INCHES - 1) / len(counts)))
-        fig, axes = page.subplots(len(counts), width=width, height=3.6, sharey=True)
-        for ax, n in zip(axes, counts):
-            group = self.rows.filter(pl.col("players") == n)
-            labels = sorted(group["setup_label"].unique().to_list())
-            style = page.style(labels)
-            for i, label in enumerate(labels):
-                rows = group.filter(pl.col("setup_label") == label).sort("seat")
-                x = rows["seat"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.12  # side by side
-                y = rows[self.y].to_numpy()
-                err = error_bar_lengths(y, rows[f"{self.y}_lo"], rows[f"{self.y}_hi"])
-                ax.errorbar(x, 100 * y, yerr=100 * err, fmt=style[label]["marker"], color=style[label]["color"],
-                            capsize=3, label=f"{label} (n = {rows['n_plays'][0]:,})")
-            ax.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
-            ax.set_title(f"{n} players")
-            ax.set_xlabel(self.xlabel)
-            ax.set_xticks(range(n))
-            ax.legend()  # every panel's entries go below the figure (page.figure)
-        axes[0].set_ylabel(self.ylabel)
-        fig.suptitle(self.title)
-        return fig
+        rows = self.rows.sort("players", "setup_label", "seat").select(
+            "n_plays", x="seat", series="setup_label", panel=pl.format("{} players", "players"),
+            reference=100 / pl.col("players"), **{k: 100 * pl.col(f"{self.y}{end}") for k, end in (
+                ("value", ""), ("lo", "_lo"), ("hi", "_hi"))})
+        return Points(rows, self.title, self.xlabel, self.ylabel, panel_width=self.panel_width).draw(page)
 
 
 @dataclass(frozen=True, eq=False)

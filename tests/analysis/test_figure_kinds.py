@@ -8,7 +8,7 @@ import polars as pl
 from matplotlib.colors import to_hex
 
 from simlib.analysis.layout import PAGE_INCHES
-from simlib.analysis.page import Forest, Page, stack, with_n
+from simlib.analysis.page import Forest, Page, Points, SeatBars, stack, with_n
 from simlib.analysis.palette import MARKERS
 from simlib.core.registry import get_game
 
@@ -87,4 +87,36 @@ def test_a_forest_of_long_row_labels_fits_the_page_and_reads_9_pt():
     assert figure.problems == [] and figure.width <= 1180
     fig = Forest(rows, "a forest of long labels", panel_width=4.0).draw(page)
     assert fig.get_figwidth() <= PAGE_INCHES
+    plt.close(fig)
+
+
+def test_points_draw_a_panel_per_value_a_series_per_set_up_alike_in_every_panel():
+    page = _page()
+    mart = pl.DataFrame({"players": [3, 3, 3, 4, 4, 4, 4], "seat": [0, 1, 2, 0, 1, 2, 3],
+                         "policy": ["random", "random", "random", "random", "random", "reader", "reader"]})
+    mart = mart.with_columns(series=pl.format("{} players", "policy"), value=pl.col("seat") * 1.0,
+                             lo=pl.col("seat") - 0.5, hi=pl.col("seat") + 0.5,
+                             panel=pl.format("{} players", "players"), reference=100 / pl.col("players"))
+    fig = Points(mart.rename({"seat": "x"}), "title", "seat", "share (%)", most=2).draw(page)
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in axes] == ["3 players", "4 players"]
+    assert [len(ax.get_xticks()) for ax in axes] == [3, 4]                # a panel's own places
+    three, four = (sorted(_points(ax)) for ax in axes)
+    assert [x for x, *_ in three] == [0.0, 1.0, 2.0]                       # alone: at its places
+    assert len(four) == 4 and sorted({c for *_, c, _ in four}) == sorted({page.colour("random"),
+                                                                             page.colour("reader")})
+    assert {m for *_, m in three} == {m for *_, c, m in four if c == page.colour("random")}  # alike in every panel
+    assert [line.get_ydata()[0] for line in axes[0].lines if line.get_linestyle() == "--"] == [100 / 3]
+    assert axes[0].get_ylabel() == "share (%)" and axes[1].get_ylabel() == ""
+    plt.close(fig)
+
+
+def test_seat_bars_are_points_of_a_seat_mart_in_percent():
+    mart = pl.DataFrame({"players": [2, 2], "seat": [0, 1], "setup_label": ["2 random players"] * 2,
+                         "win_share": [0.55, 0.45], "win_share_lo": [0.5, 0.4], "win_share_hi": [0.6, 0.5],
+                         "n_plays": [1000, 1000]})
+    fig = SeatBars(mart, "title").draw(_page())
+    (ax,) = [ax for ax in fig.axes if ax.get_visible()]
+    assert sorted((x, round(y, 6)) for x, y, *_ in _points(ax)) == [(0.0, 55.0), (1.0, 45.0)]
+    assert sorted(ax.get_legend_handles_labels()[1]) == ["2 random players (n = 1,000)", "fair share"]
     plt.close(fig)

@@ -11,7 +11,19 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ...analysis.estimators import holm
-from ...analysis.page import GameReport, Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence
+from ...analysis.page import (
+    GameReport,
+    Page,
+    Points,
+    ci,
+    count,
+    error_bar_lengths,
+    interval,
+    lead,
+    number,
+    pct,
+    sentence,
+)
 
 # How a build round resolved, in the rule text's cases (docs/games/mauer.md), in the order of the text.
 OUTCOMES = {"builder_builds": "the builder builds (nobody guessed)", "competitors_build": "guessers build",
@@ -187,25 +199,17 @@ def match_totals(page: Page) -> None:
     totals = _one_policy(page, page.mart("mart_mauer_match_totals")).filter(pl.col("rounds") > 1)
     if totals.is_empty():
         return
-    counts = sorted(totals["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=3.0, height=3.4, sharey=True)
-    for ax, n in zip(axes, counts):
-        table = totals.filter(players=n)
-        policies = [p for p in page.game.policies() if p in set(table["set_up_policy"])]
-        for i, policy in enumerate(policies):
-            rows = table.filter(set_up_policy=policy).sort("player")
-            ax.errorbar(rows["player"] + (i - (len(policies) - 1) / 2) * 0.15, rows["mean_total"],
-                        yerr=error_bar_lengths(rows["mean_total"], rows["mean_total_lo"], rows["mean_total_hi"]),
-                        fmt="o", capsize=3, color=page.colour(policy))
-        ax.legend(handles=[Line2D([], [], color=page.colour(p), marker="o", linestyle="none", label=f"{p} players")
-                           for p in policies])
-        matches = sorted(set(table["n_matches"]))
-        ax.set(title=f"{n} players (n = {matches[0]:,}" + (f" to {matches[-1]:,}" if len(matches) > 1 else "")
-               + " matches)", xticks=range(n), xlabel="table position")
-    axes[0].set_ylabel("mean penalty points per match\n(95% bootstrap interval)")
+    matches = {n: sorted(set(table["n_matches"])) for (n,), table in totals.group_by("players")}
+    panels = {n: f"{n} players\n(n = {m[0]:,}" + (f" to {m[-1]:,}" if len(m) > 1 else "") + " matches)"
+              for n, m in matches.items()}
     rounds = sorted(totals["rounds"].unique().to_list())
-    fig.suptitle(f"{page.game.title}: penalty points over a match of {' or '.join(map(str, rounds))} plays by "
-                 "table position (0 = the match's first builder), tables of one policy", y=1.04)
+    order = pl.col("set_up_policy").replace_strict(list(page.game.policies()), range(len(page.game.policies())))
+    fig = Points(totals.sort("players", order, "player").select(
+        x="player", series=pl.format("{} players", "set_up_policy"), policy="set_up_policy",
+        panel=pl.col("players").replace_strict(panels),
+        value="mean_total", lo="mean_total_lo", hi="mean_total_hi"), f"{page.game.title}: penalty points over a "
+        f"match of {' or '.join(map(str, rounds))} plays by table position (0 = the match's first builder), tables "
+        "of one policy", "table position", "mean penalty points per match\n(95% bootstrap interval)", height=3.4)
     pairs = _tested_pairs(page, "position", totals["run_id"].unique())
     means = totals.rename({"player": "position", "mean_total": "mean", "mean_total_lo": "mean_lo",
                            "mean_total_hi": "mean_hi"})
