@@ -12,6 +12,7 @@ from matplotlib.patches import Patch
 
 from ...analysis.estimators import holm
 from ...analysis.page import (
+    Forest,
     GameReport,
     Page,
     Points,
@@ -238,21 +239,16 @@ def baurunde_cases(page: Page) -> None:
     cases = cases.join(shown.select("run_id"), on="run_id")
     labels = shown["label"].to_list()
     policies = dict(shown.join(page.runs.select("run_id", "focal"), on="run_id").select("label", "focal").rows())
-    order = list(OUTCOMES)[::-1]  # the text's first case on top
-    fig, (ax,) = page.subplots(1, width=9.0, height=0.3 * len(order) * len(labels) + 1.6)
-    height = 0.8 / len(labels)
-    for i, label in enumerate(labels):
-        run = {r["outcome"]: r for r in cases.filter(label=label).iter_rows(named=True)}
-        y = [k - (i - (len(labels) - 1) / 2) * height for k in range(len(order))]  # the legend's order, top down
-        share, lo, hi = ([run[o][c] if o in run else 0.0 for o in order] for c in ("share", "share_lo", "share_hi"))
-        first = next(iter(run.values()))
-        ax.barh(y, [100 * s for s in share], height, xerr=100 * error_bar_lengths(share, lo, hi), capsize=2,
-                color=page.colour(policies[label] or "mixed"),
-                label=f"{label} (n = {first['n_baurunden']:,} {unit} in {first['n_plays']:,} plays)")
-    ax.set_yticks(range(len(order)), [OUTCOMES[o] for o in order])
-    ax.set_xlabel(f"share of {unit} (%, 95% intervals, the play the unit)")
-    ax.set_title(f"{page.game.title}: how {unit} resolve (runs that logged every one)")
-    ax.legend()
+    names = {r["label"]: f"{r['label']} (n = {r['n_baurunden']:,} {unit} in {r['n_plays']:,} plays)"
+             for r in cases.unique("label").iter_rows(named=True)}
+    order = pl.col("outcome").replace_strict(list(OUTCOMES), range(len(OUTCOMES)))  # the text's first case on top
+    fig = Forest(cases.sort(order, "label").select(
+        row=pl.col("outcome").replace_strict(OUTCOMES), panel=pl.lit(""),
+        series=pl.col("label").replace_strict(names),
+        policy=pl.col("label").replace_strict(policies).fill_null("mixed"),
+        **{k: 100 * pl.col(f"share{e}") for k, e in (("value", ""), ("lo", "_lo"), ("hi", "_hi"))}),
+        f"{page.game.title}: how {unit} resolve (runs that logged every one)",
+        f"share of {unit} (%, 95% intervals, the play the unit)", None, panel_width=7.0)
     parts = []
     for label in labels:
         top = cases.filter(label=label).sort("share", descending=True).row(0, named=True)

@@ -3,7 +3,6 @@ win?), and what decides a pair (jokers, bans, Wunschkarte swaps) in the runs tha
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from ...analysis.estimators import MARGIN_SHARE, Z90, holm, wilson
@@ -13,7 +12,6 @@ from ...analysis.page import (
     Page,
     ci,
     count,
-    error_bar_lengths,
     interval,
     lead,
     number,
@@ -128,22 +126,13 @@ def pair_deciders(page: Page) -> None:
         return
     # Pairs are logged by runs of their own, whose plays a larger run may hold too: one run per set-up is drawn.
     deciders = deciders.sort("n_pairs", descending=True).unique("label", keep="first").sort("label")
-    policies = dict(page.runs.select("run_id", "focal").rows())
-    order = list(PAIR_MEASURES)
-    fig, (ax,) = page.subplots(1, width=9.0, height=0.3 * len(order) * deciders.height + 1.6)
-    height = 0.8 / deciders.height
-    for i, row in enumerate(deciders.iter_rows(named=True)):
-        y = np.arange(len(order))[::-1] - (i - (deciders.height - 1) / 2) * height  # the legend's order, top down
-        share = np.array([row[m] for m in order])
-        ax.barh(y, 100 * share, height, label=f"{row['label']} (n = {row['n_pairs']:,} pairs)",
-                color=page.colour(policies[row["run_id"]] or "mixed"))
-        sure = [k for k, m in enumerate(order) if f"{m}_lo" in row]  # the measures the mart gives an interval
-        ax.errorbar(100 * share[sure], y[sure], fmt="none", color="black", capsize=2, xerr=100 * error_bar_lengths(
-            share[sure], [row[f"{order[k]}_lo"] for k in sure], [row[f"{order[k]}_hi"] for k in sure]))
-    ax.set_yticks(np.arange(len(order))[::-1], [PAIR_MEASURES[m] for m in order])
-    ax.set_xlabel("share of pairs taken (%; 95% intervals where drawn, the play the unit)")
-    ax.set_title(f"{page.game.title}: what decides a pair (runs that logged every pair)")
-    ax.legend()
+    bare = [m for m in PAIR_MEASURES if f"{m}_lo" not in deciders.columns]  # a measure the mart gives no interval
+    shares = stack(deciders.with_columns(pl.col(m).alias(f"{m}{e}") for m in bare for e in ("_lo", "_hi")),
+                   PAIR_MEASURES, dict.fromkeys(PAIR_MEASURES, 100), into="row", panel=pl.lit(""),
+                   series=with_n(n="n_pairs").str.replace(r"\)$", " pairs)"), policy=pl.col("run_id").replace_strict(
+                       dict(page.runs.select("run_id", pl.col("focal").fill_null("mixed")).rows())))
+    fig = Forest(shares, f"{page.game.title}: what decides a pair (runs that logged every pair)",
+                 "share of pairs taken (%; 95% intervals where drawn, the play the unit)", None, panel_width=7.0)
     rows = deciders.to_dicts()
     page.figure("pair_deciders", fig, "What decides a pair", sentence(
         "a joker makes the pair in " + " and ".join(
