@@ -36,8 +36,9 @@ class Points(FigureKind):
     """Values with their 95% intervals at the places of `x` (a panel's in the rows' order, evenly spaced), a series
     per value of `series` side by side in its set-up's colour and a marker of its own, alike in every panel
     (page.style; with a `policy` column, that policy's colour), labelled with its n where the rows have n_plays; a
-    panel per `panel` (in the rows' order, titled by it) with its `reference` dashed where the rows have that column.
-    `rows`: x, value, lo, hi, series, panel (`stack` makes them of a mart's measures)."""
+    panel per `panel` (in the rows' order, titled by it) with its `reference` dashed where the rows have that column;
+    a series whose `open` is true drawn open. `rows`: x, value, lo, hi, series, panel (`stack` makes them of a mart's
+    measures)."""
 
     rows: pl.DataFrame
     title: str
@@ -65,8 +66,8 @@ class Points(FigureKind):
                     0.7 / len(labels) if len(labels) > 1 else 0)  # side by side
                 n = f" (n = {rows['n_plays'].max():,})" if "n_plays" in rows.columns else ""
                 ax.errorbar(x, rows["value"], yerr=error_bar_lengths(rows["value"], rows["lo"], rows["hi"]),
-                            fmt=style[label]["marker"], color=style[label]["color"], capsize=3,
-                            label=f"{label}{n}")
+                            fmt=style[label]["marker"], color=style[label]["color"], capsize=3, label=f"{label}{n}",
+                            mfc="white" if "open" in rows.columns and rows["open"].all() else None)
             if "reference" in group.columns:
                 ax.axhline(group["reference"][0], color="grey", linestyle="--", linewidth=1,
                            label=self.reference_label)

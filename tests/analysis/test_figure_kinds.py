@@ -120,3 +120,14 @@ def test_seat_bars_are_points_of_a_seat_mart_in_percent():
     assert sorted((x, round(y, 6)) for x, y, *_ in _points(ax)) == [(0.0, 55.0), (1.0, 45.0)]
     assert sorted(ax.get_legend_handles_labels()[1]) == ["2 random players (n = 1,000)", "fair share"]
     plt.close(fig)
+
+
+def test_a_point_series_marked_open_is_drawn_open():
+    rows = pl.DataFrame({"x": [0, 0], "value": [1.0, 2.0], "lo": [0.5, 1.5], "hi": [1.5, 2.5], "panel": ["p", "p"],
+                         "series": ["random, staggered hands", "random, equal hands"], "policy": ["random"] * 2,
+                         "open": [False, True]})
+    fig = Points(rows, "title", "seat", "share").draw(_page())
+    (ax,) = [ax for ax in fig.axes if ax.get_visible()]
+    faces = {c.get_label(): c.lines[0].get_markerfacecolor() for c in ax.containers}
+    assert faces["random, equal hands"] == "white" and faces["random, staggered hands"] != "white"
+    plt.close(fig)

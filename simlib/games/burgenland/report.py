@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from ...analysis import page as page_api
 from ...analysis import sections
 from ...analysis.estimators import MARGIN_SHARE, Z90, Z95, holm, wilson
 from ...analysis.page import (
     Forest,
     GameReport,
     Page,
+    Points,
     ci,
     count,
     interval,
@@ -28,7 +28,7 @@ from ...analysis.page import (
     stack,
 )
 
-HANDS = {"staggered": None, "equal": "none"}  # the marker face (the colour is the policy's)
+HANDS = ("staggered", "equal")  # starting hands: seat k gets 4 + k cards, or every seat 4
 KINDS = {"wall": "walls", "house": "houses", "palas": "palases", "well": "wells"}
 SOURCES = {"walls": "walls", "spots": "joker spots", "tiles": "Zwei Joker tiles", "exchanged": "bought for coins"}
 USES = {"used": "paid for buildings", "left": "left at the end"}
@@ -138,21 +138,17 @@ def start_hands(page: Page) -> None:
     gaps = gaps.join(policies, on="staggered_setup_id", how="left")
     labels = gaps.sort(pl.col("policy") != "random", "players", "setup_label")["setup_label"].unique(
         maintain_order=True).to_list()  # random tables by players first, then the strategies'
-    fig, axes = page.subplots(len(labels), width=4.0, height=3.4)
-    for ax, label in zip(axes, labels):
-        pair = gaps.filter(pl.col("setup_label") == label)
-        policy = pair["policy"][0]
-        for shift, (hands, face) in zip((-0.1, 0.1), HANDS.items()):  # side by side at each seat
-            name = f"{policy}, {hands} hands"
-            page.error_bars(ax, pair.select(pl.col("seat") + shift, pl.lit(name).alias("hands"), *[pl.col(
-                f"{hands}_win_share{end}").alias(f"win_share{end}") for end in ("", "_lo", "_hi")]), "seat",
-                "win_share", "hands", 100, {name: page.colour(policy)}, mfc=face)
-        ax.axhline(100 * pair["fair_share"][0], color="grey", linewidth=1, linestyle="--", label="fair share")
-        ax.set(xticks=range(pair["players"][0]), xlabel="seat (0 = start player)",
-               title=f"{label}\n({pair['staggered_n_plays'][0]:,} plays staggered, {pair['equal_n_plays'][0]:,} equal)")
-        ax.legend()
-    page_api.row_labels(axes, "win share (%, 95% interval)")
-    fig.suptitle(f"{page.game.title}: win share by seat, staggered hands (seat k: 4 + k cards; filled) or equal (open)")
+    titles = {r["setup_label"]: f"{r['setup_label']}\n({r['staggered_n_plays']:,} plays staggered, "
+              f"{r['equal_n_plays']:,} equal)" for r in gaps.unique("setup_label").iter_rows(named=True)}
+    order = pl.col("setup_label").replace_strict(labels, range(len(labels)))
+    ends = (("value", ""), ("lo", "_lo"), ("hi", "_hi"))
+    rows = pl.concat([gaps.sort(order, "seat").select(  # a series per hands, side by side at each seat
+        x="seat", panel=pl.col("setup_label").replace_strict(titles), policy="policy",
+        reference=100 * pl.col("fair_share"), series=pl.format("{}, {} hands", "policy", pl.lit(hands)),
+        open=pl.lit(hands == "equal"),
+        **{k: 100 * pl.col(f"{hands}_win_share{e}") for k, e in ends}) for hands in HANDS])
+    fig = Points(rows, f"{page.game.title}: win share by seat, staggered hands (seat k: 4 + k cards; filled) or equal "
+                 "(open)", "seat (0 = start player)", "win share (%, 95% interval)", height=3.4, most=3, sharey=False)
     zero = gaps.filter(pl.col("seat") == 0).sort(pl.col("setup_label") != "4 random players", -pl.col("equal_n_plays"))
     r = zero.row(0, named=True)
     verdict = verdict_words(r["staggered_vs_fair"], r["equal_vs_fair"])
