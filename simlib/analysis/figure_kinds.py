@@ -5,13 +5,19 @@ A section declares what to show and hands it to the page, which draws it:
     page.figure("seat_advantage", SeatBars(rows, title="Die Mauer: does the seat matter?"), "Does the seat
                 matter?", seat_sentence(rows))
 
-`SeatBars`: a value by seat with its 95% interval, a panel per player count, a series per set-up, the fair share
-dashed. `Histogram`: each set-up's share of plays by a count (turns), a step line per set-up, a panel per player
-count. `Forest`: values with their 95% intervals, a row each, beside a reference line, a panel per measure.
-`Ladder`: the skill ladder's two forests, seat 0's advantage by rung and each rung against the rung below.
+Two kinds carry most figures, a value with its 95% interval (value, lo, hi) in long rows:
+`Points`: at the places of `x` (seats, chips, resources), a series per set-up side by side in its policy's colour
+and a marker of its own (page.style), a panel per `panel`, a reference dashed. `Forest`: a row each (set-ups,
+measures, outcomes) on horizontal bars with the rows' labels at the left, a panel per `panel`, optionally a series
+per `series`, a point's colour its `policy`'s, open markers, a reference tick per row. `stack` turns a mart's
+measures side by side (m, m_lo, m_hi) into such rows: a panel (or a series, or a row) per measure, times a scale
+(100: percent); `with_n` labels a set-up with its n. Declared over them: `SeatBars` (Points of win share by seat, a
+panel per player count, the fair share dashed). Beside them: `Histogram` (each set-up's share of plays by a count,
+a step line per set-up) and `Ladder` (the skill ladder's two forests).
 
 Each kind's `draw(page)` returns the matplotlib figure; `Page.figure` lays it out and renders it (layout.py). A
-figure only one game draws stays in that game's report.py, drawn by hand."""
+figure only one game draws (box plots, a curve beside points, stacked bars) stays in that game's report.py, drawn by
+hand."""
 
 from __future__ import annotations
 

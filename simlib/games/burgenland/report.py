@@ -85,7 +85,8 @@ def _forest(page: Page, rows: pl.DataFrame, title: str, panels: dict[str, str], 
     order = [pl.col(series).replace_strict(list(words), range(len(words)))] if words else []
     kept = {"series": pl.col(series).replace_strict(words)} if words else {"series": "policy", "policy": "policy"}
     return Forest(stack(rows.sort("x", *order), panels, scale, row=pl.col("x").replace_strict(names), **kept, **panel),
-                  f"{page.game.title}: {title}", "95% interval", reference=None, panel_width=4.0)
+                  f"{page.game.title}: {title}", "95% interval", reference=None,
+                  panel_width=7.0 if len(panels) == 1 and not panel else 4.0)  # one panel: as wide as the page allows
 
 
 def _table(page: Page, title: str, mart: str, columns: str, *order: str, **options) -> None:
