@@ -5,13 +5,19 @@ A section declares what to show and hands it to the page, which draws it:
     page.figure("seat_advantage", SeatBars(rows, title="Die Mauer: does the seat matter?"), "Does the seat
                 matter?", seat_sentence(rows))
 
-`SeatBars`: a value by seat with its 95% interval, a panel per player count, a series per set-up, the fair share
-dashed. `Histogram`: each set-up's share of plays by a count (turns), a step line per set-up, a panel per player
-count. `Forest`: values with their 95% intervals, a row each, beside a reference line, a panel per measure.
-`Ladder`: the skill ladder's two forests, seat 0's advantage by rung and each rung against the rung below.
+Two kinds carry most figures, a value with its 95% interval (value, lo, hi) in long rows:
+`Points`: at the places of `x` (seats, chips, resources), a series per set-up side by side in its policy's colour
+and a marker of its own (page.style), a panel per `panel`, a reference dashed. `Forest`: a row each (set-ups,
+measures, outcomes) on horizontal bars with the rows' labels at the left, a panel per `panel`, optionally a series
+per `series`, a point's colour its `policy`'s, open markers, a reference tick per row. `stack` turns a mart's
+measures side by side (m, m_lo, m_hi) into such rows: a panel (or a series, or a row) per measure, times a scale
+(100: percent); `with_n` labels a set-up with its n. Declared over them: `SeatBars` (Points of win share by seat, a
+panel per player count, the fair share dashed). Beside them: `Histogram` (each set-up's share of plays by a count,
+a step line per set-up) and `Ladder` (the skill ladder's two forests).
 
 Each kind's `draw(page)` returns the matplotlib figure; `Page.figure` lays it out and renders it (layout.py). A
-figure only one game draws stays in that game's report.py, drawn by hand."""
+figure only one game draws (box plots, a curve beside points, stacked bars) stays in that game's report.py, drawn by
+hand."""
 
 from __future__ import annotations
 
@@ -20,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .layout import PAGE_INCHES, error_bar_lengths
+from .layout import PAGE_INCHES, error_bar_lengths, row_labels
+from .palette import MARKERS
 
 
 class FigureKind:
@@ -31,10 +38,68 @@ class FigureKind:
 
 
 @dataclass(frozen=True, eq=False)
+class Points(FigureKind):
+    """Values with their 95% intervals at the places of `x` (a panel's in the rows' order, evenly spaced), a series
+    per value of `series` side by side in its set-up's colour and a marker of its own, alike in every panel
+    (page.style; with a `policy` column, that policy's colour), labelled with its n where the rows have n_plays; a
+    panel per `panel` (in the rows' order, titled by it) with its `reference` dashed where the rows have that column;
+    a series whose `open` is true drawn open. `rows`: x, value, lo, hi, series, panel (`stack` makes them of a mart's
+    measures)."""
+
+    rows: pl.DataFrame
+    title: str
+    xlabel: str
+    ylabel: str
+    reference_label: str = "fair share"
+    panel_width: float = 4.0        # at most; narrower where the panels would not fit the page's width in a row
+    height: float = 3.6
+    most: int | None = None         # panels a row at most (the page's width decides without)
+    sharey: bool = True
+
+    def draw(self, page):
+        panels = self.rows["panel"].unique(maintain_order=True).to_list()
+        a_row = min(len(panels), self.most or len(panels))
+        width = max(3.0, min(self.panel_width, (PAGE_INCHES - 1) / a_row))
+        fig, axes = page.subplots(len(panels), width=width, height=self.height, most=self.most, sharey=self.sharey)
+        style = self._style(page)
+        for ax, panel in zip(axes, panels):
+            group = self.rows.filter(pl.col("panel") == panel)
+            ticks = group["x"].unique(maintain_order=True).to_list()
+            labels = group["series"].unique(maintain_order=True).to_list()
+            for i, label in enumerate(labels):
+                rows = group.filter(pl.col("series") == label)
+                x = rows["x"].replace_strict(ticks, range(len(ticks))).to_numpy() + (i - (len(labels) - 1) / 2) * (
+                    0.7 / len(labels) if len(labels) > 1 else 0)  # side by side
+                n = f" (n = {rows['n_plays'].max():,})" if "n_plays" in rows.columns else ""
+                ax.errorbar(x, rows["value"], yerr=error_bar_lengths(rows["value"], rows["lo"], rows["hi"]),
+                            fmt=style[label]["marker"], color=style[label]["color"], capsize=3, label=f"{label}{n}",
+                            mfc="white" if "open" in rows.columns and rows["open"].all() else None)
+            if "reference" in group.columns:
+                ax.axhline(group["reference"][0], color="grey", linestyle="--", linewidth=1,
+                           label=self.reference_label)
+            ax.set(title=panel, xlabel=self.xlabel)
+            ax.set_xticks(range(len(ticks)), [str(t) for t in ticks])
+            ax.legend()  # every panel's entries go below the figure (page.figure)
+        row_labels(axes, self.ylabel)
+        fig.suptitle(self.title)
+        return fig
+
+    def _style(self, page) -> dict[str, dict]:
+        """Each series' colour and marker, the same in every panel: page.style's, or with a `policy` column that
+        policy's colour and a marker each among the series of one policy."""
+        labels = self.rows["series"].unique(maintain_order=True).to_list()
+        if "policy" not in self.rows.columns:
+            return page.style(labels)
+        policies = dict(self.rows.select("series", "policy").unique("series").rows())
+        order = {label: [s for s in labels if policies[s] == policies[label]].index(label) for label in labels}
+        return {s: {"color": page.colour(policies[s]), "marker": MARKERS[order[s] % len(MARKERS)]} for s in labels}
+
+
+@dataclass(frozen=True, eq=False)
 class SeatBars(FigureKind):
     """`y` by seat with its interval (`y`_lo, `y`_hi) in percent: a panel per player count, a series per set-up
     (`setup_label`, labelled with its n_plays, in its policy's colour and a marker of its own), the fair share
-    (1 / players) dashed. `rows`: a mart's rows with players, seat, setup_label, `y`± and n_plays."""
+    (1 / players) dashed: Points over a mart's rows with players, seat, setup_label, `y`± and n_plays."""
 
     rows: pl.DataFrame
     title: str                      # the figure's title, above every panel
@@ -44,28 +109,11 @@ class SeatBars(FigureKind):
     panel_width: float = 4.0        # at most; narrower where the panels would not fit the page's width in a row
 
     def draw(self, page):
-        counts = sorted(self.rows["players"].unique().to_list())
-        width = max(3.0, min(self.panel_width, (PAGE_INCHES - 1) / len(counts)))
-        fig, axes = page.subplots(len(counts), width=width, height=3.6, sharey=True)
-        for ax, n in zip(axes, counts):
-            group = self.rows.filter(pl.col("players") == n)
-            labels = sorted(group["setup_label"].unique().to_list())
-            style = page.style(labels)
-            for i, label in enumerate(labels):
-                rows = group.filter(pl.col("setup_label") == label).sort("seat")
-                x = rows["seat"].to_numpy() + (i - (len(labels) - 1) / 2) * 0.12  # side by side
-                y = rows[self.y].to_numpy()
-                err = error_bar_lengths(y, rows[f"{self.y}_lo"], rows[f"{self.y}_hi"])
-                ax.errorbar(x, 100 * y, yerr=100 * err, fmt=style[label]["marker"], color=style[label]["color"],
-                            capsize=3, label=f"{label} (n = {rows['n_plays'][0]:,})")
-            ax.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
-            ax.set_title(f"{n} players")
-            ax.set_xlabel(self.xlabel)
-            ax.set_xticks(range(n))
-            ax.legend()  # every panel's entries go below the figure (page.figure)
-        axes[0].set_ylabel(self.ylabel)
-        fig.suptitle(self.title)
-        return fig
+        rows = self.rows.sort("players", "setup_label", "seat").select(
+            "n_plays", x="seat", series="setup_label", panel=pl.format("{} players", "players"),
+            reference=100 / pl.col("players"), **{k: 100 * pl.col(f"{self.y}{end}") for k, end in (
+                ("value", ""), ("lo", "_lo"), ("hi", "_hi"))})
+        return Points(rows, self.title, self.xlabel, self.ylabel, panel_width=self.panel_width).draw(page)
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,37 +166,101 @@ class Histogram(FigureKind):
 @dataclass(frozen=True, eq=False)
 class Forest(FigureKind):
     """Values with their 95% intervals as points on horizontal bars, a row each (`row`, the first on top), a panel
-    per `panel` (in the rows' order, titled by it), a dashed reference line. `rows`: value, lo, hi, row, panel;
-    a row without a value in a panel keeps its place there. The row labels are at the left of the first panel."""
+    per `panel` (in the rows' order, titled by it), the rows' labels once at the left, the figure as wide as the page
+    (the panels no wider than `panel_width`). `rows`: value, lo, hi, row, panel (`stack` makes them of a mart's
+    measures); a row without a value in a panel keeps its place there. Optional columns: `series` (a series per
+    value, each its marker and in the legend; side by side where a row has several), `policy` (a point's colour is
+    its policy's, page.colour; dark grey without), `open` (true: the marker drawn open) and `reference` (a grey tick
+    across the row: the row's own reference, such as its fair share). `reference` the field: a dashed line across
+    every panel (None: none)."""
 
     rows: pl.DataFrame
     title: str
-    xlabel: str
-    reference: float = 0.0
+    xlabel: str = ""
+    reference: float | None = 0.0
     reference_label: str = "no change"
-    point_label: str = "95% interval"
+    point_label: str = "95% interval"   # the legend's name of the points where the rows have no series
     panel_width: float = 3.2
 
     def draw(self, page):
-        panels = self.rows["panel"].unique(maintain_order=True).to_list()
-        names = self.rows["row"].unique(maintain_order=True).to_list()
-        at = {name: len(names) - 1 - i for i, name in enumerate(names)}  # the first row on top
-        # one row of panels, the rows' labels once at the left (a second row of panels would have none)
-        fig, axes = page.subplots(len(panels), width=self.panel_width, height=1.5 + 0.55 * len(names),
-                                  most=len(panels), sharey=True)
+        rows = self._placed()
+        panels = rows["panel"].unique(maintain_order=True).to_list()
+        names = rows["row"].unique(maintain_order=True).to_list()
+        crowded = int(rows.group_by("panel", "row").len()["len"].max())  # the most points a row holds
+        fig, axes = page.subplots(len(panels), width=self.panel_width, most=len(panels), sharey=True,
+                                  height=1.4 + (0.3 + 0.1 * min(2, crowded - 1)) * len(names))
         for ax, panel in zip(axes, panels):
-            shown = self.rows.filter(pl.col("panel") == panel)
-            value = shown["value"].to_numpy()
-            ax.errorbar(value, [at[name] for name in shown["row"]], xerr=error_bar_lengths(value, shown["lo"],
-                        shown["hi"]), fmt="o", color="C0", capsize=3, label=self.point_label)
-            ax.axvline(self.reference, color="black", linewidth=1, linestyle="--", label=self.reference_label)
-            ax.set_yticks(list(at.values()), list(at))
+            shown = rows.filter(pl.col("panel") == panel)
+            for (marker, policy, hollow), points in shown.group_by("marker", "policy", "open", maintain_order=True):
+                ax.errorbar(points["value"], points["y"], xerr=error_bar_lengths(points["value"], points["lo"],
+                            points["hi"]), capsize=3, linestyle="none", **_look(page, marker, policy, hollow))
+            for (series, marker), points in shown.group_by("series", "marker", maintain_order=True):  # legend: once
+                alike = points["policy"].n_unique() == 1
+                ax.plot([], [], linestyle="none", label=series, **_look(page, marker, points["policy"][0] if alike
+                                                                         else None, points["open"].all()))
+            marks = shown.drop_nulls("reference")
+            if marks.height:
+                ax.vlines(marks["reference"], marks["at"] - 0.4, marks["at"] + 0.4, color="grey", linewidth=1.5,
+                          label=self.reference_label if self.reference is None else None)
+            if self.reference is not None:
+                ax.axvline(self.reference, color="black", linewidth=1, linestyle="--", label=self.reference_label)
+            ax.set_yticks(range(len(names))[::-1], names)
             ax.set_ylim(-0.5, len(names) - 0.5)
-            ax.set_title(panel)
-            ax.set_xlabel(self.xlabel)
-        axes[0].legend()
+            ax.set(title=panel, xlabel=self.xlabel)
+            ax.grid(axis="x", alpha=0.3)
+            ax.legend()
         fig.suptitle(self.title)
+        _page_wide(fig, axes, self.panel_width)
         return fig
+
+    def _placed(self) -> pl.DataFrame:
+        """The rows with their optional columns filled, `marker` (its series'), `at` (the row's height: the first on
+        top) and `y` (the point's: its series' place among those of its row, the first on top)."""
+        rows = self.rows.with_columns(**{c: v for c, v in (
+            ("series", pl.lit(self.point_label)), ("policy", pl.lit(None, pl.String)), ("open", pl.lit(False)),
+            ("reference", pl.lit(None, pl.Float64))) if c not in self.rows.columns})
+        names = rows["row"].unique(maintain_order=True).to_list()
+        order = rows["series"].unique(maintain_order=True).to_list()
+        place = pl.col("series").replace_strict(order, range(len(order)))
+        rank, many = place.rank("dense").over("panel", "row") - 1, pl.len().over("panel", "row")
+        markers = [MARKERS[i % len(MARKERS)] for i in range(len(order))]
+        return rows.with_columns(marker=place.replace_strict(range(len(order)), markers),
+                                 at=pl.col("row").replace_strict(names, range(len(names) - 1, -1, -1))).with_columns(
+            y=pl.col("at") - (rank - (many - 1) / 2) * 0.8 / max(2, len(order)))
+
+
+def stack(frame: pl.DataFrame, measures: dict[str, str], scale: dict[str, float] | None = None, into: str = "panel",
+          **columns: pl.Expr | str) -> pl.DataFrame:
+    """A mart's measures side by side (`m`, `m`_lo, `m`_hi) as a Forest's rows: for each of its rows and each of
+    `measures` (measure: its words, in order) the value, lo and hi (times the measure's `scale`, 1 without) and the
+    measure's words in column `into` (a panel per measure, or a series), with `columns` (row, panel, series,
+    policy, ...: names or expressions over the mart's rows; one named `into` in place of the measure's words)."""
+    named = columns.pop(into, None)
+    return pl.concat([frame.select(**columns, **{k: pl.col(f"{m}{end}") * (scale or {}).get(m, 1.0) for k, end in (
+        ("value", ""), ("lo", "_lo"), ("hi", "_hi"))}, **{into: pl.lit(words) if named is None else named})
+                      for m, words in measures.items()])
+
+
+def with_n(label: str = "label", n: str = "n_plays") -> pl.Expr:
+    """A row's label with its n, as a figure names a set-up: '4 random players (n = 12,000)'."""
+    return pl.format("{} (n = {})", pl.col(label), pl.col(n).map_elements(lambda k: f"{k:,}", return_dtype=pl.String))
+
+
+def _look(page, marker: str, policy: str | None, hollow: bool) -> dict:
+    """A point's colour (its policy's, else dark grey: not a policy's colour), its marker, and its face."""
+    colour = page.colour(policy) if policy is not None else "#333333"
+    return {"color": colour, "marker": marker, "mfc": "white" if hollow else colour}
+
+
+def _page_wide(fig, axes, panel_width: float) -> None:
+    """A figure of one row of panels sharing their rows' labels at the left made as wide as the labels and the
+    panels need, at most the page's width (the panels narrower), so that its text is never shrunk."""
+    labels = max(t.get_window_extent(fig.canvas.get_renderer()).width
+                 for t in axes[0].get_yticklabels()) / fig.dpi + 0.25   # inches, with the ticks
+    width = min(PAGE_INCHES - 0.4, labels + len(axes) * panel_width + 0.3)
+    fig.set_figwidth(width)
+    # room above the panels' titles for the figure's (a title set above the figure's top wraps word by word)
+    fig.subplots_adjust(left=labels / width, right=1 - 0.15 / width, top=1 - 0.6 / fig.get_figheight(), wspace=0.12)
 
 
 def _short(label: str) -> str:

@@ -4,6 +4,7 @@ text that never overlaps and reads 9 pt or more; and the figure rendered to PNG 
 from __future__ import annotations
 
 import io
+import textwrap
 
 import matplotlib
 
@@ -80,7 +81,12 @@ def title_above(fig) -> None:
     y = fig.transFigure.inverted().transform((0, top))[1]
     title.set_y(y + 0.01)
     title.set_verticalalignment("bottom")
-    title.set_wrap(True)  # a title longer than the panels are wide breaks into lines instead of widening the figure
+    # A title longer than the figure is wide breaks into lines instead of widening it. Not matplotlib's wrap: above
+    # the figure's top (where a title over panel titles of two lines goes) that breaks after every word.
+    wide = title.get_window_extent(renderer).width / (0.95 * fig.bbox.width)
+    if wide > 1:
+        text = title.get_text()
+        title.set_text("\n".join(textwrap.fill(line, int(len(text) / wide)) for line in text.split("\n")))
 
 
 def row_labels(axes, text: str) -> None:

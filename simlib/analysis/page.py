@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from ..core.game import Game  # a type: the analysis reads the core, never the reverse
-from .figure_kinds import FigureKind, Forest, Histogram, SeatBars  # noqa: F401
+from .figure_kinds import FigureKind, Forest, Histogram, Points, SeatBars, stack, with_n  # noqa: F401
 from .layout import (  # noqa: F401  (the page's API: sections import from here)
     PAGE_INCHES,
     error_bar_lengths,

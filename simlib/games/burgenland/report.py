@@ -9,19 +9,29 @@ from __future__ import annotations
 
 import polars as pl
 
-from ...analysis import page as page_api
 from ...analysis import sections
 from ...analysis.estimators import MARGIN_SHARE, Z90, Z95, holm, wilson
-from ...analysis.page import GameReport, Page, ci, count, interval, lead, number, p_text, pct, replaces, sentence
+from ...analysis.page import (
+    Forest,
+    GameReport,
+    Page,
+    Points,
+    ci,
+    count,
+    interval,
+    lead,
+    number,
+    p_text,
+    pct,
+    replaces,
+    sentence,
+    stack,
+)
 
-HANDS = {"staggered": None, "equal": "none"}  # the marker face (the colour is the policy's)
+HANDS = ("staggered", "equal")  # starting hands: seat k gets 4 + k cards, or every seat 4
 KINDS = {"wall": "walls", "house": "houses", "palas": "palases", "well": "wells"}
-WIDTH, LABELS = page_api.PAGE_INCHES - 0.4, 3.7  # inches: a figure of set-up rows, and its labels' share
 SOURCES = {"walls": "walls", "spots": "joker spots", "tiles": "Zwei Joker tiles", "exchanged": "bought for coins"}
 USES = {"used": "paid for buildings", "left": "left at the end"}
-# Series that are not policies (kinds, joker measures): dark grey, by marker (a policy's colour reads as the policy)
-MARKS = {"wall": "s", "house": "^", "palas": "D", "well": "o", "walls": "s", "spots": "o", "tiles": "D",
-         "exchanged": "^", "used": "v", "left": "P"}
 VERDICTS = {  # seat 0's win share against the fair share (staggered, equal) -> what the extra card does
     ("fair", "above"): "the extra card compensates: seat 0 is favoured with equal hands, fair with staggered ones",
     ("below", "above"): "the extra card over-compensates: seat 0 is favoured with equal hands, behind with staggered",
@@ -65,32 +75,18 @@ def _named(rows: pl.DataFrame) -> pl.DataFrame:
     return next((r for r in (one.filter(pl.col("start_hands") == "staggered"), one) if not r.is_empty()), rows)
 
 
-def _panels(page: Page, rows: pl.DataFrame, title: str, panels: list[tuple]):
-    """A figure of one panel per (column, axis label, scale[, series, its words]), side by side: a row per set-up (its
-    label and plays on the left, in the order of x from the top), points with their intervals, one series per value
-    (one above the other, each its marker, when several; by default one per policy, in its colour)."""
-    ticks = rows.group_by("x").agg(pl.col("setup_label").first(), pl.col("n_plays").max()).sort("x").rows()
-    fig, axes = page.subplots(len(panels), width=(WIDTH - LABELS) / len(panels), height=0.3 * len(ticks) + 1.2,
-                              sharey=True)
-    # the figure as wide as the page, the set-ups' labels inside it: the title is centred over labels and panels
-    fig.set_figwidth(WIDTH)
-    fig.subplots_adjust(left=LABELS / WIDTH, right=0.98, wspace=0.08)
-    for ax, (column, label, scale, *by) in zip(axes, panels):
-        series, words = by or ("policy", {})
-        names = list(words) or rows[series].unique(maintain_order=True).to_list()
-        for i, name in enumerate(names):
-            group, offset = rows.filter(pl.col(series) == name), (i - (len(names) - 1) / 2) * 0.8 / len(names)
-            v, lo, hi = (group[c].to_numpy() for c in (column, f"{column}_lo", f"{column}_hi"))
-            style = {"fmt": MARKS[name], "color": "#333333"} if words else {"fmt": "o", "color": page.colour(name)}
-            ax.errorbar(scale * v, group["x"].to_numpy() + offset * bool(words), capsize=3, label=words.get(name, name),
-                        xerr=scale * page_api.error_bar_lengths(v, lo, hi), **style)
-        ax.set_yticks([x for x, _, _ in ticks], [f"{lb} (n = {n:,})" for _, lb, n in ticks])
-        ax.set_ylim(len(ticks) - 0.5, -0.5)  # the first set-up at the top
-        ax.set_xlabel(label)
-        ax.grid(axis="x", alpha=0.3)
-        ax.legend()
-    fig.suptitle(f"{page.game.title}: {title}")
-    return fig
+def _forest(page: Page, rows: pl.DataFrame, title: str, panels: dict[str, str], scale: dict | None = None,
+            series: str = "policy", words: dict | None = None, **panel: pl.Expr) -> Forest:
+    """A Forest of the set-ups' rows (each labelled with its plays, in the order of x), a panel per measure of
+    `panels` (or `panel`, an expression): a series per policy in its colour, or per value of `series` in its `words`
+    (not a policy: grey)."""
+    plays = rows.group_by("x").agg(pl.col("setup_label").first(), pl.col("n_plays").max()).sort("x").rows()
+    names = {x: f"{label} (n = {n:,})" for x, label, n in plays}
+    order = [pl.col(series).replace_strict(list(words), range(len(words)))] if words else []
+    kept = {"series": pl.col(series).replace_strict(words)} if words else {"series": "policy", "policy": "policy"}
+    return Forest(stack(rows.sort("x", *order), panels, scale, row=pl.col("x").replace_strict(names), **kept, **panel),
+                  f"{page.game.title}: {title}", "95% interval", reference=None,
+                  panel_width=7.0 if len(panels) == 1 and not panel else 4.0)  # one panel: as wide as the page allows
 
 
 def _table(page: Page, title: str, mart: str, columns: str, *order: str, **options) -> None:
@@ -143,21 +139,17 @@ def start_hands(page: Page) -> None:
     gaps = gaps.join(policies, on="staggered_setup_id", how="left")
     labels = gaps.sort(pl.col("policy") != "random", "players", "setup_label")["setup_label"].unique(
         maintain_order=True).to_list()  # random tables by players first, then the strategies'
-    fig, axes = page.subplots(len(labels), width=4.0, height=3.4)
-    for ax, label in zip(axes, labels):
-        pair = gaps.filter(pl.col("setup_label") == label)
-        policy = pair["policy"][0]
-        for shift, (hands, face) in zip((-0.1, 0.1), HANDS.items()):  # side by side at each seat
-            name = f"{policy}, {hands} hands"
-            page.error_bars(ax, pair.select(pl.col("seat") + shift, pl.lit(name).alias("hands"), *[pl.col(
-                f"{hands}_win_share{end}").alias(f"win_share{end}") for end in ("", "_lo", "_hi")]), "seat",
-                "win_share", "hands", 100, {name: page.colour(policy)}, mfc=face)
-        ax.axhline(100 * pair["fair_share"][0], color="grey", linewidth=1, linestyle="--", label="fair share")
-        ax.set(xticks=range(pair["players"][0]), xlabel="seat (0 = start player)",
-               title=f"{label}\n({pair['staggered_n_plays'][0]:,} plays staggered, {pair['equal_n_plays'][0]:,} equal)")
-        ax.legend()
-    page_api.row_labels(axes, "win share (%, 95% interval)")
-    fig.suptitle(f"{page.game.title}: win share by seat, staggered hands (seat k: 4 + k cards; filled) or equal (open)")
+    titles = {r["setup_label"]: f"{r['setup_label']}\n({r['staggered_n_plays']:,} plays staggered, "
+              f"{r['equal_n_plays']:,} equal)" for r in gaps.unique("setup_label").iter_rows(named=True)}
+    order = pl.col("setup_label").replace_strict(labels, range(len(labels)))
+    ends = (("value", ""), ("lo", "_lo"), ("hi", "_hi"))
+    rows = pl.concat([gaps.sort(order, "seat").select(  # a series per hands, side by side at each seat
+        x="seat", panel=pl.col("setup_label").replace_strict(titles), policy="policy",
+        reference=100 * pl.col("fair_share"), series=pl.format("{}, {} hands", "policy", pl.lit(hands)),
+        open=pl.lit(hands == "equal"),
+        **{k: 100 * pl.col(f"{hands}_win_share{e}") for k, e in ends}) for hands in HANDS])
+    fig = Points(rows, f"{page.game.title}: win share by seat, staggered hands (seat k: 4 + k cards; filled) or equal "
+                 "(open)", "seat (0 = start player)", "win share (%, 95% interval)", height=3.4, most=3, sharey=False)
     zero = gaps.filter(pl.col("seat") == 0).sort(pl.col("setup_label") != "4 random players", -pl.col("equal_n_plays"))
     r = zero.row(0, named=True)
     verdict = verdict_words(r["staggered_vs_fair"], r["equal_vs_fair"])
@@ -212,9 +204,9 @@ def pieces_left(page: Page) -> None:
     left = _own(page, "mart_burgenland_pieces_left")
     if left.is_empty():
         return
-    fig = _panels(page, left.filter(pl.col("kind") != "any"), "which kind holds players back? Pieces left by the "
-                  "seats that did not win", [("left_share", "share of the kind's supply left (%, 95% interval)", 100,
-                                              "kind", KINDS)])
+    fig = _forest(page, left.filter(pl.col("kind") != "any"), "which kind holds players back? Pieces left by the "
+                  "seats that did not win", {"left_share": "share of the kind's supply left (%)"}, {"left_share": 100},
+                  "kind", KINDS)
     parts = []
     for _, rows in _named(left).group_by("x", maintain_order=True):
         kinds = rows.filter(pl.col("kind") != "any").sort("share_of_left", descending=True, nulls_last=True)
@@ -231,9 +223,10 @@ def jokers(page: Page) -> None:
     jk = _own(page, "mart_burgenland_jokers")
     if jk.is_empty():
         return
-    fig = _panels(page, jk, "the joker economy: where jokers come from besides the one dealt, and where they go", [
-        ("mean_jokers", "jokers gained per seat-play (95% interval)", 1, "measure", SOURCES),
-        ("mean_jokers", "jokers per seat-play (95% interval)", 1, "measure", USES)])
+    fig = _forest(page, jk.filter(pl.col("measure").is_in(list(SOURCES | USES))), "the joker economy: where jokers "
+                  "come from besides the one dealt, and where they go", {"mean_jokers": ""}, series="measure",
+                  words=SOURCES | USES, panel=pl.when(pl.col("measure").is_in(list(SOURCES))).then(pl.lit(
+                      "jokers gained per seat-play")).otherwise(pl.lit("jokers used or kept per seat-play")))
     parts = []
     for _, rows in _named(jk).group_by("x", maintain_order=True):
         m = {r["measure"]: r for r in rows.iter_rows(named=True)}
@@ -254,9 +247,8 @@ def wells(page: Page) -> None:
     own = _own(page, "mart_burgenland_wells")
     if own.is_empty():
         return
-    fig = _panels(page, own, "what wells are worth (8 rewards at most: 5, 4, 3, 3, 2, 2, 1, 1 by order)", [
-        ("wells_per_play", "wells built per play, all seats (95% interval)", 1),
-        ("coins_per_well", "reward coins per well (95% interval)", 1)])
+    fig = _forest(page, own, "what wells are worth (8 rewards at most: 5, 4, 3, 3, 2, 2, 1, 1 by order)", {
+        "wells_per_play": "wells built per play, all seats", "coins_per_well": "reward coins per well"})
     rich, poor = own.sort("wells_per_play").row(-1, named=True), own.sort("wells_per_play").row(0, named=True)
     short = page.mart("mart_burgenland_win_by_wells").filter(pl.col("wells_built") < pl.col("wells_supply"))
     share = short.group_by("setup_id", "policy_spec").agg(pl.col("seat_play_share").sum())["seat_play_share"].max()
@@ -277,9 +269,9 @@ def central(page: Page) -> None:
     own = _own(page, "mart_burgenland_central")
     if own.is_empty():
         return
-    fig = _panels(page, own, "how much the central castle is used", [
-        ("central_per_play", "pieces in the central castle per play (95% interval)", 1),
-        ("policy_placed_share", "the policy's pieces placed there (%, 95% interval)", 100)])
+    fig = _forest(page, own, "how much the central castle is used", {
+        "central_per_play": "pieces in the central castle per play",
+        "policy_placed_share": "the policy's pieces placed there (%)"}, {"policy_placed_share": 100})
     low, high = own.sort("policy_placed_share").row(0, named=True), own.sort("policy_placed_share").row(-1, named=True)
     most = own.sort("n_plays", "setup_label", descending=[True, False]).row(0, named=True)
     u = next(own.filter((pl.col("users") >= 100) & (pl.col("non_users") >= 100)).sort("n_plays", descending=True)

@@ -6,11 +6,23 @@ share one error rate (Holm; docs/statistics.md)."""
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from ...analysis.estimators import MARGIN_SHARE, Z90, holm, wilson
-from ...analysis.page import GameReport, Page, ci, count, error_bar_lengths, lead, pct, sentence, span
+from ...analysis.page import (
+    Forest,
+    GameReport,
+    Page,
+    Points,
+    ci,
+    count,
+    lead,
+    pct,
+    sentence,
+    span,
+    stack,
+    with_n,
+)
 from ...analysis.sections import figure_rows
 from .constants import RESOURCES
 
@@ -24,38 +36,19 @@ def _most_played(drawn: pl.DataFrame) -> str:
     return sizes.sort("n_plays", "players", "label", descending=[True, True, False])["label"][0]
 
 
-def _points(ax, page: Page, drawn: pl.DataFrame, labels: list[str], x: str, y: str, ticks: list, scale: float = 1):
-    """Each set-up's y with its interval at the positions of `ticks` (the values of column x), side by side."""
-    style = page.style(labels)
-    for i, label in enumerate(labels):
-        rows = {r[x]: r for r in drawn.filter(pl.col("label") == label).iter_rows(named=True)}
-        shown = [t for t in ticks if t in rows]
-        if not shown:
-            continue
-        xs = np.array([ticks.index(t) for t in shown]) + (i - (len(labels) - 1) / 2) * 0.7 / len(labels)
-        ys = np.array([rows[t][y] for t in shown], dtype=float)
-        err = error_bar_lengths(ys, [rows[t][f"{y}_lo"] for t in shown], [rows[t][f"{y}_hi"] for t in shown])
-        n = max(r["n_plays"] for r in rows.values())
-        ax.errorbar(xs, scale * ys, yerr=scale * err, fmt=style[label]["marker"], color=style[label]["color"],
-                    capsize=2, markersize=4, label=f"{label} (n = {n:,})")
-    ax.set_xticks(range(len(ticks)), [str(t) for t in ticks])
-
-
 @lead
 def production_vs_dice(page: Page) -> None:
     production, drawn, labels = figure_rows(page, "mart_catan_production_vs_dice")
     if not labels:
         return
-    fig, axes = page.subplots(len(BUILDINGS), width=5.8, height=3.6, sharey=True)
-    for ax, (building, plural) in zip(axes, BUILDINGS.items()):
-        _points(ax, page, drawn.filter(pl.col("building") == building), labels, "resource", "ratio",
-                list(RESOURCES), 100)
-        ax.axhline(100, color="grey", linestyle="--", linewidth=1, label="the dice's promise (pips/36 a roll)")
-        ax.set_title(f"cards received by {plural}")
-        ax.legend()
-    axes[0].set_ylabel("received, % of the dice's promise")
-    fig.suptitle("Catan: cards received from rolls against the dice's promise\n"
-                 "(tables of one policy, published rules, 95% intervals)")
+    order = [pl.col(c).replace_strict(list(v), range(len(v))) for c, v in (("building", BUILDINGS),
+                                                                           ("resource", RESOURCES))]
+    fig = Points(drawn.sort(order[0], "players", "label", order[1]).select(
+        "n_plays", x="resource", series="label", panel=pl.format("cards received by {}", pl.col("building").replace(
+            BUILDINGS)), reference=pl.lit(100.0), **{k: 100 * pl.col(f"ratio{e}") for k, e in (
+                ("value", ""), ("lo", "_lo"), ("hi", "_hi"))}),
+        "Catan: cards received from rolls against the dice's promise\n(tables of one policy, published rules, "
+        "95% intervals)", "", "received, % of the dice's promise", "the dice's promise (pips/36 a roll)", 5.8)
     drawn = drawn.with_columns(p_holm=pl.Series(holm(drawn["ratio_p"].to_numpy()), dtype=pl.Float64))
     quoted = drawn.filter(pl.col("label") == _most_played(drawn)).sort("ratio")
     least, most = (ci(r, "ratio", where=f"{r['building']} {r['resource']}")
@@ -90,14 +83,10 @@ def losses(page: Page) -> None:
     lost, drawn, labels = figure_rows(page, "mart_catan_losses")
     if not labels:
         return
-    seats = list(range(int(drawn["seat"].max()) + 1))
-    fig, axes = page.subplots(2, width=5.8, height=3.6, sharey=True)
-    for ax, (what, title) in zip(axes, (("robbed", "stolen by the robber"), ("discarded", "discarded on a 7"))):
-        _points(ax, page, drawn, labels, "seat", f"mean_{what}", seats)
-        ax.set(title=f"cards {title}", xlabel="seat (0 = the start player)")
-        ax.legend()
-    axes[0].set_ylabel("cards lost a play (95% interval)")
-    fig.suptitle("Catan: cards lost by seat (tables of one policy, published rules, 95% intervals)")
+    fig = Points(stack(drawn.sort("players", "label", "seat"), {"mean_robbed": "cards stolen by the robber",
+                       "mean_discarded": "cards discarded on a 7"}, x="seat", series="label", n_plays="n_plays"),
+                 "Catan: cards lost by seat (tables of one policy, published rules, 95% intervals)",
+                 "seat (0 = the start player)", "cards lost a play (95% interval)", panel_width=5.8)
     pairs = _tested_loss_pairs(page, drawn["run_id"].unique())
     quoted = drawn.filter(pl.col("label") == _most_played(drawn), pl.col("seat") == 0).row(0, named=True)
     page.figure("losses", fig, "Cards lost to the robber and to discards", sentence(
@@ -150,29 +139,14 @@ def card_holders(page: Page) -> None:
     if not labels:
         return
     drawn = _holder_tests(drawn.drop_nulls("holder_win_share"))
-    style = page.style(labels)
-    fig, axes = page.subplots(len(CARDS), width=4.2, height=1.4 + 0.42 * len(labels), sharey=True)
-    for ax, (card, name) in zip(axes, CARDS.items()):
-        rows = {r["label"]: r for r in drawn.filter(pl.col("card") == card).iter_rows(named=True)}
-        for y, label in enumerate(labels):
-            r = rows.get(label)
-            if r is None:
-                continue
-            for who, fill, dy in (("holder", style[label]["color"], -0.15), ("without", "white", 0.15)):
-                x = np.array([r[f"{who}_win_share"]])
-                err = error_bar_lengths(x, [r[f"{who}_win_share_lo"]], [r[f"{who}_win_share_hi"]])
-                ax.errorbar(100 * x, [y + dy], xerr=100 * err, fmt="o", color=style[label]["color"],
-                            markerfacecolor=fill, capsize=2, markersize=5)
-            ax.plot([100 * r["fair_share"]] * 2, [y - 0.35, y + 0.35], color="grey", linewidth=1)
-        ax.set_yticks(range(len(labels)), [f"{lb} (n = {rows[lb]['n_plays']:,})" if lb in rows else lb
-                                           for lb in labels])
-        ax.set(title=f"the {name}", xlabel="win share (%, 95% interval)")
-        ax.plot([], [], "o", color="grey", label="the card's holder at the end")
-        ax.plot([], [], "o", color="grey", markerfacecolor="white", label="a seat without it (mean)")
-        ax.plot([], [], color="grey", linewidth=1, label="a seat's fair share")
-        ax.legend()
-    axes[0].invert_yaxis()  # the shared axis: once, so the set-ups read top-down in players order
-    fig.suptitle("Catan: do the card holders win? (tables of one policy, published rules)")
+    order = pl.col("card").replace_strict(list(CARDS), range(len(CARDS)))
+    rows = stack(drawn.sort("players", "label", order), {"holder_win_share": "the card's holder at the end",
+                 "without_win_share": "a seat without it (mean)"}, {"holder_win_share": 100, "without_win_share": 100},
+                 into="series", row=with_n(), panel=pl.format("the {}", pl.col("card").replace_strict(CARDS)),
+                 policy="focal", reference=100 * pl.col("fair_share"))
+    fig = Forest(rows.with_columns(open=pl.col("series") == "a seat without it (mean)"), "Catan: do the card holders "
+                 "win? (tables of one policy, published rules)", "win share (%, 95% interval)", reference=None,
+                 reference_label="a seat's fair share", panel_width=4.2)
     page.figure("card_holders", fig, "Longest route and largest army", sentence(
         *_holder_findings(drawn, _most_played(drawn)),
         "an association, not a cause: the card is worth 2 points and goes to a seat doing well"))

@@ -11,7 +11,20 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ...analysis.estimators import holm
-from ...analysis.page import GameReport, Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence
+from ...analysis.page import (
+    Forest,
+    GameReport,
+    Page,
+    Points,
+    ci,
+    count,
+    error_bar_lengths,
+    interval,
+    lead,
+    number,
+    pct,
+    sentence,
+)
 
 # How a build round resolved, in the rule text's cases (docs/games/mauer.md), in the order of the text.
 OUTCOMES = {"builder_builds": "the builder builds (nobody guessed)", "competitors_build": "guessers build",
@@ -187,25 +200,17 @@ def match_totals(page: Page) -> None:
     totals = _one_policy(page, page.mart("mart_mauer_match_totals")).filter(pl.col("rounds") > 1)
     if totals.is_empty():
         return
-    counts = sorted(totals["players"].unique().to_list())
-    fig, axes = page.subplots(len(counts), width=3.0, height=3.4, sharey=True)
-    for ax, n in zip(axes, counts):
-        table = totals.filter(players=n)
-        policies = [p for p in page.game.policies() if p in set(table["set_up_policy"])]
-        for i, policy in enumerate(policies):
-            rows = table.filter(set_up_policy=policy).sort("player")
-            ax.errorbar(rows["player"] + (i - (len(policies) - 1) / 2) * 0.15, rows["mean_total"],
-                        yerr=error_bar_lengths(rows["mean_total"], rows["mean_total_lo"], rows["mean_total_hi"]),
-                        fmt="o", capsize=3, color=page.colour(policy))
-        ax.legend(handles=[Line2D([], [], color=page.colour(p), marker="o", linestyle="none", label=f"{p} players")
-                           for p in policies])
-        matches = sorted(set(table["n_matches"]))
-        ax.set(title=f"{n} players (n = {matches[0]:,}" + (f" to {matches[-1]:,}" if len(matches) > 1 else "")
-               + " matches)", xticks=range(n), xlabel="table position")
-    axes[0].set_ylabel("mean penalty points per match\n(95% bootstrap interval)")
+    matches = {n: sorted(set(table["n_matches"])) for (n,), table in totals.group_by("players")}
+    panels = {n: f"{n} players\n(n = {m[0]:,}" + (f" to {m[-1]:,}" if len(m) > 1 else "") + " matches)"
+              for n, m in matches.items()}
     rounds = sorted(totals["rounds"].unique().to_list())
-    fig.suptitle(f"{page.game.title}: penalty points over a match of {' or '.join(map(str, rounds))} plays by "
-                 "table position (0 = the match's first builder), tables of one policy", y=1.04)
+    order = pl.col("set_up_policy").replace_strict(list(page.game.policies()), range(len(page.game.policies())))
+    fig = Points(totals.sort("players", order, "player").select(
+        x="player", series=pl.format("{} players", "set_up_policy"), policy="set_up_policy",
+        panel=pl.col("players").replace_strict(panels),
+        value="mean_total", lo="mean_total_lo", hi="mean_total_hi"), f"{page.game.title}: penalty points over a "
+        f"match of {' or '.join(map(str, rounds))} plays by table position (0 = the match's first builder), tables "
+        "of one policy", "table position", "mean penalty points per match\n(95% bootstrap interval)", height=3.4)
     pairs = _tested_pairs(page, "position", totals["run_id"].unique())
     means = totals.rename({"player": "position", "mean_total": "mean", "mean_total_lo": "mean_lo",
                            "mean_total_hi": "mean_hi"})
@@ -234,21 +239,16 @@ def baurunde_cases(page: Page) -> None:
     cases = cases.join(shown.select("run_id"), on="run_id")
     labels = shown["label"].to_list()
     policies = dict(shown.join(page.runs.select("run_id", "focal"), on="run_id").select("label", "focal").rows())
-    order = list(OUTCOMES)[::-1]  # the text's first case on top
-    fig, (ax,) = page.subplots(1, width=9.0, height=0.3 * len(order) * len(labels) + 1.6)
-    height = 0.8 / len(labels)
-    for i, label in enumerate(labels):
-        run = {r["outcome"]: r for r in cases.filter(label=label).iter_rows(named=True)}
-        y = [k - (i - (len(labels) - 1) / 2) * height for k in range(len(order))]  # the legend's order, top down
-        share, lo, hi = ([run[o][c] if o in run else 0.0 for o in order] for c in ("share", "share_lo", "share_hi"))
-        first = next(iter(run.values()))
-        ax.barh(y, [100 * s for s in share], height, xerr=100 * error_bar_lengths(share, lo, hi), capsize=2,
-                color=page.colour(policies[label] or "mixed"),
-                label=f"{label} (n = {first['n_baurunden']:,} {unit} in {first['n_plays']:,} plays)")
-    ax.set_yticks(range(len(order)), [OUTCOMES[o] for o in order])
-    ax.set_xlabel(f"share of {unit} (%, 95% intervals, the play the unit)")
-    ax.set_title(f"{page.game.title}: how {unit} resolve (runs that logged every one)")
-    ax.legend()
+    names = {r["label"]: f"{r['label']} (n = {r['n_baurunden']:,} {unit} in {r['n_plays']:,} plays)"
+             for r in cases.unique("label").iter_rows(named=True)}
+    order = pl.col("outcome").replace_strict(list(OUTCOMES), range(len(OUTCOMES)))  # the text's first case on top
+    fig = Forest(cases.sort(order, "label").select(
+        row=pl.col("outcome").replace_strict(OUTCOMES), panel=pl.lit(""),
+        series=pl.col("label").replace_strict(names),
+        policy=pl.col("label").replace_strict(policies).fill_null("mixed"),
+        **{k: 100 * pl.col(f"share{e}") for k, e in (("value", ""), ("lo", "_lo"), ("hi", "_hi"))}),
+        f"{page.game.title}: how {unit} resolve (runs that logged every one)",
+        f"share of {unit} (%, 95% intervals, the play the unit)", None, panel_width=7.0)
     parts = []
     for label in labels:
         top = cases.filter(label=label).sort("share", descending=True).row(0, named=True)

@@ -3,25 +3,29 @@ win?), and what decides a pair (jokers, bans, Wunschkarte swaps) in the runs tha
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from ...analysis.estimators import MARGIN_SHARE, Z90, holm, wilson
-from ...analysis.page import GameReport, Page, ci, count, error_bar_lengths, interval, lead, number, pct, sentence, span
+from ...analysis.page import (
+    Forest,
+    GameReport,
+    Page,
+    ci,
+    count,
+    interval,
+    lead,
+    number,
+    pct,
+    sentence,
+    span,
+    stack,
+    with_n,
+)
 
 # The pair measures of mart_mauerbruch_pair_deciders, in words; those with an interval in the mart have _lo/_hi.
 PAIR_MEASURES = {"double_share": "a double pair", "joker_share": "a joker made the pair",
                  "ban_decided_share": "a ban made a double single", "ban_pair_share": "a pair of two bans",
                  "swap_share": "taken after a Wunschkarte swap", "ban_in_force_share": "taken while a ban lay open"}
-
-
-def _rate_panel(ax, rows: pl.DataFrame, column: str, colours: list[str], scale: float = 100.0) -> None:
-    """One point a set-up (top down in the rows' order) with its 95% interval, in its policy's colour."""
-    y = np.arange(rows.height)[::-1]
-    value = rows[column].to_numpy().astype(float)
-    err = error_bar_lengths(value, rows[f"{column}_lo"], rows[f"{column}_hi"])
-    for k in range(rows.height):
-        ax.errorbar(scale * value[k], y[k], xerr=scale * err[:, k:k + 1], fmt="o", color=colours[k], capsize=3)
 
 
 @lead
@@ -34,19 +38,13 @@ def endings(page: Page) -> None:
     if drawn.is_empty():
         return
     drawn = _breaker_tests(drawn)
-    colours = [page.colour(p) for p in drawn["focal"]]
-    y = np.arange(drawn.height)[::-1]
-    fig, axes = page.subplots(3, width=3.3, height=0.42 * drawn.height + 1.6, sharey=True)
-    _rate_panel(axes[0], drawn, "breaker_win_share", colours)
-    axes[0].scatter(100 * drawn["fair_share"], y, marker="|", s=300, color="grey", label="a seat's fair share")
-    axes[0].set(xlabel="the breaker's win share\n(% of broken plays, ties split)", xlim=(0, 100))
-    axes[0].legend()
-    _rate_panel(axes[1], drawn, "mean_bonus", colours, scale=1.0)
-    axes[1].set_xlabel("cards the break adds (mean)")
-    _rate_panel(axes[2], drawn, "blocked_rate", colours)
-    axes[2].set(xlabel="plays that end blocked (%)", xlim=(0, None))
-    axes[0].set_yticks(y, [f"{label} (n = {n:,})" for label, n in drawn.select("label", "n_plays").rows()])
-    fig.suptitle(f"{page.game.title}: how plays end, tables of one policy (95% intervals)", y=1.02)
+    rows = stack(drawn, {"breaker_win_share": "the breaker's win share\n(% of broken plays, ties split)",
+                         "mean_bonus": "cards the break adds (mean)", "blocked_rate": "plays that end blocked (%)"},
+                 {"breaker_win_share": 100, "blocked_rate": 100}, row=with_n(), policy="focal", fair=100 * pl.col(
+                     "fair_share"))  # the fair share: the breaker's alone
+    fig = Forest(rows.with_columns(reference=pl.when(pl.col("panel").str.starts_with("the breaker")).then("fair")),
+                 f"{page.game.title}: how plays end, tables of one policy", "95% interval", reference=None,
+                 reference_label="a seat's fair share")
     top = drawn.sort("n_plays", "players", descending=True).row(0, named=True)
     blocked = drawn.sort("blocked_rate", descending=True).row(0, named=True)
     breaker = (f"at {top['label']} the player who breaks the wall takes a win share of "
@@ -128,22 +126,13 @@ def pair_deciders(page: Page) -> None:
         return
     # Pairs are logged by runs of their own, whose plays a larger run may hold too: one run per set-up is drawn.
     deciders = deciders.sort("n_pairs", descending=True).unique("label", keep="first").sort("label")
-    policies = dict(page.runs.select("run_id", "focal").rows())
-    order = list(PAIR_MEASURES)
-    fig, (ax,) = page.subplots(1, width=9.0, height=0.3 * len(order) * deciders.height + 1.6)
-    height = 0.8 / deciders.height
-    for i, row in enumerate(deciders.iter_rows(named=True)):
-        y = np.arange(len(order))[::-1] - (i - (deciders.height - 1) / 2) * height  # the legend's order, top down
-        share = np.array([row[m] for m in order])
-        ax.barh(y, 100 * share, height, label=f"{row['label']} (n = {row['n_pairs']:,} pairs)",
-                color=page.colour(policies[row["run_id"]] or "mixed"))
-        sure = [k for k, m in enumerate(order) if f"{m}_lo" in row]  # the measures the mart gives an interval
-        ax.errorbar(100 * share[sure], y[sure], fmt="none", color="black", capsize=2, xerr=100 * error_bar_lengths(
-            share[sure], [row[f"{order[k]}_lo"] for k in sure], [row[f"{order[k]}_hi"] for k in sure]))
-    ax.set_yticks(np.arange(len(order))[::-1], [PAIR_MEASURES[m] for m in order])
-    ax.set_xlabel("share of pairs taken (%; 95% intervals where drawn, the play the unit)")
-    ax.set_title(f"{page.game.title}: what decides a pair (runs that logged every pair)")
-    ax.legend()
+    bare = [m for m in PAIR_MEASURES if f"{m}_lo" not in deciders.columns]  # a measure the mart gives no interval
+    shares = stack(deciders.with_columns(pl.col(m).alias(f"{m}{e}") for m in bare for e in ("_lo", "_hi")),
+                   PAIR_MEASURES, dict.fromkeys(PAIR_MEASURES, 100), into="row", panel=pl.lit(""),
+                   series=with_n(n="n_pairs").str.replace(r"\)$", " pairs)"), policy=pl.col("run_id").replace_strict(
+                       dict(page.runs.select("run_id", pl.col("focal").fill_null("mixed")).rows())))
+    fig = Forest(shares, f"{page.game.title}: what decides a pair (runs that logged every pair)",
+                 "share of pairs taken (%; 95% intervals where drawn, the play the unit)", None, panel_width=7.0)
     rows = deciders.to_dicts()
     page.figure("pair_deciders", fig, "What decides a pair", sentence(
         "a joker makes the pair in " + " and ".join(

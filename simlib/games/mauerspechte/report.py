@@ -16,6 +16,7 @@ from ...analysis.estimators import holm
 from ...analysis.page import (
     GameReport,
     Page,
+    Points,
     SeatBars,
     ci,
     column_list,
@@ -27,6 +28,7 @@ from ...analysis.page import (
     replaces,
     sentence,
     span,
+    stack,
 )
 from ...analysis.sections import quoted
 
@@ -71,22 +73,17 @@ def _tables(page: Page, title: str, frame: pl.DataFrame, columns: str, mart: str
     page.split_table(title, frame.sort("players", "setup_label", *spec[:1]), ["setup_label", *spec], mart, **kw)
 
 
-def _figure(page: Page, drawn: pl.DataFrame, labels: list, x: str, panels: dict, title: str, scale=1, ref=None, **kw):
-    """A panel per column of `panels` (column: title; one the frame lacks is the caller's); the legend below."""
-    fig, axes = page.subplots(len(panels), width=6.1 if len(panels) > 1 else 10.0, height=3.8, **kw)
-    for ax, (y, text) in zip(axes, panels.items()):
-        ax.set_title(text)
-        if y in drawn.columns and labels:  # a table too small for a figure leaves its panel empty
-            if ref is not None:
-                ax.axhline(ref, color="grey", linestyle="--", linewidth=1)
-            rows = drawn.with_columns(pl.col(f"{y}{e}").fill_null(pl.col(y)) for e in ("_lo", "_hi"))  # one play
-            page.error_bars(ax, rows, x, y, "label", scale, spread=0.7 / len(labels), series_style=page.style(labels),
-                            markersize=4)  # the set-ups side by side, each in its policy's colour and its marker
-            ax.set(xticks=(t := sorted(set(drawn[x]))), xlabel=XLABELS.get(x, x), xticklabels=[
-                f"{c}\n(price {CHIPS[c]})" if x == "chip" else c for c in t])
-            ax.legend()
-    fig.suptitle(f"Die Mauerspechte: {title} (tables of one policy, published rules, 95% intervals)")
-    return fig, axes
+def _points(drawn: pl.DataFrame, x: str, panels: dict, title: str, scale: float = 1.0, ref: float | None = None,
+            **kw) -> Points:
+    """Points: a panel per column of `panels` (column: title), the set-ups side by side at each value of `x`, each
+    in its policy's colour and its marker (a set-up of one play: its point without an interval)."""
+    one = drawn.with_columns(pl.col(f"{y}{e}").fill_null(pl.col(y)) for y in panels for e in ("_lo", "_hi"))
+    ticks = pl.format("{}\n(price {})", "chip", pl.col("chip").replace_strict(CHIPS)) if x == "chip" else x
+    rows = stack(one.sort(x, "players", "label"), panels, dict.fromkeys(panels, scale), x=ticks, series="label",
+                 n_plays="n_plays")
+    return Points(rows if ref is None else rows.with_columns(reference=pl.lit(float(ref))), "Die Mauerspechte: "
+                  f"{title} (tables of one policy, published rules, 95% intervals)", XLABELS.get(x, x), "",
+                  panel_width=6.1 if len(panels) > 1 else 10.0, height=3.8, **kw)
 
 
 @lead
@@ -94,8 +91,9 @@ def hotel_payback(page: Page) -> None:
     table, drawn, labels = _setups(page, "mart_mauerspechte_hotel_payback")
     if not labels:
         return
-    fig, _ = _figure(page, drawn, labels, "chip", {"yield_ratio": "the owner's cards a roll, % of the dice's 2 × "
-                     "pips/36", "paid_back_share": "hotels paid back by the end (%)"}, "do hotels pay back?", 100, 100)
+    fig = _points(drawn, "chip", {"yield_ratio": "the owner's cards a roll, % of the dice's 2 × pips/36",
+                                  "paid_back_share": "hotels paid back by the end (%)"}, "do hotels pay back?", 100,
+                  100, reference_label="100%", sharey=False)
     rows = sorted(quoted(drawn, "n_hotels"), key=lambda r: r["yield_ratio"])
     paid = sorted(rows, key=lambda r: r["paid_back_share"])
     ends = {k: " to ".join(dict.fromkeys(ci(r, k, where=f"chip {r['chip']}") for r in (o[0], o[-1])))
@@ -155,8 +153,8 @@ def hotel_field(page: Page) -> None:
     table, drawn, labels = _setups(page, "mart_mauerspechte_hotel_field")
     if not labels:
         return
-    fig, _ = _figure(page, drawn, labels, "chip", {"owner_uplift": "to the owner's buildings", "others_uplift":
-                     "to the opponents'"}, "cards a hotel's chip gives its field beyond the old 2/3/11/12", sharey=True)
+    fig = _points(drawn, "chip", {"owner_uplift": "to the owner's buildings", "others_uplift": "to the opponents'"},
+                  "cards a hotel's chip gives its field beyond the old 2/3/11/12")
     most, owner, others, shares = max(rows := quoted(drawn, "n_hotels"), key=lambda r: r["others_uplift"]), *(
         [r[c] for r in rows] for c in ("owner_uplift", "others_uplift", "others_share"))
     page.figure("hotel_field", fig, "What a hotel chip does to the field", sentence(
@@ -172,14 +170,14 @@ def hotel_field(page: Page) -> None:
 def hotel_wins(page: Page) -> None:
     table, drawn, labels = _setups(page, "mart_mauerspechte_buyers", pl.col.item == "hotel", pl.col.seat.is_null())
     _, held, shown = _setups(page, "mart_mauerspechte_win_by_holdings", pl.col.item == "hotels", pl.col.seat_plays > 29)
-    if not labels:
+    if not labels or not shown:
         return
-    fig, axes = _figure(page, held, shown, "owned", {"win_share": "win share (%) of seats by hotels owned, counts of "
-                        "30 seat-plays or more"}, "hotels and winning", 100)
+    fig = _points(held, "owned", {"win_share": "win share (%) of seats by hotels owned, counts of 30 seat-plays or "
+                                               "more"}, "hotels and winning", 100).draw(page)
     for n in sorted(set(held["players"])):
-        axes[0].axhline(100 / n, color="grey", linestyle="--", linewidth=1 + n % 2, label=f"fair share, {n} players")
-    if held.height:
-        axes[0].legend()
+        fig.axes[0].axhline(100 / n, color="grey", linestyle="--", linewidth=1 + n % 2,
+                            label=f"fair share, {n} players")
+    fig.axes[0].legend()
     r = quoted(drawn)[0]
     page.figure("hotel_wins", fig, "Hotels and winning", sentence(
         f"at {r['label']} the {pct(r['buyer_share'])} of seats that owned a hotel at the end win a share of "
@@ -244,8 +242,8 @@ def points(page: Page) -> None:
                 "mart_mauerspechte_points_by_source")
     table, drawn, labels = _setups(page, "mart_mauerspechte_love_parades", pl.col.n_parades > 0)
     if labels:  # the victory-point chips of Love Parades, and their price
-        fig, _ = _figure(page, drawn, labels, "players", {"parades_per_play": "Love Parades a play",
-                         "mean_price": "cards paid for a chip"}, "Love Parades and the price of a victory-point chip")
+        fig = _points(drawn, "players", {"parades_per_play": "Love Parades a play", "mean_price": "cards paid for a "
+                      "chip"}, "Love Parades and the price of a victory-point chip", sharey=False)
         r = quoted(drawn)[0]
         page.figure("love_parades", fig, "Love Parades and the price of a chip", sentence(
             f"at {r['label']} a play holds {ci(r, 'parades_per_play', False)} Love Parades and a chip costs "
@@ -261,10 +259,15 @@ def wall(page: Page) -> None:
     _, seats, _ = _setups(page, "mart_mauerspechte_buyers", pl.col.item == "wall_piece", pl.col.seat >= 0)
     if not labels:
         return
-    fig, axes = _figure(page, seats, labels, "seat", {"opened": "plays whose wall has opened (%), by turn",
-                        "mean_owned": "wall pieces a play, by seat"}, "the wall, opened by its first lower piece")
+    fig, axes = page.subplots(2, width=6.1, height=3.8)  # a curve beside points by seat: the game's own figure
     page.steps(axes[0], hist, labels, "opened_turn", "opened_share", 100, markevery=0.2, markersize=4)
-    axes[0].set_xlabel("turn")
+    page.error_bars(axes[1], seats, "seat", "mean_owned", "label", spread=0.7 / len(labels), markersize=4,
+                    series_style=page.style(labels))
+    axes[0].set(title="plays whose wall has opened (%), by turn", xlabel="turn")
+    axes[1].set(title="wall pieces a play, by seat", xlabel=XLABELS["seat"], xticks=sorted(set(seats["seat"])))
+    axes[1].legend()
+    fig.suptitle("Die Mauerspechte: the wall, opened by its first lower piece (tables of one policy, published rules, "
+                 "95% intervals)")
     r = quoted(drawn)[0]
     page.figure("wall", fig, "When the wall opens, and who buys it", sentence(
         f"at {r['label']} the wall opened in {ci(r, 'opened_share')} of the plays, on average at turn "
@@ -299,8 +302,8 @@ def length_vs_catan(page: Page) -> None:
             else length).is_empty():  # set-ups at the published rules that Catan also played
         return
     drawn = page.with_setups(matched, "label")
-    fig, _ = _figure(page, drawn, drawn.sort("players", "label")["label"].to_list(), "players", {"difference": "turns "
-                     "Die Mauerspechte adds to Catan's mean (95% interval)"}, "game length against Catan's default")
+    fig = _points(drawn, "players", {"difference": "turns Die Mauerspechte adds to Catan's mean (95% interval)"},
+                  "game length against Catan's default")
     tested = matched.with_columns(p_holm=pl.Series(holm(matched["p_value"].to_numpy()), dtype=pl.Float64))
     page.figure("length_vs_catan", fig, "Game length against the base game", sentence(
         *_catan_words(tested), "played to 15 points at 4 players, 17 at 3; Catan to 10"))

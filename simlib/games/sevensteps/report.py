@@ -18,6 +18,7 @@ from ...analysis.page import (
     GameReport,
     Histogram,
     Page,
+    Points,
     ci,
     count,
     interval,
@@ -232,19 +233,14 @@ def start_player(page: Page) -> None:
     if seats.is_empty() or (drawn := _drawn(seats, most_players=False)).is_empty():
         return
     counts = sorted(drawn["players"].unique().to_list())  # a row per side, a panel per player count played
-    panels = [(side, n) for side in SIDES for n in counts if not drawn.filter(side=side, players=n).is_empty()]
-    fig, axes = page.subplots(len(panels), width=4.0, height=3.3, most=len(counts), sharey=True)
-    colours = {p: _colour(page, p) for p in drawn["policy"].unique()}
-    for ax, (side, n) in zip(axes, panels):
-        rows = drawn.filter(side=side, players=n).sort("policy")
-        page.error_bars(ax, rows.drop("n_plays"), "seat", "advantage", "policy", 100, colours)  # n: in the table
-        ax.axhline(0, color="grey", linestyle="--", linewidth=1)
-        ax.set(title=f"{n} players, {'mixed back' if side == 'back' else 'front'} sides", xticks=range(n),
-               xlabel="seat (0 = the start player)")
-        ax.legend()
-    for ax in (ax for ax in axes if ax.get_subplotspec().is_first_col()):
-        ax.set_ylabel("win share − fair share\n(points of %, 95% interval)")
-    fig.suptitle(f"{page.game.title}: is the start player favoured? Tables of one policy, by side")
+    side = pl.col("side").replace_strict(list(SIDES), range(len(SIDES)))
+    fig = Points(drawn.sort(side, "players", "policy", "seat").select(  # n: in the table
+        x="seat", series="policy", policy=pl.col("policy").str.split(" (").list.first(), reference=pl.lit(0.0),
+        panel=pl.format("{} players, {} sides", "players", pl.col("side").replace({"back": "mixed back"})),
+        **{k: 100 * pl.col(f"advantage{e}") for k, e in (("value", ""), ("lo", "_lo"), ("hi", "_hi"))}),
+        f"{page.game.title}: is the start player favoured? Tables of one policy, by side",
+        "seat (0 = the start player)", "win share − fair share\n(points of %, 95% interval)", "no advantage",
+        height=3.3, most=len(counts))
     seat0 = drawn.filter(seat=0)
     sides = _tested(_sides(seat0, "advantage", (pl.col("win_share") * (1 - pl.col("win_share"))
                                                / pl.col("effective_plays")).sqrt()), "p", pl.lit(MARGIN_SHARE))
