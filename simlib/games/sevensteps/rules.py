@@ -1,7 +1,8 @@
 """The rules of 7 Steps as pure compiled functions over the board's arrays (named blocks the kernel,
 the policies' search and the tests share).
 
-The board state is `height` [49]: discs on each field (every disc of a tower has its field's colour).
+The board state is `height` [49]: discs on each field (every disc of a tower has its field's colour); `bd` is
+the board's arrays (state.BoardArrays).
 A hand or the bag is 7 counts, one per colour.
 """
 
@@ -24,12 +25,13 @@ from .constants import (
 
 
 @block()
-def first_placements(height, colour, group, hand, effect, out):
+def first_placements(height, bd, hand, effect, out):
     """Fields where a turn's first disc may go, into `out`; returns how many.
 
     A held colour's disc goes on a field of its colour at the lowest height of the field's group (the
     colour over the board, or the colour on one tile: option first_disc); under high_start, on any field of
     a held colour."""
+    colour, group = bd.colour, bd.group
     lowest = np.empty(N_FIELDS, np.int64)  # per group (at most 49 groups)
     lowest[:] = 1 << 30
     for f in range(N_FIELDS):
@@ -69,9 +71,10 @@ def step_allowed(level, last_level, effect):
 
 
 @block()
-def next_placements(height, colour, neighbours, hand, used, last_field, last_level, effect, out, out_dir):
+def next_placements(height, bd, hand, used, last_field, last_level, effect, out, out_dir):
     """Fields where the next disc may go (adjacent to the last, of a held colour, not used this turn, at
     an allowed level), with the direction stepped in; returns how many."""
+    colour, neighbours = bd.colour, bd.neighbours
     n = 0
     for d in range(6):
         g = neighbours[last_field, d]
