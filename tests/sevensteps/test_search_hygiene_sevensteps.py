@@ -13,7 +13,7 @@ from simlib.core.lineup import Lineup, lineup
 from simlib.core.rng import play_key
 from simlib.games.sevensteps import GAME
 from simlib.games.sevensteps.constants import AID, BONUS, EV_COLS, N_COLOURS
-from simlib.games.sevensteps.play import Events, Until, deal, play_on
+from simlib.games.sevensteps.play import Events, Until, deal, new_turn_work, play_on
 from simlib.games.sevensteps.policies import GREEDY, POLICIES, SEARCH
 from simlib.games.sevensteps.search import new_work, search_turn
 from simlib.games.sevensteps.state import PLAN_WIDTH, S_REASON, S_TURN, new_state
@@ -35,7 +35,7 @@ class SearchPlay:
         deal(self.st, *sizes, self.key)
 
     def _run(self, plan, turns, stop_code):
-        play_on(self.st, self.setup, self.lineup, self.key, plan, Until(turns, stop_code), NO_EV)
+        play_on(self.st, self.setup, self.lineup, self.key, plan, Until(turns, stop_code), NO_EV, self.work.turn)
 
     def decisions(self):
         """Yields at each turn of a search seat (the seat) and plays on with decide()'s plan."""
@@ -105,7 +105,7 @@ def played_on(p, st):
     """The seats' outputs after eight more turns of greedy seats from `st`, with the play's draws."""
     st, n, defaults = copied(st), len(p.lineup.codes), p.lineup.defaults
     greedy = Lineup(np.full(n, GREEDY), np.tile(defaults[GREEDY], (n, 1)), defaults)
-    play_on(st, p.setup, greedy, p.key, np.zeros(PLAN_WIDTH, np.int64), Until(8, -1), NO_EV)
+    play_on(st, p.setup, greedy, p.key, np.zeros(PLAN_WIDTH, np.int64), Until(8, -1), NO_EV, new_turn_work())
     return st.seat_out
 
 

@@ -508,8 +508,8 @@ def test_greedy_plays_its_build_aid_tile_on_the_best_target_when_it_gains_more_t
             apply_aid(TAKE_DOWN, a[j], -1, trial, np.zeros(7, np.int64), t.bd.colour)
             values.append((best_with(trial, t), a[j]))
         code, prm = _policy(GREEDY)
-        play, aid_a, _, plan, plan_n, *_ = plan_turn(code, prm, b4, -1, t.height, t.hand, setup(t, ta, False), 7,
-                                                     draws(9))
+        play, aid_a, *_ = plan_turn(code, prm, b4, -1, t.height, t.hand, setup(t, ta, False), draws(9),
+                                    np.empty(7, np.int64))
         best = max(v for v, _ in values)
         assert play == (best > without + 2)
         if play:
@@ -541,8 +541,8 @@ def test_the_climber_gives_up_a_point_for_a_tile_only_when_it_holds_none():
             t = Turn({}, {"blue": 7})
             code, prm = _policy(CLIMBER)
             prm[PARAMS.climber.sacrifice] = sacrifice
-            *_, plan, plan_n, _, _ = plan_turn(code, prm, -1, bonus_held, t.height, t.hand, setup(t, ta, bonus_counts),
-                                               7, draws(3))
+            *_, plan_n, _, _ = plan_turn(code, prm, -1, bonus_held, t.height, t.hand, setup(t, ta, bonus_counts),
+                                         draws(3), np.empty(7, np.int64))
             assert plan_n == placed, (sacrifice, bonus_held, bonus_counts)
 
 

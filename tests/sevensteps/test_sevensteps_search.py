@@ -10,7 +10,7 @@ from simlib.core.rng import play_key
 from simlib.core.search import rollout_key
 from simlib.games.sevensteps import GAME
 from simlib.games.sevensteps.constants import AID, EV_COLS
-from simlib.games.sevensteps.play import Events, Until, deal, play_on
+from simlib.games.sevensteps.play import Events, Until, deal, new_turn_work, play_on
 from simlib.games.sevensteps.policies import GREEDY, PARAMS, POLICIES, SEARCH
 from simlib.games.sevensteps.search import Decision, candidates, new_work, redeal, search_turn
 from simlib.games.sevensteps.state import PL_AID, PLAN_WIDTH, S_TURN, new_state
@@ -30,7 +30,7 @@ class Play:
     def play_on(self, turns, plan=None):
         plan = np.zeros(PLAN_WIDTH, np.int64) if plan is None else plan
         play_on(self.st, self.setup, self.lineup, self.key, plan, Until(turns, -1),
-                Events(np.zeros((0, EV_COLS), np.int32), 0, -1))
+                Events(np.zeros((0, EV_COLS), np.int32), 0, -1), new_turn_work())
 
     def search(self, **params):
         """The plan of a search seat (every seat one, with `params` for its defaults) at this point of the play."""

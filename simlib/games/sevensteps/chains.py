@@ -49,12 +49,12 @@ class Chain(NamedTuple):
     capped: bool            # stopped by max_nodes
 
 
-@block()
+@block(_nrt=False)
 def _gain(level, squares):
     return level * level if squares else level
 
 
-@block()
+@block(_nrt=False)
 def _upper_bound(last_level, discs, step, squares):
     add = 0
     for j in range(1, discs + 1):
@@ -62,7 +62,7 @@ def _upper_bound(last_level, discs, step, squares):
     return add
 
 
-@block()
+@block(_nrt=False)
 def _undo(f, was_collapse, saved, height, colour, colour_fields, used, hand):
     """Take back the disc placed on f: one disc off, or (after a collapse) the colour's saved heights."""
     if was_collapse:
@@ -74,7 +74,7 @@ def _undo(f, was_collapse, saved, height, colour, colour_fields, used, hand):
     hand[colour[f]] += 1
 
 
-@block()
+@block(_nrt=False)
 def _keep(best, ties, value, draws):
     """Reservoir choice among equal values: is this one kept? (ties counts those seen, this one included)."""
     if value > best:
@@ -85,7 +85,7 @@ def _keep(best, ties, value, draws):
     return below(take(draws, TIE_DRAWS), ties) == 0, ties
 
 
-@block()
+@block(_nrt=True)
 def best_chain(height, hand, bd, ta, query, draws):
     """The chain of highest value (sum of levels, or of squared levels with query.squares, plus the held
     victory-point tile's points where the chain meets it), ties drawn uniformly (TIE_DRAWS of `draws`); with
@@ -95,7 +95,7 @@ def best_chain(height, hand, bd, ta, query, draws):
     return _search(height, hand, bd, ta, query, draws, None)
 
 
-@block()
+@block(_nrt=True)
 def top_chains(height, hand, bd, ta, query, draws, top):
     """best_chain (by the sum of levels: query.squares is False), which also keeps the top.shape[0] chains of
     highest value in `top` (rows: value, length, fields; the first of equal values kept; unfilled rows have
@@ -103,7 +103,7 @@ def top_chains(height, hand, bd, ta, query, draws, top):
     return _search(height, hand, bd, ta, query, draws, top)
 
 
-@block()
+@block(_nrt=True)  # a slice's copy may allocate
 def _offer(top, count, value, n, fields):
     """Keep the chain among the best top.shape[0] by value (an equal value does not displace one kept).
     Returns (chains kept, the lowest value kept once they are top.shape[0], else -1)."""
@@ -127,7 +127,7 @@ def _offer(top, count, value, n, fields):
     return count, floor
 
 
-@block()
+@block(_nrt=True)
 def _search(height, hand, bd, ta, query, draws, top):
     """best_chain, and with `top` (not None) top_chains. best_chain passes None, so that Numba compiles its
     version without the `top` code: an empty array there made greedy plays about 15% slower (measured

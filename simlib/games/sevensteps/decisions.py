@@ -14,7 +14,7 @@ from .rules import first_placements, move_tower_targets, take_down_targets
 from .state import AID_DRAWS, CHOICE_DRAWS, STEP_DRAWS, take
 
 
-@block()
+@block(_nrt=False)
 def pick(draws, stream, n):
     """A uniform choice among n, one draw of the stream."""
     return below(take(draws, stream), n)
@@ -24,7 +24,7 @@ def pick(draws, stream, n):
 MAX_TARGETS = N_FIELDS * 7
 
 
-@block()
+@block(_nrt=False)
 def aid_targets(effect, height, bd, out_a, out_b):
     """The legal targets of a build-aid tile: (field, field) pairs; one pair (-1, -1) for the tiles that
     change only the placing rules; none when the tile has nothing to act on."""
@@ -38,7 +38,7 @@ def aid_targets(effect, height, bd, out_a, out_b):
     return 1
 
 
-@block()
+@block(_nrt=False)
 def apply_aid(effect, a, b, height, bag, colour):
     """A build-aid tile's board edit: take_down returns tower a's top disc to the bag; move_tower moves
     tower a onto the empty field b."""
@@ -50,18 +50,19 @@ def apply_aid(effect, a, b, height, bag, colour):
         height[a] = 0
 
 
-@block()
-def plan_turn(code, prm, aid_tile, bonus_tile, height, hand, setup, threshold, draws):
-    """A chain-searching policy's turn: whether to play its build-aid tile (and on what), and the chain to place.
+@block(_nrt=True)
+def plan_turn(code, prm, aid_tile, bonus_tile, height, hand, setup, draws, chain):
+    """A chain-searching policy's turn: whether to play its build-aid tile (and on what), and the chain to place
+    (into `chain`).
 
     The aid is played on the best of the targets tried when that beats the best chain without it by more
-    than aid_margin. A climber holding no tile (`threshold` > 0) plays the best chain that earns a tile (its
-    points below the threshold as the rule counts them: setup.rules.bonus_counts, option threshold_counts)
-    instead of its best chain when that costs at most `sacrifice` points. Holding no tile, it has no bonus: its
-    best chain's score is then its levels, which both readings compare.
-    Returns (play the aid?, target a, target b, chain fields, chain length, the most nodes one search
-    visited, capped searches)."""
-    bd, ta = setup.board, setup.tiles
+    than aid_margin. A climber holding no tile plays the best chain that earns a tile (its points below the
+    rules' tile threshold as they count them: bonus_counts, option threshold_counts) instead of its best chain
+    when that costs at most `sacrifice` points. Holding no tile, it has no bonus: its best chain's score is
+    then its levels, which both readings compare.
+    Returns (play the aid?, target a, target b, chain length, the most nodes one search visited, capped
+    searches)."""
+    bd, ta, threshold = setup.board, setup.tiles, setup.rules.tile_threshold
     climber_low = code == CLIMBER and aid_tile < 0 and bonus_tile < 0 and threshold > 0
     squares, bonus_counts, max_nodes = code == CLIMBER, setup.rules.bonus_counts, np.int64(prm[MAX_NODES])
     found = best_chain(height, hand, bd, ta, Query(HAND, -1, bonus_tile, squares, threshold if climber_low else 0,
@@ -92,10 +93,12 @@ def plan_turn(code, prm, aid_tile, bonus_tile, height, hand, setup, threshold, d
             if with_aid.value > best and with_aid.length > 0:
                 play, play_a, play_b = True, a, b
                 plan, plan_n, best = with_aid.fields, with_aid.length, with_aid.value
-    return play, play_a, play_b, plan, plan_n, nodes, capped
+    for i in range(plan_n):
+        chain[i] = plan[i]
+    return play, play_a, play_b, plan_n, nodes, capped
 
 
-@block()
+@block(_nrt=True)
 def random_aid(aid_tile, height, bd, ta, draws):
     """The random policy: plays a playable build-aid tile with probability 1/2, on a uniform target."""
     targets_a = np.empty(MAX_TARGETS, np.int64)
@@ -107,21 +110,21 @@ def random_aid(aid_tile, height, bd, ta, draws):
     return True, targets_a[j], targets_b[j]
 
 
-@block()
+@block(_nrt=False)
 def random_step(n_legal, placed, draws):
     """The random policy's next disc: uniform over the legal placements, and stopping once one disc is
     down (returns n_legal to stop)."""
     return pick(draws, STEP_DRAWS, n_legal + (placed > 0))
 
 
-@block()
+@block(_nrt=False)
 def play_bonus(code, draws):
     """Play a victory-point tile whose condition is met? Search policies always (it pays more than the 2
     points it keeps unused); random uniformly."""
     return code != RANDOM or pick(draws, CHOICE_DRAWS, 2) == 1
 
 
-@block()
+@block(_nrt=False)
 def choose_pile(code, prm, can_aid, can_bonus, draws):
     """Which pile to take a tile from (AID, BONUS; -1: none can be taken)."""
     if can_aid and can_bonus:
@@ -135,7 +138,7 @@ def choose_pile(code, prm, can_aid, can_bonus, draws):
     return -1
 
 
-@block()
+@block(_nrt=True)
 def throw_back(code, prm, hand, height, bd, thrown):
     """The discs to throw back before refilling (into `thrown`, per colour): with reach r > 0, every disc of a
     colour with no field within r steps of a lowest field of the hand's most numerous colour."""

@@ -15,7 +15,7 @@ import numpy as np
 from ...core.blocks import block
 from ...core.rng import play_key
 from .constants import SEAT_COLUMNS
-from .play import TO_THE_END, Events, _sum, deal, play_on
+from .play import TO_THE_END, Events, _sum, deal, new_turn_work, play_on
 from .state import PLAN_WIDTH, S_COLLAPSES, S_EVENTS, S_MAX_NODES, S_REASON, S_TURN, new_state
 
 
@@ -65,13 +65,13 @@ def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
     n_seats = lineup.codes.shape[0]
     out = new_outputs(n_plays, n_seats)
     n_aid, n_bonus = setup.tiles.aid_effect.shape[0], setup.tiles.bonus_measure.shape[0]
-    st = new_state(n_seats, n_aid, n_bonus)
+    st, work = new_state(n_seats, n_aid, n_bonus), new_turn_work()
     no_plan = np.zeros(PLAN_WIDTH, np.int64)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
         deal(st, n_aid, n_bonus, key)
-        play_on(st, setup, lineup, key, no_plan, TO_THE_END, Events(ev, play, ev_offsets[i] if record else -1))
+        play_on(st, setup, lineup, key, no_plan, TO_THE_END, Events(ev, play, ev_offsets[i] if record else -1), work)
         write_outputs(out, i, st)
     return out

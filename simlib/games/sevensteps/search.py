@@ -34,7 +34,7 @@ from .chains import TOP_FIELDS, TOP_N, Query, top_chains
 from .constants import AID, BONUS, EV_COLS, HAND, N_COLOURS, SCORE
 from .decisions import apply_aid, plan_turn
 from .kernel import new_outputs, write_outputs
-from .play import Events, Until, _sum, deal, play_on
+from .play import Events, TurnWork, Until, _sum, deal, new_turn_work, play_on
 from .policies import AID_MARGIN, GREEDY, MAX_NODES, PARAMS, RANDOM, SEARCH
 from .rules import draw_disc
 from .state import (
@@ -71,6 +71,7 @@ class Work(NamedTuple):
     points: np.ndarray  # [seat] a rollout's points (rollout_value)
     rollouts: Lineup   # the rollouts' line-up: every seat the deciding seat's base policy at its defaults
     quiet: Events      # no event rows: the rollouts write none
+    turn: TurnWork     # the turn's work arrays (play_on's)
     schedule: tuple    # the decider's plan_arrays()
 
 
@@ -91,7 +92,8 @@ class Decision(NamedTuple):
 def new_work(n_seats, n_aid, n_bonus, lineup):
     rollouts = Lineup(np.empty(n_seats, np.int64), np.empty((n_seats, lineup.params.shape[1])), lineup.defaults)
     return Work(new_state(n_seats, n_aid, n_bonus), np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64),
-                np.empty(n_seats, np.int64), rollouts, Events(np.zeros((0, EV_COLS), np.int32), 0, -1), plan_arrays())
+                np.empty(n_seats, np.int64), rollouts, Events(np.zeros((0, EV_COLS), np.int32), 0, -1), new_turn_work(),
+                plan_arrays())
 
 
 @block()
@@ -155,14 +157,16 @@ def candidates(at):
         return _add(cand, 0, 0, -1, -1, 0, cand[0, PL_CHAIN:])
     k = 0
     if base != RANDOM:
-        play, a, b, chain, n, _, _ = plan_turn(base, defaults[base], aid_tile, bonus_tile, st.height, hand, setup,
-                                              setup.rules.tile_threshold, draws)
+        chain = np.empty(HAND, np.int64)
+        play, a, b, n, _, _ = plan_turn(base, defaults[base], aid_tile, bonus_tile, st.height, hand, setup, draws,
+                                        chain)
         k = _add(cand, 0, int(play), a, b, n, chain)
     k = _add_chains(at, False, -1, -1, draws, k)
     if aid_tile >= 0:  # greedy's best target, whatever the gain
         eager = defaults[GREEDY].copy()
         eager[AID_MARGIN] = -1e9
-        play, a, b, _, _, _, _ = plan_turn(GREEDY, eager, aid_tile, bonus_tile, st.height, hand, setup, 0, draws)
+        play, a, b, _, _, _ = plan_turn(GREEDY, eager, aid_tile, bonus_tile, st.height, hand, setup, draws,
+                                        np.empty(HAND, np.int64))
         if play:
             k = _add_chains(at, True, a, b, draws, k)
     return k
@@ -220,7 +224,7 @@ def determinize(at, key):
 def play_candidate(at, c, key):
     """In the rollouts' copy, candidate c's plan, then every seat the base policy to the end or the horizon."""
     w = at.work
-    play_on(w.sim, at.setup, w.rollouts, key, w.cand[c], Until(at.horizon, -1), w.quiet)
+    play_on(w.sim, at.setup, w.rollouts, key, w.cand[c], Until(at.horizon, -1), w.quiet, w.turn)
 
 
 @block(inline="always")
@@ -275,10 +279,10 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offse
         deal(st, n_aid, n_bonus, key)
         row = ev_offsets[i] if record else -1
         while st.sc[S_REASON] < 0:  # scripted seats' turns; a search seat's turn chosen, then played
-            row = play_on(st, setup, lineup, key, no_plan, Until(0, SEARCH), Events(ev, play, row))
+            row = play_on(st, setup, lineup, key, no_plan, Until(0, SEARCH), Events(ev, play, row), work.turn)
             if st.sc[S_REASON] < 0:
                 c = search_turn(st, setup, lineup, key, work)
-                row = play_on(st, setup, lineup, key, work.cand[c], Until(1, -1), Events(ev, play, row))
+                row = play_on(st, setup, lineup, key, work.cand[c], Until(1, -1), Events(ev, play, row), work.turn)
         write_outputs(out, i, st)
     return out
 
