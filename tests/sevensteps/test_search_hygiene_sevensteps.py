@@ -34,17 +34,17 @@ class SearchPlay:
         self.key, self.play = np.uint64(play_key(config.seed, play)), play
         deal(self.st, *sizes, self.key)
 
-    def _run(self, plan, turns, stop_code):
+    def play_on(self, plan, turns, stop_code):
         play_on(self.st, self.setup, self.lineup, self.key, plan, Until(turns, stop_code), NO_EV, self.work.turn)
 
     def decisions(self):
         """Yields at each turn of a search seat (the seat) and plays on with decide()'s plan."""
         no_plan = np.zeros(PLAN_WIDTH, np.int64)
         while self.st.sc[S_REASON] < 0:
-            self._run(no_plan, 0, SEARCH)
+            self.play_on(no_plan, 0, SEARCH)
             if self.st.sc[S_REASON] < 0:
                 yield int(self.st.sc[S_TURN] % self.st.hands.shape[0])
-                self._run(self.decide(), 1, -1)
+                self.play_on(self.decide(), 1, -1)
 
     def decide(self, st=None, key=None):
         """The search's turn plan for the seat to move, on the real play's arrays unless given others, keyed by the
