@@ -28,7 +28,6 @@ PENDING = {
     "burgenland": {"imports", "search"},
     "catan": {"files", "imports", "search", "parameters"},
     "mauerspechte": {"files", "imports", "search", "parameters"},
-    "sevensteps": {"imports", "search", "parameters"},
 }
 GAME_DIRS = sorted(p for p in (SIMLIB / "games").iterdir() if (p / "__init__.py").exists())
 PARAMETER_ARRAYS = ("prm", "params", "search_prm", "policy_params")

@@ -9,71 +9,57 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.config import RunConfig
+from simlib.core.lineup import Lineup, lineup
 from simlib.core.rng import play_key
-from simlib.core.search import MAX_CANDIDATES
 from simlib.games.sevensteps import GAME
 from simlib.games.sevensteps.constants import AID, BONUS, EV_COLS, N_COLOURS
-from simlib.games.sevensteps.play import _run, deal, play_on
-from simlib.games.sevensteps.policies import GREEDY, MAX_PARAMS, SEARCH
-from simlib.games.sevensteps.rollouts import search_turn
-from simlib.games.sevensteps.state import (
-    PLAN_WIDTH,
-    S_REASON,
-    S_TURN,
-    board_arrays,
-    new_state,
-    rule_options,
-    tile_arrays,
-)
+from simlib.games.sevensteps.play import Events, Until, deal, new_turn_work, play_on
+from simlib.games.sevensteps.policies import GREEDY, POLICIES, SEARCH
+from simlib.games.sevensteps.search import new_work, search_turn
+from simlib.games.sevensteps.state import PLAN_WIDTH, S_REASON, S_TURN, new_state
 
-NO_EV = np.zeros((0, EV_COLS), np.int32)
+NO_EV = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
 
 
 class SearchPlay:
-    """One play of `config` with search seats, stepped from Python as rollouts.simulate_search_plays plays it:
+    """One play of `config` with search seats, stepped from Python as search.simulate_search_plays plays it:
     `decisions()` stops wherever a search seat is to move (the real play's arrays in hand), `decide()` is the
     search's turn plan there."""
 
     def __init__(self, config, play):
-        o = config.options
-        self.codes, self.prm = GAME.policy_arrays(config, MAX_PARAMS)
-        self.defaults = GAME.default_parameters(MAX_PARAMS)
-        self.bd, self.ta = board_arrays(GAME.board(config), o["first_disc"]), tile_arrays(GAME.specials(config))
-        self.rules = rule_options(o)
-        sizes = len(self.ta.aid_effect), len(self.ta.bonus_measure)
+        self.setup, self.lineup = GAME.kernel_setup(config), lineup(config, POLICIES)
+        sizes = len(self.setup.tiles.aid_effect), len(self.setup.tiles.bonus_measure)
         self.st = new_state(config.players, *sizes)
-        self.scratch, self.cand = new_state(config.players, *sizes), np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64)
+        self.work = new_work(config.players, *sizes, self.lineup)  # the search's own work space
         self.key, self.play = np.uint64(play_key(config.seed, play)), play
         deal(self.st, *sizes, self.key)
 
-    def _run(self, plan, turns, stop_code):
-        _run(*self.st, self.codes, self.prm, self.bd, self.ta, self.rules, self.key, plan, self.defaults[GREEDY],
-             turns, stop_code, NO_EV, -1, self.play)
+    def play_on(self, plan, turns, stop_code):
+        play_on(self.st, self.setup, self.lineup, self.key, plan, Until(turns, stop_code), NO_EV, self.work.turn)
 
     def decisions(self):
         """Yields at each turn of a search seat (the seat) and plays on with decide()'s plan."""
         no_plan = np.zeros(PLAN_WIDTH, np.int64)
         while self.st.sc[S_REASON] < 0:
-            self._run(no_plan, 0, SEARCH)
+            self.play_on(no_plan, 0, SEARCH)
             if self.st.sc[S_REASON] < 0:
                 yield int(self.st.sc[S_TURN] % self.st.hands.shape[0])
-                self._run(self.decide(), 1, -1)
+                self.play_on(self.decide(), 1, -1)
 
     def decide(self, st=None, key=None):
         """The search's turn plan for the seat to move, on the real play's arrays unless given others, keyed by the
         play's key unless given another."""
-        plan = np.zeros(PLAN_WIDTH, np.int64)
-        search_turn(self.st if st is None else st, self.scratch, self.prm, self.defaults, self.bd, self.ta,
-                    self.rules, self.key if key is None else np.uint64(key), self.cand, plan)
-        return plan
+        c = search_turn(self.st if st is None else st, self.setup, self.lineup,
+                        self.key if key is None else np.uint64(key), self.work)
+        return self.work.cand[c].copy()
 
     def arrays(self):
         """Every array of the real play, by name: its state, the board's and tiles' arrays, the policies (the
-        search's own work space, self.scratch and self.cand, is not the play's)."""
-        named = {f"{part}.{f}": a for part, t in (("st", self.st), ("bd", self.bd), ("ta", self.ta))
-                 for f, a in zip(t._fields, t)}
-        return named | {"rules.tile_threshold": np.int64(self.rules.tile_threshold), "codes": self.codes,
-                        "prm": self.prm, "defaults": self.defaults}
+        search's own work space, self.work, is not the play's)."""
+        board, tiles, rules = self.setup
+        parts = ("st", self.st), ("bd", board), ("ta", tiles), ("lineup", self.lineup)
+        named = {f"{part}.{f}": a for part, t in parts for f, a in zip(t._fields, t)}
+        return named | {"rules.tile_threshold": np.int64(rules.tile_threshold)}
 
 
 def copied(t):
@@ -117,9 +103,9 @@ def own_hand_otherwise(st, seat, rng):
 
 def played_on(p, st):
     """The seats' outputs after eight more turns of greedy seats from `st`, with the play's draws."""
-    st = copied(st)
-    play_on(st, np.full(len(p.codes), GREEDY), np.tile(p.defaults[GREEDY], (len(p.codes), 1)), p.bd, p.ta, p.rules,
-            p.key, np.zeros(PLAN_WIDTH, np.int64), p.defaults[GREEDY], 8)
+    st, n, defaults = copied(st), len(p.lineup.codes), p.lineup.defaults
+    greedy = Lineup(np.full(n, GREEDY), np.tile(defaults[GREEDY], (n, 1)), defaults)
+    play_on(st, p.setup, greedy, p.key, np.zeros(PLAN_WIDTH, np.int64), Until(8, -1), NO_EV, new_turn_work())
     return st.seat_out
 
 

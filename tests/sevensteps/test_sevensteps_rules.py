@@ -13,6 +13,7 @@ from simlib.core.config import RunConfig
 from simlib.core.errors import SimlibError
 from simlib.games.sevensteps import GAME
 from simlib.games.sevensteps.board import load_board
+from simlib.games.sevensteps.chains import Query, best_chain
 from simlib.games.sevensteps.constants import (
     BAG_EMPTY,
     COLOURS,
@@ -28,8 +29,8 @@ from simlib.games.sevensteps.constants import (
     TAKE_DOWN,
 )
 from simlib.games.sevensteps.decisions import MAX_TARGETS, aid_targets, apply_aid, plan_turn
-from simlib.games.sevensteps.play import place_chain
-from simlib.games.sevensteps.policies import AID_MARGIN, AID_OPTIONS, CLIMBER, GREEDY, MAX_NODES, MAX_PARAMS, SACRIFICE
+from simlib.games.sevensteps.play import new_turn_work, place_chain
+from simlib.games.sevensteps.policies import AID_MARGIN, AID_OPTIONS, CLIMBER, GREEDY, MAX_NODES, PARAMS, POLICIES
 from simlib.games.sevensteps.rules import (
     bonus_earned,
     draw_tile,
@@ -42,18 +43,17 @@ from simlib.games.sevensteps.rules import (
     take_down_targets,
     threshold_points,
 )
-from simlib.games.sevensteps.search import best_chain
 from simlib.games.sevensteps.specials import load_specials
-from simlib.games.sevensteps.state import N_STREAMS, board_arrays, tile_arrays
+from simlib.games.sevensteps.state import N_STREAMS, Draws, Rules, Setup, board_arrays, tile_arrays
 
 FRONT = load_board("fano", "standard", "front")
 BACK = load_board("fano", "standard", "back")
 NONE = -1  # no build-aid effect
 
 
-def draws():
-    """A turn's draw counts (state.py): turn 0, nothing drawn yet."""
-    return np.zeros(1, np.int64), np.zeros(N_STREAMS, np.int64)
+def draws(key):
+    """A turn's draws (state.Draws) of `key`: turn 0, nothing drawn yet."""
+    return Draws(np.uint64(key), np.zeros(1, np.int64), np.zeros(N_STREAMS, np.int64))
 
 
 class Turn:
@@ -81,10 +81,10 @@ class Turn:
         """The (q, r) where the next disc may go."""
         out, out_dir = np.empty(49, np.int64), np.empty(49, np.int64)
         if not self.fields:
-            n = first_placements(self.height, self.bd.colour, self.bd.group, self.hand, self.effect, out)
+            n = first_placements(self.height, self.bd, self.hand, self.effect, out)
         else:
-            n = next_placements(self.height, self.bd.colour, self.bd.neighbours, self.hand, self.used, self.fields[-1],
-                                self.levels[-1], self.effect, out, out_dir)
+            n = next_placements(self.height, self.bd, self.hand, self.used, self.fields[-1], self.levels[-1],
+                                self.effect, out, out_dir)
         return self.coords(out[:n])
 
     def place(self, *chain):
@@ -298,9 +298,7 @@ def test_a_max_five_tile_stops_the_chain_at_five_discs():
     for max_discs, placed in ((7, 7), (5, 5)):
         t = Turn({}, {"blue": 7})
         plan = np.array([t.at(q, r) for q, r in ((-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0), (0, 1), (0, 0))])
-        work = [np.zeros(7, np.int64) for _ in range(4)] + [np.zeros(49, np.bool_), np.zeros(49, np.int64),
-                                                              np.zeros(49, np.int64)]
-        n = place_chain(GREEDY, plan, 7, max_discs, NONE, t.height, t.hand, t.bd, np.uint64(1), *draws(), *work)
+        n = place_chain(GREEDY, plan, NONE, max_discs, t.height, t.hand, t.bd, draws(1), new_turn_work())
         assert n == placed and t.height.sum() == placed
         assert _search(Turn({}, {"blue": 7}), max_discs=max_discs).length == placed
 
@@ -415,10 +413,8 @@ def test_S9_S10_steps_up():
 
 
 def _search(t, threshold=0, squares=False, max_nodes=10**7, bonus_tile=-1, max_discs=7, bonus_counts=False):
-    s = load_specials("assumed")
-    return best_chain(t.height, t.bd.colour, t.bd.neighbours, t.bd.colour_fields, t.bd.group, t.hand, max_discs,
-                      t.effect, bonus_tile, s.bonus_measure, s.bonus_at_least, s.bonus_points, squares, threshold,
-                      bonus_counts, max_nodes, np.uint64(3), *draws())
+    query = Query(max_discs, t.effect, bonus_tile, squares, threshold, bonus_counts, max_nodes)
+    return best_chain(t.height, t.hand, t.bd, tile_arrays(load_specials("assumed")), query, draws(3))
 
 
 @pytest.mark.parametrize("board, hand, chains", [
@@ -490,8 +486,8 @@ def test_the_cut_never_loses_the_best_value():
 
 def _policy(code):
     """A search policy's parameters: margin 2, every target tried (aid_options 100), sacrifice 3."""
-    prm = np.zeros(MAX_PARAMS)
-    prm[[AID_MARGIN, AID_OPTIONS, MAX_NODES, SACRIFICE]] = 2, 100, 10**6, 3
+    prm = np.zeros(len(POLICIES["climber"].params))  # greedy's parameters, then climber's sacrifice
+    prm[[AID_MARGIN, AID_OPTIONS, MAX_NODES, PARAMS.climber.sacrifice]] = 2, 100, 10**6, 3
     return code, prm
 
 
@@ -512,14 +508,19 @@ def test_greedy_plays_its_build_aid_tile_on_the_best_target_when_it_gains_more_t
             apply_aid(TAKE_DOWN, a[j], -1, trial, np.zeros(7, np.int64), t.bd.colour)
             values.append((best_with(trial, t), a[j]))
         code, prm = _policy(GREEDY)
-        play, aid_a, _, plan, plan_n, *_ = plan_turn(code, prm, b4, -1, t.height, t.bd, ta, t.hand, 7, False,
-                                                     np.uint64(9), *draws())
+        play, aid_a, *_ = plan_turn(code, prm, b4, -1, t.height, t.hand, setup(t, ta, False), draws(9),
+                                    np.empty(7, np.int64))
         best = max(v for v, _ in values)
         assert play == (best > without + 2)
         if play:
             played += 1
             assert dict((f, v) for v, f in values)[aid_a] == best
     assert played > 5
+
+
+def setup(t, ta, bonus_counts):
+    """A Setup of t's board and the tiles `ta`: threshold 7, counting the bonus if `bonus_counts`."""
+    return Setup(t.bd, ta, Rules(7, bonus_counts, 2, 1000))
 
 
 def best_with(height, t):
@@ -539,9 +540,9 @@ def test_the_climber_gives_up_a_point_for_a_tile_only_when_it_holds_none():
         for sacrifice, bonus_held, placed in ((3, -1, 6), (0, -1, 7), (3, 0, 7)):
             t = Turn({}, {"blue": 7})
             code, prm = _policy(CLIMBER)
-            prm[SACRIFICE] = sacrifice
-            *_, plan, plan_n, _, _ = plan_turn(code, prm, -1, bonus_held, t.height, t.bd, ta, t.hand, 7, bonus_counts,
-                                               np.uint64(3), *draws())
+            prm[PARAMS.climber.sacrifice] = sacrifice
+            *_, plan_n, _, _ = plan_turn(code, prm, -1, bonus_held, t.height, t.hand, setup(t, ta, bonus_counts),
+                                         draws(3), np.empty(7, np.int64))
             assert plan_n == placed, (sacrifice, bonus_held, bonus_counts)
 
 

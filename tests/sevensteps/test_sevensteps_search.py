@@ -5,43 +5,40 @@ import numpy as np
 import pytest
 
 from simlib.core.config import RunConfig
+from simlib.core.lineup import Lineup, lineup
 from simlib.core.rng import play_key
-from simlib.core.search import MAX_CANDIDATES, rollout_key
+from simlib.core.search import rollout_key
 from simlib.games.sevensteps import GAME
-from simlib.games.sevensteps.constants import AID
-from simlib.games.sevensteps.play import deal, play_on
-from simlib.games.sevensteps.policies import BUDGET, CHAINS, GREEDY, HORIZON, MAX_PARAMS, SEARCH
-from simlib.games.sevensteps.rollouts import BASE_ROLLOUT, candidates, determinize, search_turn
-from simlib.games.sevensteps.state import (
-    PL_AID,
-    PLAN_WIDTH,
-    S_TURN,
-    board_arrays,
-    new_state,
-    rule_options,
-    tile_arrays,
-)
-
-DEFAULTS = GAME.default_parameters(MAX_PARAMS)
+from simlib.games.sevensteps.constants import AID, EV_COLS
+from simlib.games.sevensteps.play import Events, Until, deal, new_turn_work, play_on
+from simlib.games.sevensteps.policies import GREEDY, PARAMS, POLICIES, SEARCH
+from simlib.games.sevensteps.search import Decision, candidates, new_work, redeal, search_turn
+from simlib.games.sevensteps.state import PL_AID, PLAN_WIDTH, S_TURN, new_state
 
 
 class Play:
     """A play's blocks' inputs for `config`, and its state after the deal."""
 
     def __init__(self, config, play):
-        o = config.options
-        self.codes, self.prm = GAME.policy_arrays(config, MAX_PARAMS)
-        self.bd, self.ta = board_arrays(GAME.board(config), o["first_disc"]), tile_arrays(GAME.specials(config))
-        self.rules = rule_options(o)
-        sizes = len(self.ta.aid_effect), len(self.ta.bonus_measure)
-        self.st, self.scratch = new_state(config.players, *sizes), new_state(config.players, *sizes)
+        self.setup, self.lineup = GAME.kernel_setup(config), lineup(config, POLICIES)
+        sizes = len(self.setup.tiles.aid_effect), len(self.setup.tiles.bonus_measure)
+        self.st = new_state(config.players, *sizes)
+        self.work = new_work(config.players, *sizes, self.lineup)
         self.key = np.uint64(play_key(config.seed, play))
         deal(self.st, *sizes, self.key)
 
     def play_on(self, turns, plan=None):
         plan = np.zeros(PLAN_WIDTH, np.int64) if plan is None else plan
-        play_on(self.st, self.codes, self.prm, self.bd, self.ta, self.rules, self.key, plan, DEFAULTS[GREEDY],
-                turns)
+        play_on(self.st, self.setup, self.lineup, self.key, plan, Until(turns, -1),
+                Events(np.zeros((0, EV_COLS), np.int32), 0, -1), new_turn_work())
+
+    def search(self, **params):
+        """The plan of a search seat (every seat one, with `params` for its defaults) at this point of the play."""
+        prm = np.tile(self.lineup.defaults[SEARCH], (len(self.lineup.codes), 1))
+        for name, value in params.items():
+            prm[:, getattr(PARAMS.search, name)] = value
+        seats = Lineup(np.full(len(self.lineup.codes), SEARCH), prm, self.lineup.defaults)
+        return self.work.cand[search_turn(self.st, self.setup, seats, self.key, self.work)].copy()
 
 
 @pytest.mark.parametrize("policies, options", [
@@ -65,14 +62,11 @@ def test_the_search_plays_its_build_aid_tile_where_greedy_keeps_it_and_the_rollo
     config = RunConfig.build(GAME, players=4, policies=["greedy"], plays=1, seed=5)
     p = Play(config, 0)
     p.play_on(8)
-    cand = np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64)
-    k, incumbent = candidates(p.st, 0, GREEDY, DEFAULTS[GREEDY], DEFAULTS[GREEDY], p.bd, p.ta, p.rules,
-                              int(DEFAULTS[SEARCH, CHAINS]), np.uint64(rollout_key(p.key, 8, BASE_ROLLOUT)), cand)
-    assert incumbent == 0 and cand[0, PL_AID] == 0 and cand[:k, PL_AID].any()
-    prm, plan = np.tile(DEFAULTS[SEARCH], (4, 1)), np.zeros(PLAN_WIDTH, np.int64)
-    prm[:, HORIZON], prm[:, BUDGET] = 0, 1024
-    search_turn(p.st, p.scratch, prm, DEFAULTS, p.bd, p.ta, p.rules, p.key, cand, plan)
-    assert plan[PL_AID] == 1
+    chains = int(p.lineup.defaults[SEARCH, PARAMS.search.chains])
+    k = candidates(Decision(p.st, p.setup, p.key, 0, GREEDY, 0, chains, p.work))  # the base policy's plan first
+    cand = p.work.cand
+    assert cand[0, PL_AID] == 0 and cand[:k, PL_AID].any()
+    assert p.search(horizon=0, budget=1024)[PL_AID] == 1
 
 
 def test_the_search_does_not_peek_at_the_others_hands_and_tiles():
@@ -95,16 +89,13 @@ def test_the_search_does_not_peek_at_the_others_hands_and_tiles():
     for j in range(5):
         key = np.uint64(rollout_key(p.key, 0, j))
         a, b = copy_state_of(seen), copy_state_of(p.st)
-        determinize(a, 0, key)
-        determinize(b, 0, key)
+        redeal(a, 0, key)
+        redeal(b, 0, key)
         assert all((x == y).all() for x, y in zip(a, b))
     plans = []
-    prm = np.tile(DEFAULTS[SEARCH], (4, 1))
-    prm[:, BUDGET] = 32
     for st in (seen, p.st):
-        cand, plan = np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64), np.zeros(PLAN_WIDTH, np.int64)
-        search_turn(st, p.scratch, prm, DEFAULTS, p.bd, p.ta, p.rules, p.key, cand, plan)
-        plans.append(plan)
+        p.st = st
+        plans.append(p.search(budget=32))
     assert (plans[0] == plans[1]).all()
 
 

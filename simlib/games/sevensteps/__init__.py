@@ -23,22 +23,26 @@ Version history
 from __future__ import annotations
 
 import hashlib
-import time
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
-from ...core.game import Game
+from ...core.game import Game, steps_per_second
+from ...core.lineup import lineup
 from ...core.tables import run_kernel
 from . import tables
 from .board import Board, board_from_text, layout_text, tiles_text
 from .constants import EV_COLS
-from .policies import MAX_PARAMS, POLICIES
+from .policies import POLICIES
 from .specials import Specials, specials_from_text, specials_text
+
+if TYPE_CHECKING:
+    from .state import Setup
 
 _DATA_FILES = {"tiles": tiles_text, "layout": layout_text, "specials": specials_text}
 
@@ -102,43 +106,33 @@ class SevenSteps(Game):
         """The kernel's named arrays for plays start..stop-1 (a SevenStepsOutputs; no events)."""
         return self._run_kernel(config, start, stop, events=False)[0]
 
-    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        from .kernel import simulate_plays  # loads Numba: only when simulating
-        from .outputs import SevenStepsOutputs
-        from .state import board_arrays, rule_options, tile_arrays
+    def kernel_setup(self, config: RunConfig) -> Setup:
+        """What the kernels take of the run's board, special tiles and rule options (state.Setup)."""
+        from .state import Setup, board_arrays, rule_options, tile_arrays
 
         o = config.options
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        rules = rule_options(o)
-        tiles = tile_arrays(self.specials(config))
-        args = (config.seed, start, stop - start, config.players, codes, prm, self.default_parameters(MAX_PARAMS),
-                board_arrays(self.board(config), o["first_disc"]), tiles, rules)
+        return Setup(board_arrays(self.board(config), o["first_disc"]), tile_arrays(self.specials(config)),
+                     rule_options(o))
+
+    def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
+        from .kernel import SevenStepsOutputs, simulate_plays  # loads Numba: only when simulating
+
+        args = (config.seed, start, stop - start, self.kernel_setup(config), lineup(config, POLICIES))
         kernel = simulate_plays
         if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
-            from .rollouts import simulate_search_plays as kernel
+            from .search import simulate_search_plays as kernel
         return run_kernel(kernel, args, SevenStepsOutputs, events=events, events_per_play="n_events",
                           event_columns=EV_COLS)
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Turns a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
         from .kernel import simulate_plays
-        from .rollouts import rollout_bench
-        from .state import board_arrays, rule_options, tile_arrays
+        from .search import rollout_bench
 
-        o = config.options
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        bd, ta = board_arrays(self.board(config), o["first_disc"]), tile_arrays(self.specials(config))
-        rules = rule_options(o)
-        args = (config.seed, 0, plays, config.players, codes, prm, self.default_parameters(MAX_PARAMS), bd, ta, rules,
-                np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
-        rates = []
-        for call in (lambda: simulate_plays(*args)[0].sum(),
-                     lambda: rollout_bench(config.seed, 0, plays, codes, prm, bd, ta, rules)):
-            call()  # compiled and warm
-            began = time.perf_counter()
-            turns = call()
-            rates.append(turns / (time.perf_counter() - began))
-        return rates[0], rates[1]
+        setup, seats = self.kernel_setup(config), lineup(config, POLICIES)
+        args = (config.seed, 0, plays, setup, seats, np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        return steps_per_second(lambda: simulate_plays(*args)[0].sum(),
+                                lambda: rollout_bench(config.seed, 0, plays, setup, seats))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out, ev = self._run_kernel(config, start, stop, events)

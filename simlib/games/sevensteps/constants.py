@@ -37,3 +37,10 @@ EV_HAND = 19                     # a turn row: the hand before the turn, 7 colou
 EV_THROWN = EV_HAND + N_COLOURS  # discs thrown back, per colour
 EV_DRAWN = EV_THROWN + N_COLOURS  # discs drawn in the refill, per colour
 EV_COLS = EV_DRAWN + N_COLOURS
+
+# The per-seat outputs, rows of State.seat_out and of the kernel's seats output in this order (the tables read them
+# by name).
+SEAT_COLUMNS = ("score", "tile_points", "bonus_points", "discs", "passes", "aids_taken", "bonuses_taken",
+                "aids_played", "bonuses_played", "aid_left", "bonus_left", "thrown", "capped")
+(SCORE, TILE_POINTS, BONUS_POINTS, DISCS, PASSES, AIDS_TAKEN, BONUSES_TAKEN, AIDS_PLAYED, BONUSES_PLAYED, AID_LEFT,
+ BONUS_LEFT, THROWN, CAPPED) = range(len(SEAT_COLUMNS))

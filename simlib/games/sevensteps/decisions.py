@@ -1,30 +1,30 @@
 """What the policies choose, apart from the rules: whether and how to play a build-aid tile, which disc
 next, whether to play a victory-point tile, which pile to take from, which discs to throw back.
-Every random choice is a keyed draw of the play, from the stream of its purpose (state.py: `draw_turn` and
-`drawn` count the turn's draws per stream)."""
+Every random choice is a keyed draw of the play, from the stream of its purpose (state.Draws: the turn's draws
+counted per stream)."""
 
 import numpy as np
 
 from ...core.blocks import block
 from ...core.rng import below
+from .chains import Query, best_chain
 from .constants import AID, BONUS, HAND, MOVE_TOWER, N_COLOURS, N_FIELDS, TAKE_DOWN
-from .policies import AID_MARGIN, AID_OPTIONS, CLIMBER, MAX_NODES, RANDOM, REACH, SACRIFICE, TAKE_FIRST
+from .policies import AID_MARGIN, AID_OPTIONS, CLIMBER, MAX_NODES, PARAMS, RANDOM, REACH, TAKE_FIRST
 from .rules import first_placements, move_tower_targets, take_down_targets
-from .search import best_chain
 from .state import AID_DRAWS, CHOICE_DRAWS, STEP_DRAWS, take
 
 
-@block()
-def pick(key, draw_turn, drawn, stream, n):
+@block(_nrt=False)
+def pick(draws, stream, n):
     """A uniform choice among n, one draw of the stream."""
-    return below(take(key, draw_turn, drawn, stream), n)
+    return below(take(draws, stream), n)
 
 
 # A bound on a build-aid tile's targets: move_tower pairs a tower with each empty field of its colour.
 MAX_TARGETS = N_FIELDS * 7
 
 
-@block()
+@block(_nrt=False)
 def aid_targets(effect, height, bd, out_a, out_b):
     """The legal targets of a build-aid tile: (field, field) pairs; one pair (-1, -1) for the tiles that
     change only the placing rules; none when the tile has nothing to act on."""
@@ -38,7 +38,7 @@ def aid_targets(effect, height, bd, out_a, out_b):
     return 1
 
 
-@block()
+@block(_nrt=False)
 def apply_aid(effect, a, b, height, bag, colour):
     """A build-aid tile's board edit: take_down returns tower a's top disc to the bag; move_tower moves
     tower a onto the empty field b."""
@@ -50,32 +50,27 @@ def apply_aid(effect, a, b, height, bag, colour):
         height[a] = 0
 
 
-@block()
-def _search(code, prm, height, bd, hand, max_discs, effect, bonus_tile, ta, threshold, bonus_counts, key, draw_turn,
-            drawn):
-    return best_chain(height, bd.colour, bd.neighbours, bd.colour_fields, bd.group, hand, max_discs, effect,
-                      bonus_tile, ta.bonus_measure, ta.bonus_at_least, ta.bonus_points, code == CLIMBER, threshold,
-                      bonus_counts, np.int64(prm[MAX_NODES]), key, draw_turn, drawn)
-
-
-@block()
-def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, bonus_counts, key, draw_turn, drawn):
-    """A search policy's turn: whether to play its build-aid tile (and on what), and the chain to place.
+@block(_nrt=True)
+def plan_turn(code, prm, aid_tile, bonus_tile, height, hand, setup, draws, chain):
+    """A chain-searching policy's turn: whether to play its build-aid tile (and on what), and the chain to place
+    (into `chain`).
 
     The aid is played on the best of the targets tried when that beats the best chain without it by more
-    than aid_margin. A climber holding no tile (`threshold` > 0) plays the best chain that earns a tile (its
-    points below the threshold as the rule counts them: `bonus_counts`, option threshold_counts) instead of its
-    best chain when that costs at most `sacrifice` points. Holding no tile, it has no bonus: its best chain's
-    score is then its levels, which both readings compare.
-    Returns (play the aid?, target a, target b, chain fields, chain length, the most nodes one search
-    visited, capped searches)."""
+    than aid_margin. A climber holding no tile plays the best chain that earns a tile (its points below the
+    rules' tile threshold as they count them: bonus_counts, option threshold_counts) instead of its best chain
+    when that costs at most `sacrifice` points. Holding no tile, it has no bonus: its best chain's score is
+    then its levels, which both readings compare.
+    Returns (play the aid?, target a, target b, chain length, the most nodes one search visited, capped
+    searches)."""
+    bd, ta, threshold = setup.board, setup.tiles, setup.rules.tile_threshold
     climber_low = code == CLIMBER and aid_tile < 0 and bonus_tile < 0 and threshold > 0
-    found = _search(code, prm, height, bd, hand, HAND, -1, bonus_tile, ta, threshold if climber_low else 0,
-                    bonus_counts, key, draw_turn, drawn)
+    squares, bonus_counts, max_nodes = code == CLIMBER, setup.rules.bonus_counts, np.int64(prm[MAX_NODES])
+    found = best_chain(height, hand, bd, ta, Query(HAND, -1, bonus_tile, squares, threshold if climber_low else 0,
+                                                   bonus_counts, max_nodes), draws)
     plan, plan_n = found.fields, found.length
     nodes, capped = found.nodes, np.int64(found.capped)
     if climber_low and found.score >= threshold and found.low_length > 0 \
-            and found.low_score >= found.score - prm[SACRIFICE]:
+            and found.low_score >= found.score - prm[PARAMS.climber.sacrifice]:
         plan, plan_n = found.low_fields, found.low_length
     play, play_a, play_b = False, -1, -1
     if aid_tile >= 0:
@@ -85,54 +80,56 @@ def plan_turn(code, prm, aid_tile, bonus_tile, height, bd, ta, hand, threshold, 
         n = aid_targets(effect, height, bd, targets_a, targets_b)
         best = found.value + prm[AID_MARGIN]  # what the aid must beat
         for t in range(min(n, np.int64(prm[AID_OPTIONS]))):  # a uniform sample: a partial Fisher-Yates
-            j = t + pick(key, draw_turn, drawn, AID_DRAWS, n - t)
+            j = t + pick(draws, AID_DRAWS, n - t)
             targets_a[t], targets_a[j] = targets_a[j], targets_a[t]
             targets_b[t], targets_b[j] = targets_b[j], targets_b[t]
             a, b = targets_a[t], targets_b[t]
             trial = height.copy()
             apply_aid(effect, a, b, trial, np.zeros(N_COLOURS, np.int64), bd.colour)
-            with_aid = _search(code, prm, trial, bd, hand, ta.aid_max_discs[aid_tile], effect, bonus_tile, ta, 0,
-                               bonus_counts, key, draw_turn, drawn)
+            with_aid = best_chain(trial, hand, bd, ta, Query(ta.aid_max_discs[aid_tile], effect, bonus_tile, squares, 0,
+                                                             bonus_counts, max_nodes), draws)
             nodes = max(nodes, with_aid.nodes)
             capped += with_aid.capped
             if with_aid.value > best and with_aid.length > 0:
                 play, play_a, play_b = True, a, b
                 plan, plan_n, best = with_aid.fields, with_aid.length, with_aid.value
-    return play, play_a, play_b, plan, plan_n, nodes, capped
+    for i in range(plan_n):
+        chain[i] = plan[i]
+    return play, play_a, play_b, plan_n, nodes, capped
 
 
-@block()
-def random_aid(aid_tile, height, bd, ta, key, draw_turn, drawn):
+@block(_nrt=True)
+def random_aid(aid_tile, height, bd, ta, draws):
     """The random policy: plays a playable build-aid tile with probability 1/2, on a uniform target."""
     targets_a = np.empty(MAX_TARGETS, np.int64)
     targets_b = np.empty(MAX_TARGETS, np.int64)
     n = aid_targets(ta.aid_effect[aid_tile], height, bd, targets_a, targets_b)
-    if n == 0 or pick(key, draw_turn, drawn, AID_DRAWS, 2) == 0:
+    if n == 0 or pick(draws, AID_DRAWS, 2) == 0:
         return False, -1, -1
-    j = pick(key, draw_turn, drawn, AID_DRAWS, n)
+    j = pick(draws, AID_DRAWS, n)
     return True, targets_a[j], targets_b[j]
 
 
-@block()
-def random_step(n_legal, placed, key, draw_turn, drawn):
+@block(_nrt=False)
+def random_step(n_legal, placed, draws):
     """The random policy's next disc: uniform over the legal placements, and stopping once one disc is
     down (returns n_legal to stop)."""
-    return pick(key, draw_turn, drawn, STEP_DRAWS, n_legal + (placed > 0))
+    return pick(draws, STEP_DRAWS, n_legal + (placed > 0))
 
 
-@block()
-def play_bonus(code, key, draw_turn, drawn):
+@block(_nrt=False)
+def play_bonus(code, draws):
     """Play a victory-point tile whose condition is met? Search policies always (it pays more than the 2
     points it keeps unused); random uniformly."""
-    return code != RANDOM or pick(key, draw_turn, drawn, CHOICE_DRAWS, 2) == 1
+    return code != RANDOM or pick(draws, CHOICE_DRAWS, 2) == 1
 
 
-@block()
-def choose_pile(code, prm, can_aid, can_bonus, key, draw_turn, drawn):
+@block(_nrt=False)
+def choose_pile(code, prm, can_aid, can_bonus, draws):
     """Which pile to take a tile from (AID, BONUS; -1: none can be taken)."""
     if can_aid and can_bonus:
         if code == RANDOM:
-            return pick(key, draw_turn, drawn, CHOICE_DRAWS, 2)
+            return pick(draws, CHOICE_DRAWS, 2)
         return BONUS if prm[TAKE_FIRST] >= 0.5 else AID
     if can_aid:
         return AID
@@ -141,7 +138,7 @@ def choose_pile(code, prm, can_aid, can_bonus, key, draw_turn, drawn):
     return -1
 
 
-@block()
+@block(_nrt=True)
 def throw_back(code, prm, hand, height, bd, thrown):
     """The discs to throw back before refilling (into `thrown`, per colour): with reach r > 0, every disc of a
     colour with no field within r steps of a lowest field of the hand's most numerous colour."""
@@ -154,7 +151,7 @@ def throw_back(code, prm, hand, height, bd, thrown):
     only = np.zeros(N_COLOURS, np.int64)
     only[main] = hand[main]
     starts = np.empty(N_FIELDS, np.int64)
-    n = first_placements(height, bd.colour, bd.group, only, -1, starts)
+    n = first_placements(height, bd, only, -1, starts)
     for c in range(N_COLOURS):
         if c == main or hand[c] == 0:
             continue

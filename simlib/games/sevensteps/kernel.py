@@ -4,18 +4,35 @@ A play: 140 discs in the bag, each player draws 7; turns in seat order (seat 0 f
 cannot refill to 7, then the round is completed and unused tiles score. Every draw is keyed by
 (seed, play, turn, stream, rank in the turn; state.take), so results do not depend on which plays share a batch,
 and two variants of a play draw the same discs and tiles turn by turn.
-The play is made of the blocks of play.py. Line-ups with a search seat run rollouts.simulate_search_plays, a
+The play is made of the blocks of play.py. Line-ups with a search seat run search.simulate_search_plays, a
 kernel of its own over the same blocks, so that scripted runs never compile the search.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
 from ...core.blocks import block
 from ...core.rng import play_key
-from .outputs import SEAT_COLUMNS
-from .play import _run, _sum, deal
-from .policies import GREEDY
+from .constants import SEAT_COLUMNS
+from .play import TO_THE_END, Events, _sum, deal, new_turn_work, play_on
 from .state import PLAN_WIDTH, S_COLLAPSES, S_EVENTS, S_MAX_NODES, S_REASON, S_TURN, new_state
+
+
+class SevenStepsOutputs(NamedTuple):
+    """simulate_plays' arrays by name (the compiled kernel returns them as a tuple in this order)."""
+
+    turns: np.ndarray       # [plays] turns played (passes included)
+    collapses: np.ndarray   # [plays] towers that reached 7 and collapsed
+    end_reason: np.ndarray  # [plays] BAG_EMPTY or TURN_LIMIT
+    bag_left: np.ndarray    # [plays] discs left in the bag at the end
+    n_events: np.ndarray    # [plays] event rows (one per disc, one per turn)
+    max_nodes: np.ndarray   # [plays] the most chains one search visited
+    seats: np.ndarray       # [plays, SEAT_COLUMNS, seats]
+
+    def seat(self, name: str) -> np.ndarray:
+        """[plays, seats] of one of SEAT_COLUMNS."""
+        return self.seats[:, SEAT_COLUMNS.index(name)]
 
 
 @block()
@@ -27,35 +44,34 @@ def new_outputs(n_plays, n_seats):
 
 
 @block()
-def write_outputs(out, i, bag, seat_out, sc):
+def write_outputs(out, i, st):
     """Play i's outputs from its final state."""
     turns, collapses, end_reason, bag_left, n_events, max_nodes, seats = out
+    sc = st.sc
     turns[i] = sc[S_TURN]
     collapses[i] = sc[S_COLLAPSES]
     end_reason[i] = sc[S_REASON]
-    bag_left[i] = _sum(bag)
+    bag_left[i] = _sum(st.bag)
     n_events[i] = sc[S_EVENTS]
     max_nodes[i] = sc[S_MAX_NODES]
-    seats[i] = seat_out
+    seats[i] = st.seat_out
 
 
 @block()
-def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd, ta, rules, ev, ev_offsets):
-    """Plays first_play .. first_play+n_plays-1 of scripted seats (SevenStepsOutputs' arrays; with ev_offsets,
-    the event rows). `defaults` [policy code, parameter]: the scripted policies' default parameters (the
-    signature is the search kernel's too, rollouts.simulate_search_plays)."""
+def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+    """Plays first_play .. first_play+n_plays-1 of scripted seats (`lineup`, core/lineup.py) on `setup`
+    (state.Setup). Returns SevenStepsOutputs' arrays; with `ev_offsets` non-empty, also fills the event rows `ev`.
+    The search kernel (search.simulate_search_plays) takes the same arguments."""
+    n_seats = lineup.codes.shape[0]
     out = new_outputs(n_plays, n_seats)
-    n_aid, n_bonus = ta.aid_effect.shape[0], ta.bonus_measure.shape[0]
-    st = new_state(n_seats, n_aid, n_bonus)
-    # out of the tuple once
-    height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc = st
+    n_aid, n_bonus = setup.tiles.aid_effect.shape[0], setup.tiles.bonus_measure.shape[0]
+    st, work = new_state(n_seats, n_aid, n_bonus), new_turn_work()
     no_plan = np.zeros(PLAN_WIDTH, np.int64)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
         deal(st, n_aid, n_bonus, key)
-        _run(height, bag, hands, held, piles, n_piles, discards, n_discards, draw_turn, drawn, seat_out, sc, codes, prm,
-             bd, ta, rules, key, no_plan, defaults[GREEDY], 0, -1, ev, ev_offsets[i] if record else -1, play)
-        write_outputs(out, i, bag, seat_out, sc)
+        play_on(st, setup, lineup, key, no_plan, TO_THE_END, Events(ev, play, ev_offsets[i] if record else -1), work)
+        write_outputs(out, i, st)
     return out

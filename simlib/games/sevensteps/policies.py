@@ -1,13 +1,10 @@
 """7 Steps' policies: names, kernel codes and parameters; what the scripted ones decide is in decisions.py
-(the greedy and climber policies' chain search in search.py), the search policy's rollouts in rollouts.py."""
+(the greedy and climber policies' chain search in chains.py), the search policy in search.py."""
 
 from ...core.config import PolicyInfo
+from ...core.lineup import parameter_index, shared_position
 
 RANDOM, GREEDY, CLIMBER, SEARCH = 0, 1, 2, 3
-# prm columns (PolicyInfo parameter order matters: greedy's five come first in climber's too).
-AID_MARGIN, AID_OPTIONS, MAX_NODES, TAKE_FIRST, REACH, SACRIFICE = range(6)
-BUDGET, BASE, HORIZON, CHAINS = range(4)  # the search's
-MAX_PARAMS = 6
 
 _SEARCH = {"aid_margin": 2.0, "aid_options": 8.0, "max_nodes": 10_000.0, "take_first": 0.0, "reach": 0.0}
 _SEARCH_DOCS = {
@@ -59,3 +56,9 @@ POLICIES = {
                     "chains": (1.0, 64.0)}, integers=frozenset({"budget", "base", "horizon", "chains"})),
     )
 }
+
+PARAMS = parameter_index(POLICIES)
+# Greedy's five parameters, which climber has too, at one position in both: the blocks read them for either policy
+# (and for a search's own turn, which plays greedy's defaults).
+AID_MARGIN, AID_OPTIONS, MAX_NODES, TAKE_FIRST, REACH = (
+    shared_position(POLICIES, name) for name in ("aid_margin", "aid_options", "max_nodes", "take_first", "reach"))

@@ -1,7 +1,8 @@
 """The rules of 7 Steps as pure compiled functions over the board's arrays (named blocks the kernel,
 the policies' search and the tests share).
 
-The board state is `height` [49]: discs on each field (every disc of a tower has its field's colour).
+The board state is `height` [49]: discs on each field (every disc of a tower has its field's colour); `bd` is
+the board's arrays (state.BoardArrays).
 A hand or the bag is 7 counts, one per colour.
 """
 
@@ -23,13 +24,14 @@ from .constants import (
 )
 
 
-@block()
-def first_placements(height, colour, group, hand, effect, out):
+@block(_nrt=True)
+def first_placements(height, bd, hand, effect, out):
     """Fields where a turn's first disc may go, into `out`; returns how many.
 
     A held colour's disc goes on a field of its colour at the lowest height of the field's group (the
     colour over the board, or the colour on one tile: option first_disc); under high_start, on any field of
     a held colour."""
+    colour, group = bd.colour, bd.group
     lowest = np.empty(N_FIELDS, np.int64)  # per group (at most 49 groups)
     lowest[:] = 1 << 30
     for f in range(N_FIELDS):
@@ -43,21 +45,21 @@ def first_placements(height, colour, group, hand, effect, out):
     return n
 
 
-@block()
+@block(_nrt=False)
 def threshold_points(disc_points, bonus, bonus_counts):
     """The points the tile threshold compares: the discs placed ("hierbei", option threshold_counts = discs),
     or with the victory-point tile's bonus (total)."""
     return disc_points + bonus if bonus_counts else disc_points
 
 
-@block()
+@block(_nrt=False)
 def may_take_tile(placed, points, threshold):
     """A turn that placed a disc and scored fewer than `threshold` points (as `threshold_points` counts them)
     earns a tile."""
     return placed > 0 and points < threshold
 
 
-@block()
+@block(_nrt=False)
 def step_allowed(level, last_level, effect):
     """May a disc at `level` follow one at `last_level`? Same or one higher; step_up_2 also two higher;
     downhill also lower."""
@@ -68,10 +70,11 @@ def step_allowed(level, last_level, effect):
     return last_level <= level <= last_level + 1
 
 
-@block()
-def next_placements(height, colour, neighbours, hand, used, last_field, last_level, effect, out, out_dir):
+@block(_nrt=False)
+def next_placements(height, bd, hand, used, last_field, last_level, effect, out, out_dir):
     """Fields where the next disc may go (adjacent to the last, of a held colour, not used this turn, at
     an allowed level), with the direction stepped in; returns how many."""
+    colour, neighbours = bd.colour, bd.neighbours
     n = 0
     for d in range(6):
         g = neighbours[last_field, d]
@@ -82,7 +85,7 @@ def next_placements(height, colour, neighbours, hand, used, last_field, last_lev
     return n
 
 
-@block()
+@block(_nrt=False)
 def place_disc(height, colour, colour_fields, f):
     """Put a disc on field f; returns (its level, towers collapsed). A tower reaching 7 is removed and its
     discs go one onto each field of its colour; towers reaching 7 together go together (k discs each), and
@@ -106,7 +109,7 @@ def place_disc(height, colour, colour_fields, f):
             height[g] += k
 
 
-@block()
+@block(_nrt=True)
 def measure(kind, n, fields, levels, dirs, colour):
     """A victory-point measure of the n discs placed this turn (fields, levels, the direction of each step)."""
     if kind == LEVEL:
@@ -137,7 +140,7 @@ def measure(kind, n, fields, levels, dirs, colour):
     return used
 
 
-@block()
+@block(_nrt=False)
 def bonus_earned(tile, bonus_measure, bonus_at_least, bonus_points, n, fields, levels, dirs, colour):
     """The points victory-point tile `tile` (-1: none) pays for this turn's discs (0 if its condition fails)."""
     if tile < 0:
@@ -147,7 +150,7 @@ def bonus_earned(tile, bonus_measure, bonus_at_least, bonus_points, n, fields, l
     return 0
 
 
-@block()
+@block(_nrt=False)
 def take_down_targets(height, out):
     """take_down: the towers whose top disc may go back to the bag (every non-empty field)."""
     n = 0
@@ -158,7 +161,7 @@ def take_down_targets(height, out):
     return n
 
 
-@block()
+@block(_nrt=False)
 def move_tower_targets(height, colour, colour_fields, out_from, out_to):
     """move_tower: every (tower, empty field of its colour) pair."""
     n = 0
@@ -172,7 +175,7 @@ def move_tower_targets(height, colour, colour_fields, out_from, out_to):
     return n
 
 
-@block()
+@block(_nrt=False)
 def draw_disc(bag, key, index):
     """Draw one disc from the bag (counts per colour), uniformly over the discs; returns its colour."""
     total = 0
@@ -187,7 +190,7 @@ def draw_disc(bag, key, index):
     return -1
 
 
-@block()
+@block(_nrt=False)
 def draw_tile(piles, n_piles, discards, n_discards, kind, key, index):
     """A random tile of pile `kind` (its face-down tiles are shuffled: any is equally likely); an empty pile
     is refilled from its discards first. Returns the tile, or -1 if pile and discards are empty.

@@ -1,5 +1,5 @@
-"""The kernel's inputs by name (the board's topology, the special tiles and the rule options), a play in
-progress as arrays (State), and its keyed draws (`take`, `begin_draws`)."""
+"""The kernel's inputs by name (the board's topology, the special tiles and the rule options: a Setup), a play in
+progress as arrays (State), and its keyed draws (Draws, `take`, `begin_draws`)."""
 
 from typing import NamedTuple
 
@@ -11,8 +11,7 @@ from ...core.rng import begin_turn_draws as begin_draws  # noqa: F401 (the game'
 from ...core.rng import draw, turn_draw_index
 from ...core.rng import next_turn_draw_index as take_index
 from .board import Board
-from .constants import FIRST_DISC, HAND, N_COLOURS, N_FIELDS, THRESHOLD_COUNTS
-from .outputs import SEAT_COLUMNS
+from .constants import FIRST_DISC, HAND, N_COLOURS, N_FIELDS, SEAT_COLUMNS, THRESHOLD_COUNTS
 from .specials import Specials
 
 
@@ -37,6 +36,14 @@ class Rules(NamedTuple):
     bonus_counts: bool       # the threshold compares the turn's total, bonus included (threshold_counts = total)
     unused_tile_points: int  # per tile held at the end
     max_turns: int           # a safety limit (end reason turn_limit)
+
+
+class Setup(NamedTuple):
+    """What every play of a run shares."""
+
+    board: BoardArrays
+    tiles: TileArrays
+    rules: Rules
 
 
 def rule_options(options: dict) -> Rules:
@@ -104,7 +111,7 @@ def new_state(n_seats, n_aid, n_bonus):
                  np.zeros(N_SCALARS, np.int64))
 
 
-@block()
+@block(_nrt=True)  # said, not inherited from a caller without it (the search's decider): a slice's copy may allocate
 def copy_state(src, dst):
     dst.height[:] = src.height
     dst.bag[:] = src.bag
@@ -120,6 +127,15 @@ def copy_state(src, dst):
     dst.sc[:] = src.sc
 
 
+class Draws(NamedTuple):
+    """Where a turn's keyed draws come from: the play's key (or a rollout's), the turn they belong to ([1]) and how
+    many each stream has given in it ([N_STREAMS]); a play's are its State's draw_turn and drawn."""
+
+    key: np.uint64
+    turn: np.ndarray
+    drawn: np.ndarray
+
+
 @nb.njit(cache=True, inline="always")
 def draw_index(draw_turn, stream, rank):
     """The index of the stream's draw of rank `rank` in this turn."""
@@ -127,6 +143,6 @@ def draw_index(draw_turn, stream, rank):
 
 
 @nb.njit(cache=True, inline="always")
-def take(key, draw_turn, drawn, stream):
+def take(draws, stream):
     """The stream's next draw in this turn."""
-    return draw(key, take_index(draw_turn, drawn, stream))
+    return draw(draws.key, take_index(draws.turn, draws.drawn, stream))

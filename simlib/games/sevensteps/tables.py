@@ -40,13 +40,13 @@ from .constants import (
     N_COLOURS,
     ROW_DISC,
     ROW_TURN,
+    SEAT_COLUMNS,
     TILE_KINDS,
 )
-from .outputs import SEAT_COLUMNS
 
 if TYPE_CHECKING:
     from .board import Board
-    from .outputs import SevenStepsOutputs
+    from .kernel import SevenStepsOutputs
     from .specials import Specials
 
 _TEXT = pa.dictionary(pa.int16(), pa.string())
