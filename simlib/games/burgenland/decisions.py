@@ -1,6 +1,6 @@
 """What random, builder and saver choose each turn: a free swap (`choose_swap`), an exchange (`exchanges`, with
 builds.exchange_helps) and the main action's build (`choose_build`), over the play (state.Play), the run's Setup,
-the Turn and the turn's work space (state.Work). Which builds are legal and what they cost is builds.py's.
+the Turn and the turn's work space (state.TurnWork). Which builds are legal and what they cost is builds.py's.
 
 The turn's decisions run without Numba's reference counting (_nrt=False, as Catan's): with it, each array taken
 out of a NamedTuple costs a count and a release per call (more when inlined), up to 40% more time a play. So they

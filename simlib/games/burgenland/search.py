@@ -44,8 +44,7 @@ from .kernel import begin_play, new_outputs, play_events, write_outputs
 from .play import PL_PIECE, PL_SPEND, PLAN_SIZE, Until, play_turns, start_play, turn_of
 from .policies import PARAMS, SEARCH
 from .rules import BONUS_TOP, MASTER_TOP, WELL_TOP, begin_draws, draw_card, shuffle, total_cards
-from .state import S_REASON, S_TURN, SEAT_COLUMNS, Events, Play, Setup, copy_play, new_play, new_work
-from .state import Work as TurnWork
+from .state import S_REASON, S_TURN, SEAT_COLUMNS, Events, Play, Setup, TurnWork, copy_play, new_play, new_work
 
 
 class Work(NamedTuple):

@@ -123,7 +123,7 @@ class Events(NamedTuple):
     play: int             # the play's number
 
 
-class Work(NamedTuple):
+class TurnWork(NamedTuple):
     """The turn's work space: an event row, the legal builds, payments, held tiles by effect."""
 
     rec: np.ndarray
@@ -152,7 +152,7 @@ def new_play(n_seats, n_tiles, n_master):
 @block()
 def new_work(saver_weights):
     cards = (C.N_COLOURS, C.MAX_COINS)
-    return Work(np.zeros(C.EV_COLS, np.int64), np.zeros((MAX_BUILDS, 4), np.int64), np.zeros(cards, np.int64),
+    return TurnWork(np.zeros(C.EV_COLS, np.int64), np.zeros((MAX_BUILDS, 4), np.int64), np.zeros(cards, np.int64),
                 np.zeros(cards, np.int64), np.zeros(cards, np.int64), saver_weights.copy(),
                 np.zeros(C.N_EFFECTS, np.int64), np.zeros(C.N_CASTLES, np.bool_))
 
