@@ -137,7 +137,7 @@ def emit(rec, events, row, s, bonus_effect):
     return row
 
 
-@nb.njit(cache=True, inline="always")  # slice copies, which may allocate: inlined into start_play only
+@nb.njit(cache=True, _nrt=False, inline="always")
 def set_up(st, setup, key):
     """Stones, master builders, well cards and bonus tiles shuffled (the set-up's draws, turn -1); the piles
     full; pieces handed out and pre-placed; the marker on the first castle without a well."""
@@ -146,7 +146,8 @@ def set_up(st, setup, key):
     for p in range(C.N_POSITIONS):
         st.stones[p] = p
     shuffle(st.stones, C.N_POSITIONS, key, draw_turn, drawn, C.STONE_DRAWS)
-    st.master[:] = cards.master_builders
+    for k in range(st.master.shape[0]):  # element by element: a slice's copy may allocate
+        st.master[k] = cards.master_builders[k]
     shuffle(st.master, st.master.shape[0], key, draw_turn, drawn, C.MASTER_DRAWS)
     for c in range(C.N_CASTLES):
         st.well_order[c] = c
@@ -155,7 +156,8 @@ def set_up(st, setup, key):
         st.bonus_order[t] = t
     shuffle(st.bonus_order, st.bonus_order.shape[0], key, draw_turn, drawn, C.TILE_DRAWS)
     for c in range(C.N_COLOURS):
-        st.deck[c, :] = cards.cards
+        for v in range(C.MAX_COINS):
+            st.deck[c, v] = cards.cards[v]
     st.discard[:] = 0
     st.hands[:] = 0
     st.jokers[:] = 0
@@ -173,7 +175,8 @@ def set_up(st, setup, key):
                     st.spot_piece[c, spot] = piece
     skip_built_wells(st.well_order, counts, st.pool)
     for s in range(st.supply.shape[0]):
-        st.supply[s, :] = bd.supply
+        for piece in range(4):
+            st.supply[s, piece] = bd.supply[piece]
     st.swaps_held[:] = 0
     st.tiles_held[:] = False
     st.waiting[:] = 0
@@ -324,7 +327,7 @@ def draw_two(rec, s, st, key):
         rec[C.EV_GAINED + g] = card
 
 
-@block(_nrt=True)  # its piles filled by slice copies, which may allocate; once a play
+@block(_nrt=False)
 def start_play(st, setup, rec, key, events, row):
     """A play set up and dealt (`set_up`, then each seat's `deal`), no turn played. Returns the next event row."""
     set_up(st, setup, key)

@@ -51,7 +51,7 @@ def castle_colours(stones, castle_stones, castle):
     return stones[castle_stones[castle, 0]], stones[castle_stones[castle, 1]]
 
 
-@block()
+@block(_nrt=False)
 def draw_card(st, key):
     """The top card of the face-down pile (a uniform one of those left; the discards are reshuffled into a new
     pile when it is empty): its type colour * 3 + coins - 1, or -1 if both piles are empty."""
@@ -74,7 +74,7 @@ def draw_card(st, key):
     raise AssertionError("draw_card: the pile's counts are inconsistent")
 
 
-@block()
+@block(_nrt=False)
 def draw_until(st, s, coins, key, gained, g):
     """Draw cards into seat s's hand until their coins reach `coins` (or the piles run dry). The cards go to
     gained[g:]; returns the next free slot."""

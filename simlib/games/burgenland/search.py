@@ -84,7 +84,7 @@ def new_search_work(st, lineup):
                 plan_arrays())
 
 
-@block()
+@block(_nrt=False)
 def _deal_tiles(pl, me, key, bonus_effect, tiles, held):
     """The bonus tiles `me` has not seen (the pile and the others' held tiles) shuffled and dealt again."""
     n, n_tiles, top = pl.hands.shape[0], pl.bonus_order.shape[0], pl.pool[BONUS_TOP]
@@ -117,14 +117,19 @@ def _deal_tiles(pl, me, key, bonus_effect, tiles, held):
             top += 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _shuffle_under(a, top, key, draw_turn, drawn, stream):
     """Shuffle an open pile's cards below its top card that were never on top (a[top + 1:]), from their sorted
-    order (which is known)."""
-    if top + 1 < a.shape[0]:
-        under = a[top + 1:]
-        under.sort()
-        shuffle(under, under.shape[0], key, draw_turn, drawn, stream)
+    order (which is known; sorted in place by insertion, a dozen cards at most)."""
+    n = a.shape[0]
+    if top + 1 < n:
+        for i in range(top + 2, n):
+            card, j = a[i], i - 1
+            while j > top and a[j] > card:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = card
+        shuffle(a[top + 1:], n - top - 1, key, draw_turn, drawn, stream)
 
 
 @block(_nrt=False)
@@ -174,7 +179,7 @@ def copy_turn(at):
     begin_draws(sim.draw_turn, sim.drawn, at.turn)
 
 
-@block(_nrt=True)  # said, not inherited from the decider: _shuffle_under sorts a slice
+@block(_nrt=False)
 def determinize(at, key):
     """In the rollouts' copy, what the seat has not seen dealt again (the module's docstring), with draws keyed by
     `key` and the copy's draw turn and counts, each pile from the stream that shuffled it. The result depends only
