@@ -13,15 +13,14 @@ from simlib.core.errors import SimlibError
 from simlib.core.rng import play_key
 from simlib.games.burgenland import GAME
 from simlib.games.burgenland import constants as C
-from simlib.games.burgenland import kernel as K
+from simlib.games.burgenland import play as K
 from simlib.games.burgenland.board import board_from_text, map_text
+from simlib.games.burgenland.builds import MAX_BUILDS, Means, legal_builds
 from simlib.games.burgenland.components import components_from_text, data_text
-from simlib.games.burgenland.decisions import MAX_BUILDS, legal_builds
 from simlib.games.burgenland.rules import (
     BONUS_TOP,
     JOKER_PILE,
     MASTER_TOP,
-    POOL_SIZE,
     SWAP_SUPPLY,
     WELL_TOP,
     WELLS_BUILT,
@@ -31,7 +30,7 @@ from simlib.games.burgenland.rules import (
     pay_central,
     pay_small,
 )
-from simlib.games.burgenland.state import board_arrays, card_arrays, rules
+from simlib.games.burgenland.state import Setup, board_arrays, card_arrays, new_play, rules
 
 RED, YELLOW, GREEN, LIGHTBLUE, DARKBLUE, PURPLE, BLACK, WHITE = range(8)
 WALL, HOUSE, PALAS, WELL = C.WALL, C.HOUSE, C.PALAS, C.WELL
@@ -58,21 +57,12 @@ class Position:
         self.cards = card_arrays(GAME.components(config), config.options)
         self.tile_ids = GAME.components(config).bonus_ids  # the data file's id of each physical tile
         self.rules = rules(config.options)
-        n_tiles = len(self.cards.bonus_effect)
-        self.stones = np.zeros(C.N_POSITIONS, np.int64)
-        self.master = np.zeros(len(self.cards.master_builders), np.int64)
-        self.well_order, self.bonus_order = np.zeros(C.N_CASTLES, np.int64), np.zeros(n_tiles, np.int64)
-        self.deck, self.discard = np.zeros((8, 3), np.int64), np.zeros((8, 3), np.int64)
-        self.hands, self.jokers = np.zeros((players, 8, 3), np.int64), np.zeros(players, np.int64)
-        self.pool = np.zeros(POOL_SIZE, np.int64)
-        self.counts = np.zeros((C.N_CASTLES + 1, 4), np.int64)
-        self.spot_piece, self.n_spots = np.zeros((C.N_CASTLES, C.MAX_SPOTS), np.int64), np.zeros(C.N_CASTLES, np.int64)
-        self.supply, self.swaps_held = np.zeros((players, 4), np.int64), np.zeros(players, np.int64)
-        self.tiles_held, self.waiting = np.zeros((players, n_tiles), np.bool_), np.zeros(players, np.int64)
-        self.key, self.draw_turn, self.drawn = play_key(1, 0), np.zeros(1, np.int64), np.zeros(C.N_STREAMS, np.int64)
-        K.set_up(self.bd, self.cards, self.stones, self.master, self.well_order, self.bonus_order, self.deck,
-                 self.discard, self.hands, self.jokers, self.pool, self.counts, self.spot_piece, self.n_spots,
-                 self.supply, self.swaps_held, self.tiles_held, self.waiting, self.key, self.draw_turn, self.drawn)
+        self.setup = Setup(self.bd, self.cards, self.rules)
+        self.st = new_play(players, len(self.cards.bonus_effect), len(self.cards.master_builders))
+        self.key = play_key(1, 0)
+        K.set_up(self.st, self.setup, self.key)
+        for name, a in zip(self.st._fields, self.st):  # the play's arrays by name: pos.hands is pos.st.hands
+            setattr(self, name, a)
         self.stones[:] = np.arange(8) if stones is None else stones
         self.rec = np.zeros(C.EV_COLS, np.int64)
         self.paid = np.zeros((8, 3), np.int64)
@@ -94,22 +84,17 @@ class Position:
         """The legal builds as (piece, castle 1-11 or 0 = central, spot, tile) tuples."""
         builds = np.zeros((MAX_BUILDS, 4), np.int64)
         tile_of = np.zeros(C.N_EFFECTS, np.int64)
-        K.held_tiles(tile_of, self.tiles_held[seat], self.cards.bonus_effect)
-        master_need = self.master[self.pool[MASTER_TOP] % len(self.master)]
-        n = legal_builds(builds, self.supply[seat], self.counts, self.spot_piece, self.n_spots, self.stones, self.bd,
-                         marker_castle(self.well_order, self.pool), tile_of, self.hands[seat], self.jokers[seat],
-                         self.jokers[seat], master_need, central, self.rules.central_price, self.jokers[seat], 0, -1,
-                         self.paid)
+        turn = K.turn_of(self.st, seat, tile_of, self.cards.bonus_effect)
+        jokers = self.jokers[seat]
+        n = legal_builds(builds, self.st, self.bd, self.rules.central_price, turn,
+                         Means(self.hands[seat], jokers, jokers, central, jokers, 0, -1), self.paid)
         return {(int(p), 0 if c == C.CENTRAL else int(c) + 1, int(s), int(t)) for p, c, s, t in builds[:n]}
 
     def build(self, seat, piece, castle, spot=-1, tile=-1):
         """Build through the kernel's block (castle 1-11, 0 = central); returns (the event row, the play ended)."""
         b = np.array([piece, C.CENTRAL if castle == 0 else castle - 1, spot, tile], np.int64)
         K.new_row(self.rec, C.BUILD, 0, 0, seat, self.pool)
-        done = K.build(self.rec, b, self.jokers[seat], seat, self.bd, self.cards, self.rules, self.stones, self.master,
-                       self.well_order, self.counts, self.spot_piece, self.n_spots, self.supply, self.hands,
-                       self.jokers, self.deck, self.discard, self.pool, self.tiles_held, self.bonus_order,
-                       self.swaps_held, self.paid, self.key, self.draw_turn, self.drawn)
+        done = K.build(self.rec, b, self.jokers[seat], seat, self.st, self.setup, self.paid, self.key)
         K.close_row(self.rec, self.pool, self.deck)
         return self.rec.copy(), bool(done)
 
@@ -338,7 +323,7 @@ def test_a_swap_changes_the_colours_of_every_castle_on_both_positions():
     assert not any(b[1] == 6 for b in pos.legal(0, central=False))  # castle 6: green/black
     pos.swaps_held[0] = 1
     tile_of = np.full(C.N_EFFECTS, -1, np.int64)
-    K.do_swap(pos.rec, 2, 7, 0, pos.stones, pos.swaps_held, pos.tiles_held, tile_of, pos.pool, pos.rules)
+    K.do_swap(pos.rec, 2, 7, pos.st, K.turn_of(pos.st, 0, tile_of, pos.cards.bonus_effect), pos.rules)
     changed = {k for k in CASTLE_POSITIONS if pos.colours(k) != before[k]}
     assert changed == {1, 5, 6, 7, 10, 11}
     assert pos.colours(6) == {WHITE, BLACK} and pos.swaps_held[0] == 0 and pos.pool[SWAP_SUPPLY] == 10

@@ -5,28 +5,22 @@ import numpy as np
 import pytest
 
 from simlib.core.config import RunConfig
+from simlib.core.lineup import lineup
 from simlib.core.rng import play_key
 from simlib.games.burgenland import GAME
-from simlib.games.burgenland import outputs as O
+from simlib.games.burgenland import state as O
+from simlib.games.burgenland.constants import EV_COLS
 from simlib.games.burgenland.decisions import DEFAULT_WEIGHTS
-from simlib.games.burgenland.play import PLAN_SIZE, play_turns, start_play
-from simlib.games.burgenland.policies import BUILDER, MAX_PARAMS, SEARCH
-from simlib.games.burgenland.rules import BONUS_TOP, MASTER_TOP, WELL_TOP, begin_draws
-from simlib.games.burgenland.search import candidates, determinize, new_search, play_on, search_turn
-from simlib.games.burgenland.state import (
-    S_PENDING,
-    S_TURN,
-    S_WINNER,
-    board_arrays,
-    card_arrays,
-    new_play,
-    new_work,
-    rules,
-)
+from simlib.games.burgenland.play import PLAN_SIZE, Until, play_turns, start_play
+from simlib.games.burgenland.policies import BUILDER, POLICIES, SEARCH
+from simlib.games.burgenland.rules import BONUS_TOP, MASTER_TOP, WELL_TOP
+from simlib.games.burgenland.search import Decision, candidates, copy_turn, determinize, new_search_work, search_turn
+from simlib.games.burgenland.state import S_PENDING, S_TURN, S_WINNER, Events, new_play, new_work
 
 # The seat outputs the kernel writes at a play's end (the others are added up action by action).
 AT_THE_END = [O.PLACED, O.WALLS_LEFT, O.HOUSES_LEFT, O.PALASES_LEFT, O.WELLS_LEFT, O.TURNS, O.CARDS_LEFT,
               O.JOKERS_LEFT]
+NO_PLAN = np.full(PLAN_SIZE, -1, np.int64)
 
 
 class Table:
@@ -34,21 +28,38 @@ class Table:
 
     def __init__(self, policies, players=4, seed=11, **options):
         self.config = RunConfig.build(GAME, players=players, policies=policies, plays=1, seed=seed, options=options)
-        self.bd = board_arrays(GAME.board(self.config), players)
-        self.cards = card_arrays(GAME.components(self.config), self.config.options)
-        self.rules = rules(self.config.options)
-        self.codes, self.prm = GAME.policy_arrays(self.config, MAX_PARAMS)
-        self.defaults = GAME.default_parameters(MAX_PARAMS)
-        self.st = new_play(players, len(self.cards.bonus_effect), len(self.cards.master_builders))
-        self.wk, self.sw = new_work(DEFAULT_WEIGHTS), new_search(self.st)
-        self.plan = np.full(PLAN_SIZE, -1, np.int64)
+        self.setup = GAME.kernel_setup(self.config)
+        self.lineup = lineup(self.config, POLICIES)
+        self.st = new_play(players, len(self.setup.cards.bonus_effect), len(self.setup.cards.master_builders))
+        self.wk, self.work = new_work(DEFAULT_WEIGHTS), new_search_work(self.st, self.lineup)
+        self.seat_out = np.zeros((len(O.SEAT_COLUMNS), players), np.int32)
+        self.events = Events(np.zeros((0, EV_COLS), np.int32), False, self.seat_out, np.zeros(1, np.int32), 0, 0)
 
     def deal(self, play):
         key = np.uint64(play_key(self.config.seed, play))
-        self.sw.seat_out[:] = 0
-        start_play(self.st, self.bd, self.cards, self.rules, self.wk.rec, key, play, self.sw.no_ev, 0, False,
-                   self.sw.seat_out, self.sw.n_events, 0)
+        self.seat_out[:] = 0
+        self.events = self.events._replace(play=play)
+        start_play(self.st, self.setup, self.wk.rec, key, self.events, 0)
         return key
+
+    def play_on(self, st, seats, key, turns=0, stop_code=-1, free=None):
+        """Turns of the seats' policies (`seats`, a Lineup; the free actions `free`'s, else theirs) from st: `turns`
+        of them (0: to the end), stopping where a seat of policy stop_code is to choose its main action."""
+        play_turns(st, self.wk, self.setup, seats, seats if free is None else free, key,
+                   Until(NO_PLAN, False, turns, stop_code), self.events, 0)
+
+    def builders(self, codes=None):
+        """Every seat a builder at its defaults (`codes`: other policy codes with the builder's parameters)."""
+        n = self.st.hands.shape[0]
+        return self.lineup._replace(codes=np.full(n, BUILDER, np.int64) if codes is None else codes,
+                                    params=np.tile(self.lineup.defaults[BUILDER], (n, 1)))
+
+    def decision(self, st, key):
+        """The search's Decision for the seat to move in st (its base policy the builder at its defaults)."""
+        n = st.hands.shape[0]
+        self.work.rollouts.codes[:] = BUILDER
+        self.work.rollouts.params[:] = self.lineup.defaults[BUILDER]
+        return Decision(st, self.wk, self.setup, int(st.sc[S_TURN] % n), key, int(st.sc[S_TURN]), 0, self.work)
 
 
 def _copy(st):
@@ -65,10 +76,10 @@ def test_a_rollout_from_the_deal_is_the_kernels_play(policies, free_well_tile):
     rest = [k for k in range(len(O.SEAT_COLUMNS)) if k not in AT_THE_END]
     for play in range(40):
         key = t.deal(play)
-        play_on(t.st, t.wk, t.sw, t.bd, t.cards, t.rules, t.codes, t.prm, key, False, t.plan, 0)
+        t.play_on(t.st, t.lineup, key)
         assert (t.st.sc[S_TURN], t.st.sc[S_WINNER]) == (out.turns[play], out.winner[play])
-        assert list(t.bd.supply.sum() - t.st.supply.sum(axis=1)) == list(out.seat("placed")[play])
-        assert (t.sw.seat_out[rest] == out.seats[play][rest]).all()  # every action accounted alike
+        assert list(t.setup.bd.supply.sum() - t.st.supply.sum(axis=1)) == list(out.seat("placed")[play])
+        assert (t.seat_out[rest] == out.seats[play][rest]).all()  # every action accounted alike
 
 
 @pytest.mark.parametrize("free_well_tile", [False, True])
@@ -84,17 +95,14 @@ def test_a_search_play_replays_alone(free_well_tile):
 def _at_a_search_turn(t, play):
     """The play after the first 8, 12, ... turns of builders after which seat 0 (a search seat) has at least three
     main actions to choose from, stopped there (its free actions played)."""
-    builders = np.full(4, BUILDER, np.int64)
-    prm = np.tile(t.defaults[BUILDER], (4, 1))
-    codes = builders.copy()
+    codes = np.full(4, BUILDER, np.int64)
     codes[0] = SEARCH
     for turns in range(8, 200, 4):
         key = t.deal(play)
-        play_on(t.st, t.wk, t.sw, t.bd, t.cards, t.rules, builders, prm, key, False, t.plan, turns)
-        play_turns(t.st, t.wk, t.bd, t.cards, t.rules, codes, prm, builders, prm, key, False, t.plan, 0, SEARCH,
-                   t.sw.no_ev, 0, False, t.sw.seat_out, t.sw.n_events, 0, play)
+        t.play_on(t.st, t.builders(), key, turns)
+        t.play_on(t.st, t.builders(codes), key, 0, SEARCH, t.builders())
         assert t.st.sc[S_PENDING] == 1 and t.st.sc[S_TURN] % 4 == 0
-        if candidates(t.st, t.wk, t.sw, t.bd, t.cards, t.rules, 0, BUILDER, prm[0], key)[0] >= 3:
+        if candidates(t.decision(t.st, key)) >= 3:
             return
     raise AssertionError("no turn with three main actions")
 
@@ -118,7 +126,6 @@ def _what_seat_0_has_not_seen_otherwise(st, rng):
 
 def test_the_search_does_not_read_what_its_seat_has_not_seen():
     t = Table(["search:budget=32", "builder", "builder", "builder"])
-    prm = t.prm.copy()
     for play in range(3):
         _at_a_search_turn(t, play)
         seen = _copy(t.st)
@@ -129,21 +136,16 @@ def test_the_search_does_not_read_what_its_seat_has_not_seen():
             rkey = np.uint64(r + 1000 * play)
             dealt = []
             for st in (seen, unseen):
-                d = _copy(st)
-                begin_draws(d.draw_turn, d.drawn, d.sc[S_TURN])  # as search_turn does
-                determinize(d, 0, rkey, t.cards.bonus_effect, t.sw.tiles, t.sw.held)
-                dealt.append(d)
+                at = t.decision(st, rkey)
+                copy_turn(at)  # as the search does before each rollout
+                determinize(at, rkey)
+                dealt.append(_copy(t.work.sim))
             assert all((a == b).all() for a, b in zip(*dealt))  # the re-sampled play is the same
-            plans = []
-            for st in (seen, unseen):
-                plan = np.full(PLAN_SIZE, -1, np.int64)
-                search_turn(_copy(st), t.wk, t.sw, t.bd, t.cards, t.rules, prm, t.defaults, rkey, plan)
-                plans.append(list(plan))
+            plans = [list(search_turn(_copy(st), t.wk, t.setup, t.lineup, rkey, t.work)) for st in (seen, unseen)]
             assert plans[0] == plans[1]  # without determinize, they differ at 12 of the 36 keys
             for st in (seen, unseen):  # a search that peeked would play on from the true hidden state
                 peek = _copy(st)
-                play_on(peek, t.wk, t.sw, t.bd, t.cards, t.rules, np.full(4, BUILDER, np.int64),
-                        np.tile(t.defaults[BUILDER], (4, 1)), rkey, False, t.plan, 0)
+                t.play_on(peek, t.builders(), rkey)
                 outcomes.add((st is seen, r, peek.sc[S_TURN], peek.sc[S_WINNER]))
         by_state = [{o[1:] for o in outcomes if o[0] == s} for s in (True, False)]
         assert by_state[0] != by_state[1]  # what is hidden changes the rollouts: peeking would show

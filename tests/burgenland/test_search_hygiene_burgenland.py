@@ -10,25 +10,17 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.config import RunConfig
+from simlib.core.lineup import lineup
 from simlib.core.rng import play_key
 from simlib.games.burgenland import GAME
-from simlib.games.burgenland import outputs as O
+from simlib.games.burgenland import state as O
 from simlib.games.burgenland.constants import EV_COLS, JOKERS, MAX_COINS, N_COLOURS
 from simlib.games.burgenland.decisions import DEFAULT_WEIGHTS
-from simlib.games.burgenland.play import PLAN_SIZE, play_turns, start_play
-from simlib.games.burgenland.policies import BASE, BUILDER, MAX_PARAMS, SEARCH
+from simlib.games.burgenland.play import PLAN_SIZE, Until, play_turns, start_play
+from simlib.games.burgenland.policies import BUILDER, POLICIES, SEARCH
 from simlib.games.burgenland.rules import BONUS_TOP, MASTER_TOP, WELL_TOP
-from simlib.games.burgenland.search import new_search, play_on, search_turn
-from simlib.games.burgenland.state import (
-    S_REASON,
-    S_TURN,
-    S_WINNER,
-    board_arrays,
-    card_arrays,
-    new_play,
-    new_work,
-    rules,
-)
+from simlib.games.burgenland.search import free_actions, new_search_work, search_turn
+from simlib.games.burgenland.state import S_REASON, S_TURN, S_WINNER, Events, new_play, new_work
 
 NO_EV = np.zeros((0, EV_COLS), np.int32)
 N_CARDS = N_COLOURS * MAX_COINS
@@ -43,28 +35,21 @@ class SearchPlay:
 
     def __init__(self, config, play, leftovers=False):
         n = config.players
-        self.bd = board_arrays(GAME.board(config), n)
-        self.cards = card_arrays(GAME.components(config), config.options)
-        self.rules = rules(config.options)
-        self.codes, self.prm = GAME.policy_arrays(config, MAX_PARAMS)
-        self.defaults = GAME.default_parameters(MAX_PARAMS)
-        self.free_codes, self.free_prm = self.codes.copy(), self.prm.copy()  # as simulate_search_plays
-        for s in range(n):
-            if self.codes[s] == SEARCH:
-                self.free_codes[s] = int(self.prm[s, BASE])
-                self.free_prm[s] = self.defaults[self.free_codes[s]]
-        self.st = new_play(n, len(self.cards.bonus_effect), len(self.cards.master_builders))
-        self.wk, self.sw = new_work(DEFAULT_WEIGHTS), new_search(self.st)
+        self.setup = GAME.kernel_setup(config)
+        self.lineup = lineup(config, POLICIES)
+        self.free = free_actions(self.lineup)  # as simulate_search_plays
+        cards = self.setup.cards
+        self.st = new_play(n, len(cards.bonus_effect), len(cards.master_builders))
+        self.wk, self.work = new_work(DEFAULT_WEIGHTS), new_search_work(self.st, self.lineup)
         self.plan = np.full(PLAN_SIZE, -1, np.int64)
         self.seat_out, self.n_events = np.zeros((len(O.SEAT_COLUMNS), n), np.int32), np.zeros(1, np.int32)
+        self.events = Events(NO_EV, False, self.seat_out, self.n_events, 0, play)
         self.key, self.play, self.leftovers = np.uint64(play_key(config.seed, play)), play, leftovers
-        start_play(self.st, self.bd, self.cards, self.rules, self.wk.rec, self.key, play, NO_EV, 0, False,
-                   self.seat_out, self.n_events, 0)
+        start_play(self.st, self.setup, self.wk.rec, self.key, self.events, 0)
 
     def _turns(self, planned, limit, stop_code):
-        play_turns(self.st, self.wk, self.bd, self.cards, self.rules, self.codes, self.prm, self.free_codes,
-                   self.free_prm, self.key, planned, self.plan, limit, stop_code, NO_EV, 0, False, self.seat_out,
-                   self.n_events, 0, self.play)
+        play_turns(self.st, self.wk, self.setup, self.lineup, self.free, self.key,
+                   Until(self.plan, planned, limit, stop_code), self.events, 0)
 
     def decisions(self):
         """Yields at each main action of a search seat (the seat) and plays on with decide()'s."""
@@ -83,22 +68,19 @@ class SearchPlay:
     def decide(self, st=None, key=None):
         """The search's main action for the seat to move, on the real play's arrays unless given others, keyed by
         the play's key unless given another."""
-        plan = np.full(PLAN_SIZE, -1, np.int64)
-        search_turn(self.st if st is None else st, self.wk, self.sw, self.bd, self.cards, self.rules, self.prm,
-                    self.defaults, self.key if key is None else np.uint64(key), plan)
-        return plan
+        return search_turn(self.st if st is None else st, self.wk, self.setup, self.lineup,
+                           self.key if key is None else np.uint64(key), self.work).copy()
 
     def arrays(self):
         """Every array of the real play, by name: its state and outputs, the board's, cards' and rules' arrays, the
-        policies. Not the play's: the search's own work space (self.sw), and the turn's work space it shares with
+        policies. Not the play's: the search's own work space (self.work), and the turn's work space it shares with
         the play (self.wk: the event row, builds and payments, which the play writes afresh before it reads them:
         test_the_work_space_the_search_shares_carries_nothing_into_the_play) but for the saver's weights in it."""
-        named = {f"{part}.{f}": np.asarray(a) for part, t in (("st", self.st), ("bd", self.bd),
-                                                              ("cards", self.cards), ("rules", self.rules))
+        named = {f"{part}.{f}": np.asarray(a) for part, t in (("st", self.st), ("bd", self.setup.bd),
+                                                              ("cards", self.setup.cards), ("rules", self.setup.rules),
+                                                              ("lineup", self.lineup), ("free", self.free))
                  for f, a in zip(t._fields, t)}
-        return named | {"seat_out": self.seat_out, "n_events": self.n_events, "codes": self.codes, "prm": self.prm,
-                        "free_codes": self.free_codes, "free_prm": self.free_prm, "defaults": self.defaults,
-                        "wk.saver_weights": self.wk.saver_weights}
+        return named | {"seat_out": self.seat_out, "n_events": self.n_events, "wk.saver_weights": self.wk.saver_weights}
 
 
 def copied(t):
@@ -148,8 +130,9 @@ def own_hand_otherwise(st, seat, rng):
 def played_on(p, st):
     """The seats' pieces left after eight more turns of builders from `st`, with the play's draws."""
     st, n = copied(st), st.hands.shape[0]
-    play_on(st, p.wk, p.sw, p.bd, p.cards, p.rules, np.full(n, BUILDER, np.int64), np.tile(p.defaults[BUILDER], (n, 1)),
-            p.key, False, p.plan.copy(), 8)
+    builders = p.lineup._replace(codes=np.full(n, BUILDER, np.int64),
+                                 params=np.tile(p.lineup.defaults[BUILDER], (n, 1)))
+    play_turns(st, p.wk, p.setup, builders, builders, p.key, Until(p.plan.copy(), False, 8, -1), p.events, 0)
     return st.supply
 
 
@@ -165,7 +148,7 @@ def test_the_stepped_play_is_the_kernels_play():
         for _ in p.decisions():
             pass
         assert (p.st.sc[S_TURN], p.st.sc[S_WINNER]) == (out.turns[play], out.winner[play])
-        assert list(p.bd.supply.sum() - p.st.supply.sum(axis=1)) == list(out.seat("placed")[play])
+        assert list(p.setup.bd.supply.sum() - p.st.supply.sum(axis=1)) == list(out.seat("placed")[play])
 
 
 def test_the_work_space_the_search_shares_carries_nothing_into_the_play():
@@ -193,7 +176,7 @@ def test_what_the_seat_has_not_seen_never_changes_its_main_action():
     for play in range(3):
         p = SearchPlay(config, play)
         for k, seat in enumerate(p.decisions()):
-            unseen = hidden_otherwise(p.st, seat, p.cards.bonus_effect, rng)
+            unseen = hidden_otherwise(p.st, seat, p.setup.cards.bonus_effect, rng)
             control = own_hand_otherwise(p.st, seat, rng)
             held_tiles += np.delete(p.st.tiles_held, seat, axis=0).any()
             hidden_matters += not (played_on(p, p.st) == played_on(p, unseen)).all()

@@ -25,7 +25,6 @@ DATA_FILES = ("parameters.toml", "report_batch.toml", "ladder_batch.toml")
 # What each game still fails (issue 37): those checks are expected to fail. Delete a game's line when it is moved;
 # a strict xfail fails as soon as the check passes, so the list cannot go stale.
 PENDING = {
-    "burgenland": {"imports", "search"},
     "catan": {"files", "imports", "search", "parameters"},
     "mauerspechte": {"files", "imports", "search", "parameters"},
 }

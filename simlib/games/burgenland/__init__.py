@@ -32,12 +32,13 @@ import pyarrow as pa
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
+from ...core.lineup import lineup
 from ...core.tables import run_kernel
 from . import tables
 from .board import Board, board_from_text, map_text
 from .components import Components, components_from_text, data_text
 from .constants import EV_COLS
-from .policies import MAX_PARAMS, POLICIES
+from .policies import POLICIES
 
 
 @lru_cache(maxsize=16)
@@ -102,17 +103,19 @@ class Burgenland(Game):
         """The kernel's named arrays for plays start..stop-1 (a BurgenlandOutputs; no events)."""
         return self._run_kernel(config, start, stop, events=False)[0]
 
-    def _kernel_args(self, config: RunConfig, start: int, stop: int) -> tuple:
-        from .state import board_arrays, card_arrays, rules
+    def kernel_setup(self, config: RunConfig):
+        """What every play of `config` shares, as the kernels take it (state.Setup)."""
+        from .state import Setup, board_arrays, card_arrays, rules
 
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        return (config.seed, start, stop - start, config.players, codes, prm, self.default_parameters(MAX_PARAMS),
-                board_arrays(self.board(config), config.players), card_arrays(self.components(config), config.options),
-                rules(config.options))
+        return Setup(board_arrays(self.board(config), config.players),
+                     card_arrays(self.components(config), config.options), rules(config.options))
+
+    def _kernel_args(self, config: RunConfig, start: int, stop: int) -> tuple:
+        return config.seed, start, stop - start, self.kernel_setup(config), lineup(config, POLICIES)
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
         from .kernel import simulate_plays  # loads Numba: only when simulating
-        from .outputs import BurgenlandOutputs
+        from .state import BurgenlandOutputs
 
         args = self._kernel_args(config, start, stop)
         kernel = simulate_plays
@@ -130,9 +133,8 @@ class Burgenland(Game):
 
         args = self._kernel_args(config, 0, plays)
         no_ev = (np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
-        seed, codes, prm, bd, cards, rules = args[0], args[4], args[5], args[7], args[8], args[9]
         return steps_per_second(lambda: simulate_plays(*args, *no_ev)[0].sum(),
-                                lambda: rollout_bench(seed, 0, plays, codes, prm, bd, cards, rules))
+                                lambda: rollout_bench(*args))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out, ev = self._run_kernel(config, start, stop, events)

@@ -5,7 +5,7 @@ starting hands dealt; then turns in seat order (seat 0 first), each some free ac
 and one main action (draw 2 or build 1), until a seat places its last piece. Every draw is keyed by
 (seed, play, turn, stream, rank in the turn), so results do not depend on which plays share a batch and variants
 of a play draw alike turn by turn.
-The play is made of the blocks of play.py (re-exported here for the rules' tests). Line-ups with a search seat
+The play is made of the blocks of play.py. Line-ups with a search seat
 run search.simulate_search_plays, a kernel of its own over the same blocks, so that scripted runs never compile
 the search.
 """
@@ -15,26 +15,11 @@ import numpy as np
 from ...core.blocks import block
 from ...core.rng import play_key
 from . import constants as C
-from . import outputs as O
+from . import state as O
 from .decisions import DEFAULT_WEIGHTS
-from .play import (  # noqa: F401 (the blocks by their old address)
-    PLAN_SIZE,
-    build,
-    close_row,
-    deal,
-    do_swap,
-    draw_two,
-    emit,
-    exchange,
-    held_tiles,
-    new_row,
-    play_turns,
-    reward,
-    set_up,
-    start_play,
-)
+from .play import PLAN_SIZE, Until, play_turns, start_play
 from .rules import CENTRAL_BUILT, RESHUFFLES, SWAPS_USED, WELLS_BUILT, total_cards
-from .state import S_REASON, S_TURN, S_WINNER, new_play, new_work
+from .state import S_REASON, S_TURN, S_WINNER, Events, new_play, new_work
 
 
 @block()
@@ -47,13 +32,17 @@ def new_outputs(n_plays, n_seats):
 
 
 @block()
-def begin_play(out, i, st, bd, cards, rules, rec, key, play, ev, ev_offsets):
-    """Play i set up (start_play, its events from its offset); returns the next event row."""
+def play_events(out, i, play, ev, ev_offsets):
+    """Where play i's actions go (Events), and its first event row."""
     record = ev_offsets.shape[0] > 0
-    n_events, stones_out, seats = out[8], out[7], out[9]
-    row = start_play(st, bd, cards, rules, rec, key, play, ev, ev_offsets[i] if record else 0, record, seats[i],
-                     n_events, i)
-    stones_out[i] = st.stones
+    return Events(ev, record, out[9][i], out[8], i, play), ev_offsets[i] if record else 0
+
+
+@block()
+def begin_play(out, st, setup, rec, key, events, row):
+    """The play set up (start_play, its events from `row`); returns the next event row."""
+    row = start_play(st, setup, rec, key, events, row)
+    out[7][events.i] = st.stones
     return row
 
 
@@ -76,21 +65,19 @@ def write_outputs(out, i, st, bd):
 
 
 @block()
-def simulate_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd, cards, rules, ev, ev_offsets):
-    """Plays first_play .. first_play+n_plays-1 of scripted seats (BurgenlandOutputs' arrays; with ev_offsets,
-    the event rows). `defaults` [policy code, parameter]: the scripted policies' default parameters (unused
-    here: the signature is the search kernel's, search.simulate_search_plays)."""
+def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+    """Plays first_play .. first_play+n_plays-1 of scripted seats (`lineup`, core/lineup.py) under `setup`
+    (state.Setup): BurgenlandOutputs' arrays; with ev_offsets, the event rows."""
+    n_seats = lineup.codes.shape[0]
     out = new_outputs(n_plays, n_seats)
-    st = new_play(n_seats, cards.bonus_effect.shape[0], cards.master_builders.shape[0])
+    st = new_play(n_seats, setup.cards.bonus_effect.shape[0], setup.cards.master_builders.shape[0])
     wk = new_work(DEFAULT_WEIGHTS)
-    no_plan = np.full(PLAN_SIZE, -1, np.int64)
-    record = ev_offsets.shape[0] > 0
-    n_events, seats = out[8], out[9]
+    to_the_end = Until(np.full(PLAN_SIZE, -1, np.int64), False, 0, -1)
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
-        row = begin_play(out, i, st, bd, cards, rules, wk.rec, key, play, ev, ev_offsets)
-        play_turns(st, wk, bd, cards, rules, codes, prm, codes, prm, key, False, no_plan, 0, -1, ev, row, record,
-                   seats[i], n_events, i, play)
-        write_outputs(out, i, st, bd)
+        events, row = play_events(out, i, play, ev, ev_offsets)
+        row = begin_play(out, st, setup, wk.rec, key, events, row)
+        play_turns(st, wk, setup, lineup, lineup, key, to_the_end, events, row)
+        write_outputs(out, i, st, setup.bd)
     return out

@@ -2,14 +2,9 @@
 the search's in search.py."""
 
 from ...core.config import PolicyInfo
+from ...core.lineup import parameter_index
 
 RANDOM, BUILDER, SAVER, SEARCH = 0, 1, 2, 3
-# prm columns, per policy in catalogue order.
-P_SWAP = 0                                                       # random
-W_JOKER, W_COINS, W_SWAP, W_BONUS, COIN_SCALE, PATIENCE = range(6)  # builder
-KEEP_JOKERS, SAVER_PATIENCE = range(2)                           # saver
-BUDGET, BASE, HORIZON = range(3)                                 # search
-MAX_PARAMS = 6
 
 _WEIGHTS = {"w_joker": 1.0, "w_coins": 0.5, "w_swap": 0.5, "w_bonus": 0.8, "coin_scale": 4.0,
             "central_patience": 3.0}
@@ -66,3 +61,5 @@ POLICIES = {
                    integers=frozenset({"budget", "base", "horizon"})),
     )
 }
+
+PARAMS = parameter_index(POLICIES)  # where the kernels read a parameter: PARAMS.search.budget

@@ -7,7 +7,6 @@ turn and the counts per stream in `draw_turn` and `drawn` (state.Play's), which 
 """
 
 import numba as nb
-import numpy as np
 
 from ...core.blocks import block
 from ...core.rng import begin_turn_draws as begin_draws  # noqa: F401 (the game's blocks import it from here)
@@ -52,10 +51,11 @@ def castle_colours(stones, castle_stones, castle):
     return stones[castle_stones[castle, 0]], stones[castle_stones[castle, 1]]
 
 
-@block()
-def draw_card(deck, discard, pool, key, draw_turn, drawn):
+@block(_nrt=False)
+def draw_card(st, key):
     """The top card of the face-down pile (a uniform one of those left; the discards are reshuffled into a new
     pile when it is empty): its type colour * 3 + coins - 1, or -1 if both piles are empty."""
+    deck, discard, pool = st.deck, st.discard, st.pool
     n = total_cards(deck)
     if n == 0:
         n = total_cards(discard)
@@ -64,7 +64,7 @@ def draw_card(deck, discard, pool, key, draw_turn, drawn):
         deck += discard
         discard[:] = 0
         pool[RESHUFFLES] += 1
-    u = below(take(key, draw_turn, drawn, C.CARD_DRAWS), n)
+    u = below(take(key, st.draw_turn, st.drawn, C.CARD_DRAWS), n)
     for c in range(C.N_COLOURS):
         for v in range(C.MAX_COINS):
             if u < deck[c, v]:
@@ -74,13 +74,14 @@ def draw_card(deck, discard, pool, key, draw_turn, drawn):
     raise AssertionError("draw_card: the pile's counts are inconsistent")
 
 
-@block()
-def draw_until(hand, deck, discard, pool, coins, key, draw_turn, drawn, gained, g):
-    """Draw cards into the hand until their coins reach `coins` (or the piles run dry). The cards go to
+@block(_nrt=False)
+def draw_until(st, s, coins, key, gained, g):
+    """Draw cards into seat s's hand until their coins reach `coins` (or the piles run dry). The cards go to
     gained[g:]; returns the next free slot."""
+    hand = st.hands[s]
     got = 0
     while got < coins:
-        card = draw_card(deck, discard, pool, key, draw_turn, drawn)
+        card = draw_card(st, key)
         if card < 0:
             break
         hand[card // C.MAX_COINS, card % C.MAX_COINS] += 1
@@ -113,30 +114,32 @@ def can_pay_small(hand, jokers, a, b, need):
     return total_coins(hand) - _lowest_coins(hand, a, b, k) >= need
 
 
-@block()
+@block(_nrt=False)
 def pay_coins(hand, paid, need):
     """Add to `paid` colour cards (of any colour, not yet in it) whose coins reach `need`: the smallest
-    overpay, then the fewest cards; each coin value from the colours holding most of it. False if impossible."""
+    overpay, then the fewest cards; each coin value from the colours holding most of it. False if impossible.
+    (Counts in scalars, not arrays: it allocates nothing, so the turn's blocks run without reference counts.)"""
     if need <= 0:
         return True
-    left = np.zeros(C.MAX_COINS, np.int64)
+    left1, left2, left3 = 0, 0, 0
     for c in range(C.N_COLOURS):
-        for v in range(C.MAX_COINS):
-            left[v] += hand[c, v] - paid[c, v]
-    best, best_coins, best_cards = np.zeros(C.MAX_COINS, np.int64), 1 << 30, 1 << 30
-    for n3 in range(min(left[2], need // 3 + 1) + 1):
+        left1 += hand[c, 0] - paid[c, 0]
+        left2 += hand[c, 1] - paid[c, 1]
+        left3 += hand[c, 2] - paid[c, 2]
+    best1, best2, best3, best_coins, best_cards = 0, 0, 0, 1 << 30, 1 << 30
+    for n3 in range(min(left3, need // 3 + 1) + 1):
         rest3 = max(0, need - 3 * n3)
-        for n2 in range(min(left[1], rest3 // 2 + 1) + 1):
+        for n2 in range(min(left2, rest3 // 2 + 1) + 1):
             n1 = max(0, rest3 - 2 * n2)
-            if n1 > left[0]:
+            if n1 > left1:
                 continue
             coins, cards = n1 + 2 * n2 + 3 * n3, n1 + n2 + n3
             if coins < best_coins or (coins == best_coins and cards < best_cards):
-                best[0], best[1], best[2], best_coins, best_cards = n1, n2, n3, coins, cards
+                best1, best2, best3, best_coins, best_cards = n1, n2, n3, coins, cards
     if best_coins == 1 << 30:
         return False
     for v in range(C.MAX_COINS):
-        for _ in range(best[v]):
+        for _ in range(best1 if v == 0 else best2 if v == 1 else best3):
             pick, most = -1, 0
             for c in range(C.N_COLOURS):
                 if hand[c, v] - paid[c, v] > most:

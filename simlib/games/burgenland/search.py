@@ -1,4 +1,5 @@
-"""Burgenland's search policy: each turn's main action scored by rollouts (simlib/core/search.py), the best played.
+"""Burgenland's search policy: each turn's main action scored by rollouts, the best played. The decision loop is
+core/rollout_decider.py's; this module supplies its blocks, over a Decision.
 
 The search seat's free actions (a swap, an exchange) are its base policy's: the kernel plays them and stops
 before the main action (play.play_turns). The candidates are the main actions then open: every build the hand
@@ -32,61 +33,58 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.lineup import Lineup
 from ...core.rng import play_key
-from ...core.search import (
-    MAX_CANDIDATES,
-    V_COUNT,
-    best_candidate,
-    next_rollout,
-    plan_arrays,
-    record,
-    rollout_key,
-    start_plan,
-    win_share,
-)
+from ...core.rollout_decider import rollout_decider
+from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key, win_share
 from . import constants as C
-from . import outputs as O
-from .decisions import CASTLE, DEFAULT_WEIGHTS, choose_build, legal_builds
-from .kernel import begin_play, new_outputs, write_outputs
-from .play import (
-    PL_PIECE,
-    PL_SPEND,
-    PLAN_SIZE,
-    held_tiles,
-    play_turns,
-    start_play,
-)
-from .policies import BASE, BUDGET, HORIZON, SEARCH
-from .rules import BONUS_TOP, MASTER_TOP, WELL_TOP, begin_draws, draw_card, marker_castle, shuffle, total_cards
-from .state import S_REASON, S_TURN, Play, copy_play, new_play, new_work
-
-TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
-SWITCH_Z = 1.0  # standard errors by which a turn must beat the base policy's own to replace it
+from .builds import CASTLE, Means, legal_builds
+from .decisions import DEFAULT_WEIGHTS, choose_build
+from .kernel import begin_play, new_outputs, play_events, write_outputs
+from .play import PL_PIECE, PL_SPEND, PLAN_SIZE, Until, play_turns, start_play, turn_of
+from .policies import PARAMS, SEARCH
+from .rules import BONUS_TOP, MASTER_TOP, WELL_TOP, begin_draws, draw_card, shuffle, total_cards
+from .state import S_REASON, S_TURN, SEAT_COLUMNS, Events, Play, Setup, TurnWork, copy_play, new_play, new_work
 
 
-class Search(NamedTuple):
-    """A search's work space: the rollouts' copy of the play, the candidates, and the outputs rollouts discard."""
+class Work(NamedTuple):
+    """The search's work space, made once per kernel call."""
 
-    play: Play
-    cand: np.ndarray      # [MAX_CANDIDATES, PLAN_SIZE] the candidate main actions (play.py's PL_*)
-    tiles: np.ndarray     # the unseen bonus tiles
-    held: np.ndarray      # [seats] bonus tiles held, per seat
-    scores: np.ndarray    # [seats] pieces placed
-    seat_out: np.ndarray  # a rollout's seat outputs (unused)
-    n_events: np.ndarray
-    no_ev: np.ndarray
+    sim: Play           # the rollouts' copy of the play (the base policy's own choice is found on it too)
+    cand: np.ndarray    # [MAX_CANDIDATES, PLAN_SIZE] the candidate main actions (play.py's PL_*)
+    tiles: np.ndarray   # the unseen bonus tiles (determinize)
+    held: np.ndarray    # [seats] bonus tiles held, per seat (determinize)
+    scores: np.ndarray  # [seats] pieces placed (rollout_value)
+    rollouts: Lineup    # the rollouts' line-up: every seat the deciding seat's base policy at its defaults
+    quiet: Events       # no event rows: the rollouts' actions are added up here and never read
+    schedule: tuple     # the decider's plan_arrays()
+
+
+class Decision(NamedTuple):
+    """A search seat's main action to decide (its free actions played), as the decider's blocks take it."""
+
+    st: Play        # the real play, the seat to move (read only)
+    wk: TurnWork    # the turn's work space, shared with the play (which writes it afresh before reading it)
+    setup: Setup
+    me: int         # the deciding seat
+    key: np.uint64  # the play's key (the base policy's choice reads its draws)
+    turn: int       # the turn (its rollouts' draws are keyed from it on)
+    horizon: int    # turns a rollout plays before it is scored by pieces placed (0: to the end)
+    work: Work
 
 
 @block()
-def new_search(st):
+def new_search_work(st, lineup):
     n, n_tiles = st.hands.shape[0], st.bonus_order.shape[0]
-    return Search(new_play(n, n_tiles, st.master.shape[0]), np.zeros((MAX_CANDIDATES, PLAN_SIZE), np.int64),
-                  np.zeros(n_tiles, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                  np.zeros((len(O.SEAT_COLUMNS), n), np.int32), np.zeros(1, np.int32),
-                  np.zeros((0, C.EV_COLS), np.int32))
+    rollouts = Lineup(np.empty(n, np.int64), np.empty((n, lineup.params.shape[1])), lineup.defaults)
+    quiet = Events(np.zeros((0, C.EV_COLS), np.int32), False, np.zeros((len(SEAT_COLUMNS), n), np.int32),
+                   np.zeros(1, np.int32), 0, 0)
+    return Work(new_play(n, n_tiles, st.master.shape[0]), np.zeros((MAX_CANDIDATES, PLAN_SIZE), np.int64),
+                np.zeros(n_tiles, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), rollouts, quiet,
+                plan_arrays())
 
 
-@block()
+@block(_nrt=False)
 def _deal_tiles(pl, me, key, bonus_effect, tiles, held):
     """The bonus tiles `me` has not seen (the pile and the others' held tiles) shuffled and dealt again."""
     n, n_tiles, top = pl.hands.shape[0], pl.bonus_order.shape[0], pl.pool[BONUS_TOP]
@@ -119,21 +117,74 @@ def _deal_tiles(pl, me, key, bonus_effect, tiles, held):
             top += 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _shuffle_under(a, top, key, draw_turn, drawn, stream):
     """Shuffle an open pile's cards below its top card that were never on top (a[top + 1:]), from their sorted
-    order (which is known)."""
-    if top + 1 < a.shape[0]:
-        under = a[top + 1:]
-        under.sort()
-        shuffle(under, under.shape[0], key, draw_turn, drawn, stream)
+    order (which is known; sorted in place by insertion, a dozen cards at most)."""
+    n = a.shape[0]
+    if top + 1 < n:
+        for i in range(top + 2, n):
+            card, j = a[i], i - 1
+            while j > top and a[j] > card:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = card
+        shuffle(a[top + 1:], n - top - 1, key, draw_turn, drawn, stream)
 
 
-@block()
-def determinize(pl, me, key, bonus_effect, tiles, held):
-    """Re-sample what seat `me` has not seen (the module's docstring), with draws keyed by `key` and pl's draw turn
-    and counts, each pile from the stream that shuffled it. The result depends only on what `me` has seen, the key
-    and the draw counts (which the search resets: begin_draws)."""
+@block(_nrt=False)
+def candidates(at):
+    """The main actions the seat may take now (its free actions played) into at.work.cand: every build it can
+    pay, then drawing two. Returns how many."""
+    st, setup, me, cand, wk = at.st, at.setup, at.me, at.work.cand, at.wk
+    rules, builds = setup.rules, wk.builds
+    tn = turn_of(st, me, wk.tile_of, setup.cards.bonus_effect)
+    jokers = st.jokers[me]
+    central_jokers = jokers if rules.central_jokers else 0
+    central_need = tn.master_need if rules.central_master_builder else 0
+    n = legal_builds(builds, st, setup.bd, rules.central_price, tn,
+                     Means(st.hands[me], jokers, jokers, True, central_jokers, central_need, -1), wk.paid)
+    n = min(n, MAX_CANDIDATES - 1)
+    for c in range(n + 1):
+        for f in range(4):
+            cand[c, PL_PIECE + f] = builds[c, f] if c < n else -1  # the last: drawing two
+        cand[c, PL_SPEND] = central_jokers if c < n and builds[c, CASTLE] == C.CENTRAL else jokers
+    return n + 1
+
+
+@block(_nrt=False)
+def base_choice(at, k):
+    """The index among the k candidates of the main action the base policy would take here (-1: none of them),
+    found on the rollouts' copy of the play with the play's draws (read, not used up)."""
+    sim, me, cand, wk, base = at.work.sim, at.me, at.work.cand, at.wk, at.work.rollouts
+    copy_play(at.st, sim)
+    tn = turn_of(sim, me, wk.tile_of, at.setup.cards.bonus_effect)
+    b, _ = choose_build(base.codes[me], base.params[me], sim, at.setup, tn, wk, at.key)
+    if b < 0:
+        return k - 1
+    for c in range(k - 1):
+        same = True
+        for f in range(4):
+            same = same and cand[c, PL_PIECE + f] == wk.builds[b, f]
+        if same:
+            return c
+    return -1
+
+
+@block(inline="always")
+def copy_turn(at):
+    """The real play into the rollouts' copy, its draws from here on the rollout's own key's, by turn."""
+    sim = at.work.sim
+    copy_play(at.st, sim)
+    begin_draws(sim.draw_turn, sim.drawn, at.turn)
+
+
+@block(_nrt=False)
+def determinize(at, key):
+    """In the rollouts' copy, what the seat has not seen dealt again (the module's docstring), with draws keyed by
+    `key` and the copy's draw turn and counts, each pile from the stream that shuffled it. The result depends only
+    on what the seat has seen, the key and the draw counts (which copy_turn resets: begin_draws)."""
+    pl, me, w = at.work.sim, at.me, at.work
     n, deck, hands = pl.hands.shape[0], pl.deck, pl.hands
     for s in range(n):
         if s != me:
@@ -143,60 +194,27 @@ def determinize(pl, me, key, bonus_effect, tiles, held):
             m = total_cards(hands[s])
             hands[s] = 0
             for _ in range(m):
-                card = draw_card(deck, pl.discard, pl.pool, key, pl.draw_turn, pl.drawn)
+                card = draw_card(pl, key)
                 hands[s, card // C.MAX_COINS, card % C.MAX_COINS] += 1
-    _deal_tiles(pl, me, key, bonus_effect, tiles, held)
+    _deal_tiles(pl, me, key, at.setup.cards.bonus_effect, w.tiles, w.held)
     _shuffle_under(pl.master, pl.pool[MASTER_TOP], key, pl.draw_turn, pl.drawn, C.MASTER_DRAWS)
     _shuffle_under(pl.well_order, pl.pool[WELL_TOP], key, pl.draw_turn, pl.drawn, C.WELL_DRAWS)
 
 
-@block()
-def play_on(pl, wk, sw, bd, cards, rules, codes, prm, key, planned, plan, horizon):
-    """A search's rollout: the play on from `pl` with the seats' scripted policies (`plan` first if `planned`)
-    to its end, or `horizon` turns (0: no limit)."""
-    play_turns(pl, wk, bd, cards, rules, codes, prm, codes, prm, key, planned, plan, horizon, -1, sw.no_ev, 0, False,
-               sw.seat_out, sw.n_events, 0, 0)
+@block(inline="always")
+def play_candidate(at, c, key):
+    """In the rollouts' copy, candidate c as the seat's main action, then every seat the base policy to the end
+    or the horizon."""
+    w = at.work
+    play_turns(w.sim, at.wk, at.setup, w.rollouts, w.rollouts, key, Until(w.cand[c], True, at.horizon, -1), w.quiet,
+               0)
 
 
-@block()
-def candidates(st, wk, sw, bd, cards, rules, me, base, base_prm, key):
-    """The main actions `me` may take now (its free actions played) into sw.cand: every build it can pay, then
-    drawing two. Returns (how many, the base policy's own: the incumbent, found on a copy of the play with its
-    draws read, not used up)."""
-    builds, tile_of, cand, pl = wk.builds, wk.tile_of, sw.cand, sw.play
-    held_tiles(tile_of, st.tiles_held[me], cards.bonus_effect)
-    marker = marker_castle(st.well_order, st.pool)
-    master_need = st.master[st.pool[MASTER_TOP] % st.master.shape[0]]
-    jokers = st.jokers[me]
-    central_jokers = jokers if rules.central_jokers else 0
-    central_need = master_need if rules.central_master_builder else 0
-    n = legal_builds(builds, st.supply[me], st.counts, st.spot_piece, st.n_spots, st.stones, bd, marker, tile_of,
-                     st.hands[me], jokers, jokers, master_need, True, rules.central_price, central_jokers,
-                     central_need, -1, wk.paid)
-    n = min(n, MAX_CANDIDATES - 1)
-    for c in range(n + 1):
-        for f in range(4):
-            cand[c, PL_PIECE + f] = builds[c, f] if c < n else -1  # the last: drawing two
-        cand[c, PL_SPEND] = central_jokers if c < n and builds[c, CASTLE] == C.CENTRAL else jokers
-    copy_play(st, pl)
-    k, _ = choose_build(base, base_prm, pl.waiting, me, builds, pl.supply[me], pl.counts, pl.spot_piece, pl.n_spots,
-                        pl.stones, bd, marker, tile_of, pl.hands[me], jokers, master_need, rules, pl.pool,
-                        wk.saver_weights, wk.paid, cards.bonus_effect, key, pl.draw_turn, pl.drawn)
-    if k < 0:
-        return n + 1, n
-    for c in range(n):
-        same = True
-        for f in range(4):
-            same = same and cand[c, PL_PIECE + f] == builds[k, f]
-        if same:
-            return n + 1, c
-    return n + 1, -1
-
-
-@block()
-def _value(supply, pieces, me, scores):
-    """A rollout's worth to `me`: its win share by pieces placed, plus its margin over the best other seat as a
-    fraction of a seat's pieces."""
+@block(_nrt=False)
+def rollout_value(at):
+    """A rollout's worth to the seat: its win share by pieces placed, plus its margin over the best other seat as
+    a fraction of a seat's pieces (below one win: it orders main actions that win or lose alike)."""
+    supply, scores, me, pieces = at.work.sim.supply, at.work.scores, at.me, at.setup.bd.supply.sum()
     n = supply.shape[0]
     best_other = -pieces
     for s in range(n):
@@ -206,89 +224,79 @@ def _value(supply, pieces, me, scores):
     return win_share(scores, me) + (scores[me] - best_other) / pieces
 
 
+decide_turn = rollout_decider(candidates, base_choice, copy_turn, determinize, play_candidate, rollout_value)
+
+
 @block()
-def search_turn(st, wk, sw, bd, cards, rules, prm, defaults, key, plan):
-    """The main action of the search seat to move (its free actions played), into plan (play.py's PL_*).
-    prm[seat]: budget, base policy code, horizon (turns a rollout plays before it is scored by pieces placed;
-    0: to the end)."""
+def search_turn(st, wk, setup, lineup, key, work):
+    """The main action of the search seat to move (its free actions played): a row of work.cand (play.py's
+    PL_*). Its parameters in `lineup`: budget, base policy, horizon (turns a rollout plays before it is scored by
+    pieces placed; 0: to the end). The rollouts play the base policy at its defaults for every seat."""
     n, turn = st.hands.shape[0], st.sc[S_TURN]
     me = turn % n
-    base = int(prm[me, BASE])
-    base_codes = np.full(n, base, np.int64)
-    base_prm = np.empty((n, defaults.shape[1]))
+    prm = lineup.params[me]
+    base = int(prm[PARAMS.search.base])
+    work.rollouts.codes[:] = base
     for s in range(n):
-        base_prm[s] = defaults[base]
-    k, incumbent = candidates(st, wk, sw, bd, cards, rules, me, base, base_prm[me], key)
-    if k == 1:
-        plan[:] = sw.cand[0]
-        return
-    pieces, horizon, pl = bd.supply.sum(), int(prm[me, HORIZON]), sw.play
-    schedule, stats = plan_arrays()
-    start_plan(k, int(prm[me, BUDGET]), incumbent, schedule, stats)
-    while True:
-        c = next_rollout(schedule, stats)
-        if c < 0:
-            break
-        rkey = rollout_key(key, turn, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal for all
-        copy_play(st, pl)
-        begin_draws(pl.draw_turn, pl.drawn, turn)  # the rollout's draws: its own key's, by turn from here on
-        determinize(pl, me, rkey, cards.bonus_effect, sw.tiles, sw.held)
-        play_on(pl, wk, sw, bd, cards, rules, base_codes, base_prm, rkey, True, sw.cand[c], horizon)
-        record(schedule, stats, c, _value(pl.supply, pieces, me, sw.scores))
-    plan[:] = sw.cand[best_candidate(schedule, stats, rollout_key(key, turn, TIE_ROLLOUT), SWITCH_Z)]
+        work.rollouts.params[s] = lineup.defaults[base]
+    at = Decision(st, wk, setup, me, key, turn, int(prm[PARAMS.search.horizon]), work)
+    return work.cand[decide_turn(at, work.schedule, key, turn, int(prm[PARAMS.search.budget]))]
 
 
 @block()
-def simulate_search_plays(seed, first_play, n_plays, n_seats, codes, prm, defaults, bd, cards, rules, ev,
-                          ev_offsets):
+def free_actions(lineup):
+    """The line-up that takes the seats' free actions: a search seat's base policy at its defaults."""
+    free = Lineup(lineup.codes.copy(), lineup.params.copy(), lineup.defaults)
+    for s in range(lineup.codes.shape[0]):
+        if lineup.codes[s] == SEARCH:
+            free.codes[s] = int(lineup.params[s, PARAMS.search.base])
+            free.params[s] = lineup.defaults[free.codes[s]]
+    return free
+
+
+@block()
+def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
     """kernel.simulate_plays for line-ups with a search seat: `play_turns` plays the turns, stopping where a
-    search seat is to choose its main action (its free actions are its base policy's, with `defaults` [policy
-    code, parameter]); search_turn chooses it, one turn plays it, and the play goes on. The same arguments and
-    outputs."""
+    search seat is to choose its main action (its free actions are its base policy's); search_turn chooses it,
+    one turn plays it, and the play goes on. The same arguments and outputs."""
+    n_seats = lineup.codes.shape[0]
     out = new_outputs(n_plays, n_seats)
-    st = new_play(n_seats, cards.bonus_effect.shape[0], cards.master_builders.shape[0])
-    wk = new_work(DEFAULT_WEIGHTS)
-    plan = np.full(PLAN_SIZE, -1, np.int64)
-    free_codes, free_prm = codes.copy(), prm.copy()  # a search seat's free actions are its base policy's
-    for s in range(n_seats):
-        if codes[s] == SEARCH:
-            free_codes[s] = int(prm[s, BASE])
-            free_prm[s] = defaults[free_codes[s]]
-    sw = new_search(st)
-    record = ev_offsets.shape[0] > 0
-    n_events, seats = out[8], out[9]
+    st = new_play(n_seats, setup.cards.bonus_effect.shape[0], setup.cards.master_builders.shape[0])
+    wk, free = new_work(DEFAULT_WEIGHTS), free_actions(lineup)
+    work = new_search_work(st, lineup)
+    to_a_search_seat = Until(np.full(PLAN_SIZE, -1, np.int64), False, 0, SEARCH)
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
-        row = begin_play(out, i, st, bd, cards, rules, wk.rec, key, play, ev, ev_offsets)
+        events, row = play_events(out, i, play, ev, ev_offsets)
+        row = begin_play(out, st, setup, wk.rec, key, events, row)
         while True:  # the scripted seats' turns; a search seat's turn chosen, then played
-            row = play_turns(st, wk, bd, cards, rules, codes, prm, free_codes, free_prm, key, False, plan, 0, SEARCH,
-                             ev, row, record, seats[i], n_events, i, play)
+            row = play_turns(st, wk, setup, lineup, free, key, to_a_search_seat, events, row)
             if st.sc[S_REASON] >= 0:
                 break
-            search_turn(st, wk, sw, bd, cards, rules, prm, defaults, key, plan)
-            row = play_turns(st, wk, bd, cards, rules, codes, prm, free_codes, free_prm, key, True, plan, 1, -1, ev,
-                             row, record, seats[i], n_events, i, play)
-        write_outputs(out, i, st, bd)
+            plan = search_turn(st, wk, setup, lineup, key, work)
+            row = play_turns(st, wk, setup, lineup, free, key, Until(plan, True, 1, -1), events, row)
+        write_outputs(out, i, st, setup.bd)
     return out
 
 
 @block()
-def rollout_bench(seed, first_play, n_plays, codes, prm, bd, cards, rules):
+def rollout_bench(seed, first_play, n_plays, setup, lineup):
     """For `make bench`: from each play's deal, what a search's rollout does (copy the play, determinize for
-    seat 0, play on with the seats' policies to the end). Returns the turns played."""
-    n = codes.shape[0]
-    st = new_play(n, cards.bonus_effect.shape[0], cards.master_builders.shape[0])
-    wk, sw = new_work(DEFAULT_WEIGHTS), new_search(st)
-    pl, plan = sw.play, np.full(PLAN_SIZE, -1, np.int64)
+    seat 0, play on with the seats' policies to the end) through the decider's blocks. Returns the turns
+    played."""
+    n = lineup.codes.shape[0]
+    st = new_play(n, setup.cards.bonus_effect.shape[0], setup.cards.master_builders.shape[0])
+    wk, work = new_work(DEFAULT_WEIGHTS), new_search_work(st, lineup)
+    at = Decision(st, wk, setup, 0, np.uint64(0), 0, 0, work)
+    to_the_end = Until(work.cand[0], False, 0, -1)
     turns = 0
     for i in range(n_plays):
         key = play_key(seed, first_play + i)
-        start_play(st, bd, cards, rules, wk.rec, key, 0, sw.no_ev, 0, False, sw.seat_out, sw.n_events, 0)
-        rkey = rollout_key(key, 0, 0)
-        copy_play(st, pl)
-        begin_draws(pl.draw_turn, pl.drawn, 0)
-        determinize(pl, 0, rkey, cards.bonus_effect, sw.tiles, sw.held)
-        play_on(pl, wk, sw, bd, cards, rules, codes, prm, rkey, False, plan, 0)
-        turns += pl.sc[S_TURN]
+        start_play(st, setup, wk.rec, key, work.quiet, 0)
+        rollout = rollout_key(key, 0, 0)
+        copy_turn(at)
+        determinize(at, rollout)
+        play_turns(work.sim, wk, setup, lineup, lineup, rollout, to_the_end, work.quiet, 0)
+        turns += work.sim.sc[S_TURN]
     return turns

@@ -1,5 +1,6 @@
-"""The kernel's inputs by name (the board, the cards and tiles, the rule options), a play in progress as arrays
-(what a search copies) and the turn's work space."""
+"""The kernel's inputs by name (the board, the cards and tiles, the rule options: a Setup), a play in progress as
+arrays (what a search copies), the turn's view and work space, where a play's actions are written (Events), and
+the kernel's outputs by name."""
 
 from typing import NamedTuple
 
@@ -8,9 +9,9 @@ import numpy as np
 from ...core.blocks import block
 from . import constants as C
 from .board import Board
+from .builds import MAX_BUILDS
 from .components import Components
 from .constants import START_HANDS
-from .decisions import MAX_BUILDS
 from .rules import POOL_SIZE
 
 
@@ -39,6 +40,14 @@ class Rules(NamedTuple):
     joker_exchange: int      # coins for a joker, 0 = off
     swap_return: bool        # a played swap tile returns to the supply
     max_turns: int
+
+
+class Setup(NamedTuple):
+    """What every play of a run shares, as the kernels take it."""
+
+    bd: BoardArrays
+    cards: CardArrays
+    rules: Rules
 
 
 def board_arrays(board: Board, players: int) -> BoardArrays:
@@ -94,7 +103,27 @@ class Play(NamedTuple):
     sc: np.ndarray           # the scalars S_*
 
 
-class Work(NamedTuple):
+class Turn(NamedTuple):
+    """Whose turn it is and what its start shows (play.play_turns makes one a turn; the search one a decision)."""
+
+    s: int                # the seat to move
+    marker: int           # the castle of the top well card (-1: none)
+    master_need: int      # the top master builder's coins
+    tile_of: np.ndarray   # [effect] a bonus tile with that effect the seat holds (-1: none; play.held_tiles)
+
+
+class Events(NamedTuple):
+    """Where a play's actions go: its event rows (if `record`) and its seats' outputs, added up row by row."""
+
+    ev: np.ndarray        # [row, EV_COLS] the batch's event rows
+    record: bool
+    seat_out: np.ndarray  # [SEAT_COLUMNS, seats] the play's
+    n_events: np.ndarray  # [plays] rows per play
+    i: int                # the play's index in the batch
+    play: int             # the play's number
+
+
+class TurnWork(NamedTuple):
     """The turn's work space: an event row, the legal builds, payments, held tiles by effect."""
 
     rec: np.ndarray
@@ -123,12 +152,12 @@ def new_play(n_seats, n_tiles, n_master):
 @block()
 def new_work(saver_weights):
     cards = (C.N_COLOURS, C.MAX_COINS)
-    return Work(np.zeros(C.EV_COLS, np.int64), np.zeros((MAX_BUILDS, 4), np.int64), np.zeros(cards, np.int64),
+    return TurnWork(np.zeros(C.EV_COLS, np.int64), np.zeros((MAX_BUILDS, 4), np.int64), np.zeros(cards, np.int64),
                 np.zeros(cards, np.int64), np.zeros(cards, np.int64), saver_weights.copy(),
                 np.zeros(C.N_EFFECTS, np.int64), np.zeros(C.N_CASTLES, np.bool_))
 
 
-@block()
+@block(_nrt=True)  # said, not inherited from a caller without it (the search's decider): a slice's copy may allocate
 def copy_play(src, dst):
     dst.stones[:] = src.stones
     dst.master[:] = src.master
@@ -149,3 +178,34 @@ def copy_play(src, dst):
     dst.draw_turn[:] = src.draw_turn
     dst.drawn[:] = src.drawn
     dst.sc[:] = src.sc
+
+
+# The per-seat outputs, rows of BurgenlandOutputs.seats in this order (the tables read them by name).
+SEAT_COLUMNS = ("placed", "walls_left", "houses_left", "palases_left", "wells_left", "turns", "draws", "builds",
+                "start_cards", "cards_drawn", "cards_rewarded", "jokers_walls", "jokers_spots", "jokers_tiles",
+                "jokers_exchanged", "jokers_used", "spot_bonuses", "swaps_taken", "swaps_played", "tiles_taken",
+                "tiles_played", "wells_built", "well_coins", "central_built", "cards_left", "jokers_left",
+                "coins_paid")
+(PLACED, WALLS_LEFT, HOUSES_LEFT, PALASES_LEFT, WELLS_LEFT, TURNS, DRAWS, BUILDS, START_CARDS, CARDS_DRAWN,
+ CARDS_REWARDED, JOKERS_WALLS, JOKERS_SPOTS, JOKERS_TILES, JOKERS_EXCHANGED, JOKERS_USED, SPOT_BONUSES, SWAPS_TAKEN,
+ SWAPS_PLAYED, TILES_TAKEN, TILES_PLAYED, WELLS_BUILT_SEAT, WELL_COINS, CENTRAL_BUILT_SEAT, CARDS_LEFT, JOKERS_LEFT,
+ COINS_PAID) = range(len(SEAT_COLUMNS))
+
+
+class BurgenlandOutputs(NamedTuple):
+    """simulate_plays' arrays by name (the compiled kernel returns them as a tuple in this order)."""
+
+    turns: np.ndarray       # [plays] turns played (deals not counted)
+    end_reason: np.ndarray  # [plays] LAST_PIECE, TURN_LIMIT or STALLED
+    winner: np.ndarray      # [plays] the seat that placed its last piece, -1 if none
+    wells: np.ndarray       # [plays] wells built in play (pre-placed ones not counted)
+    swaps: np.ndarray       # [plays] swaps played (swap tiles and swap bonus tiles)
+    reshuffles: np.ndarray  # [plays] times the discard pile became the face-down pile
+    central: np.ndarray     # [plays] pieces built in the central castle
+    stones: np.ndarray      # [plays, 8] the colour of the stone on each position at set-up
+    n_events: np.ndarray    # [plays] event rows
+    seats: np.ndarray       # [plays, SEAT_COLUMNS, seats]
+
+    def seat(self, name: str) -> np.ndarray:
+        """[plays, seats] of one of SEAT_COLUMNS."""
+        return self.seats[:, SEAT_COLUMNS.index(name)]

@@ -11,12 +11,12 @@ import pyarrow as pa
 from ...core import tables as shared
 from ...core.lake import described
 from . import constants as C
-from .outputs import SEAT_COLUMNS
+from .state import SEAT_COLUMNS
 
 if TYPE_CHECKING:
     from .board import Board
     from .components import Components
-    from .outputs import BurgenlandOutputs
+    from .state import BurgenlandOutputs
 
 _TEXT = pa.dictionary(pa.int16(), pa.string())
 _KEYS = [
