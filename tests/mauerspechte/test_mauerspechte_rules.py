@@ -9,7 +9,7 @@ import pytest
 
 from simlib.core.config import RunConfig
 from simlib.games.catan.constants import BANK_PER_RESOURCE, GRAIN, KNIGHT, LUMBER, SHIP, SHIPS, WOOL
-from simlib.games.catan.state import EventLog, board_arrays, new_scratch, new_state, new_tally, published_rules
+from simlib.games.catan.state import EventLog, Play, board_arrays, new_scratch, new_state, new_tally, published_rules
 from simlib.games.mauerspechte import GAME, _berlin
 from simlib.games.mauerspechte import constants as C
 from simlib.games.mauerspechte.policies import BUILDER, MAX_BID, MAX_PARAMS, RANDOM
@@ -130,7 +130,7 @@ def test_ships_need_no_connection_but_water_on_both_sides():
 
 
 def _robber_moves(opened, start_hex, tries=40):
-    from simlib.games.catan.kernel import knight_step
+    from simlib.games.catan.play import knight_step
     from simlib.games.mauerspechte.kernel import robber_goes
 
     hexes = set()
@@ -141,7 +141,7 @@ def _robber_moves(opened, start_hex, tries=40):
         t.st.dev_hand[0, KNIGHT] = 1
         board = robber_goes(t.st, t.bd, side_board(t.bd, t.ba.west_land), side_board(t.bd, t.ba.east_land),
                             t.ba, t.wl)
-        knight_step(t.st, t.tally, board, t.scratch, t.lg, 4, 0, RANDOM, False)
+        knight_step(Play(t.st, t.tally, t.rules, board, t.scratch, t.lg), 4, 0, RANDOM, False)
         hexes.add(int(t.st.robber[0]))
     return hexes
 
@@ -467,7 +467,7 @@ def test_a_ninth_chip_goes_to_the_tiergarten_only_with_the_unlimited_supply(read
 
 
 def _knight_moves(reading, start_hex, tries=40):
-    from simlib.games.catan.kernel import knight_step
+    from simlib.games.catan.play import knight_step
     from simlib.games.mauerspechte.kernel import knight_goes, robber_goes
 
     sides, seven_sides = set(), set()
@@ -477,8 +477,8 @@ def _knight_moves(reading, start_hex, tries=40):
         t.st.dev_hand[0, KNIGHT] = 1
         west, east = side_board(t.bd, t.ba.west_land), side_board(t.bd, t.ba.east_land)
         seven_sides |= {int(BERLIN.hex_side[h]) for h in robber_goes(t.st, t.bd, west, east, t.ba, t.wl).land_hexes}
-        knight_step(t.st, t.tally, knight_goes(t.st, t.bd, west, east, t.ba, t.br, t.wl), t.scratch, t.lg, 4, 0,
-                    RANDOM, False)
+        board = knight_goes(t.st, t.bd, west, east, t.ba, t.br, t.wl)
+        knight_step(Play(t.st, t.tally, t.rules, board, t.scratch, t.lg), 4, 0, RANDOM, False)
         sides.add(int(BERLIN.hex_side[t.st.robber[0]]))
     return sides, seven_sides
 

@@ -15,7 +15,7 @@ import pytest
 from simlib.core.config import RunConfig
 from simlib.core.rng import play_key
 from simlib.games.catan.constants import EV_COLS
-from simlib.games.catan.kernel import STOPPED, start_turn
+from simlib.games.catan.play import STOPPED, start_turn
 from simlib.games.catan.setup import new_game, start_play
 from simlib.games.catan.state import new_scratch, new_state, new_tally, observed_log
 from simlib.games.mauerspechte import GAME, _berlin

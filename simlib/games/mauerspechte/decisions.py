@@ -10,9 +10,9 @@ from ...core.blocks import block
 from ...core.rng import below
 from ..catan import policies as base
 from ..catan.board import DESERT
-from ..catan.constants import F_CITY, F_SETTLEMENT, F_TRADE, N_RES
+from ..catan.constants import CHOICE_DRAWS, F_CITY, F_SETTLEMENT, F_TRADE, N_RES
 from ..catan.decisions import choose_action
-from ..catan.state import CHOICE_DRAWS, take
+from ..catan.state import take
 from .constants import F_HOTEL, F_WALL_PIECE, N_SECTIONS
 from .hotels import hotel_option
 from .policies import HOTEL_SITE, HOTELIER, MAX_BID, RANDOM, SPECHT, VARIETY, WEIGHTED, WEIGHTED_MAX_BID

@@ -127,8 +127,7 @@ def produce_berlin(st, tally, bd, ba, wl, scratch, lg, turn, roll):
         if wl.hotel_payback[h] < 0 and wl.hotel_yield[h] >= wl.hotel_paid[h]:
             wl.hotel_payback[h] = turn
         log(lg, turn, owner, EV_HOTEL_PRODUCE, r, got, h)
-    pay_claims(roll, st.robber[0], st.hex_terrain, st.hex_token, bd.hex_nodes, st.node_owner, st.node_level, st.bank,
-               st.hands, claims)
+    pay_claims(roll, st, bd, claims)
     for q in range(st.hands.shape[0]):
         for r in range(N_RES):
             got = claims[q, 0, r] + claims[q, 1, r]

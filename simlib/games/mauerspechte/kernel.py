@@ -36,11 +36,11 @@ from ..catan.constants import (
 )
 from ..catan.decisions import choose_free_piece, choose_knight_before_roll
 from ..catan.dice import roll_dice
-from ..catan.kernel import STOPPED, knight_step, seven_step, start_turn
 from ..catan.legal import arguments, count_actions, nth_edge, playable
+from ..catan.play import STOPPED, knight_step, seven_step, start_turn
 from ..catan.scoring import final_rows, new_outputs, update_routes
 from ..catan.setup import new_game, start_play
-from ..catan.state import EventLog, log, new_scratch, new_state, new_tally
+from ..catan.state import EventLog, Play, log, new_scratch, new_state, new_tally
 from .constants import (
     F_HOTEL,
     F_WALL_PIECE,
@@ -137,7 +137,7 @@ def simulate_games(seed, first_play, n_plays, n_players, max_turns, codes, prm, 
             winner = play_turn(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, codes, prm,
                                family_weight)
             turn += 1
-        final_rows(out, i, st, tally, rules, bd, scratch, turn, winner, lg.pos[0] - first)
+        final_rows(out, i, Play(st, tally, rules, bd, scratch, lg), turn, winner, lg.pos[0] - first)
         berlin_rows(bo, i, st, wl, br)
     return out, bo
 
@@ -168,13 +168,13 @@ def turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, 
         knight_board = knight_goes(st, bd, to_west, to_east, ba, br, wl)
         if not rolled:
             if choose_knight_before_roll(st, playable(st, p, KNIGHT)):
-                knight_step(st, tally, knight_board, scratch, lg, turn, p, base_code(code), False)
+                knight_step(Play(st, tally, rules, knight_board, scratch, lg), turn, p, base_code(code), False)
                 continue
             die_1, die_2 = roll_dice(st, tally, lg, turn, p)
             rolled = True
             roll = die_1 + die_2
             if roll == ROBBER_ROLL:
-                seven_step(st, tally, robber_board, scratch, lg, turn, p, base_code(code))
+                seven_step(Play(st, tally, rules, robber_board, scratch, lg), turn, p, base_code(code))
                 field_books(st, bd, ba, wl, scratch, roll)
                 continue
             missing = die_1 == die_2 and not token_on_board(st, bd, roll)
@@ -274,7 +274,7 @@ def action_step(st, tally, rules, bd, knight_board, ba, wl, scratch, lg, turn, p
         h, k = nth_hotel(st, ba, wl, p, index)
         buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k)
     elif family == F_KNIGHT:
-        knight_step(st, tally, knight_board, scratch, lg, turn, p, base_code(code), True)
+        knight_step(Play(st, tally, rules, knight_board, scratch, lg), turn, p, base_code(code), True)
     elif family == F_ROAD_BUILDING:
         play_road_building(st, tally, lg, p, turn)
         for _ in range(2):
@@ -291,7 +291,7 @@ def action_step(st, tally, rules, bd, knight_board, ba, wl, scratch, lg, turn, p
             a, b = scratch.movable[index // n_dest], nth_edge(st, p, SHIP, index % n_dest)
         else:
             a, b = arguments(st, bd, scratch, p, family, index)
-        if apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
+        if apply_action(Play(st, tally, rules, bd, scratch, lg), p, turn, family, a, b):
             update_routes(st, rules, bd, scratch, p, a if family == F_SETTLEMENT else -1)
             route_flags(st, bd, ba)
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...core.blocks import block
 from ...core.rng import play_key
+from ...core.rollout_decider import SWITCH_Z, TIE_ROLLOUT
 from ...core.search import (
     MAX_CANDIDATES,
     V_COUNT,
@@ -23,12 +24,12 @@ from ...core.search import (
     rollout_key,
     start_plan,
 )
-from ..catan.constants import EV_COLS
-from ..catan.kernel import STOPPED, start_turn
+from ..catan.constants import CHOICE_DRAWS, EV_COLS
+from ..catan.play import STOPPED, start_turn
 from ..catan.scoring import final_rows, new_outputs
-from ..catan.search import SWITCH_Z, TIE_ROLLOUT, determinize, margin_value, production_scores
+from ..catan.search import determinize, margin_value, production_scores
 from ..catan.setup import new_game, start_play
-from ..catan.state import CHOICE_DRAWS, copy_state, draw_index, new_scratch, new_state, new_tally, observed_log
+from ..catan.state import Play, copy_state, draw_index, new_scratch, new_state, new_tally, observed_log
 from .constants import N_FAMILIES  # the scenario's: the engine's families and its own two
 from .decisions import choose_berlin_action
 from .kernel import apply_choice, berlin_rows, count_berlin, knight_goes, new_berlin_outputs, turn_steps
@@ -178,7 +179,7 @@ def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_
                                    codes, prm, family_weight, seat_codes, SEARCH)
             winner = r
             turn += 1
-        final_rows(out, i, st, tally, rules, bd, scratch, turn, winner, lg.pos[0] - first)
+        final_rows(out, i, Play(st, tally, rules, bd, scratch, lg), turn, winner, lg.pos[0] - first)
         berlin_rows(bo, i, st, wl, br)
     return out, bo
 
