@@ -12,7 +12,7 @@ MOST = 10
 LONG = 10
 WHY = "Positional parameters:"
 # Games not moved onto named structures yet (issue 37); delete a game when it is moved.
-PENDING = ("burgenland", "mauerspechte", "sevensteps")
+PENDING = ("burgenland", "sevensteps")
 
 
 def long_signatures(root: Path) -> list[tuple[str, int, bool]]:

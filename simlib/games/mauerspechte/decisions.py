@@ -218,16 +218,17 @@ def _scenario_target(st, bd, ba, wl, p, code):
 
 
 @block(_nrt=False)
-def choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_weight, total):
-    """An action after the roll as (family, index). random and weighted: the engine's choice over every family
-    (the scenario's included). builder, specht and hotelier: _own_pick, else the engine's builder. Two draws
-    per decision."""
+def choose_berlin_action(pl, seats, p, code, total):
+    """An action after the roll in the play pl (state.Play) as (family, index). random and weighted: the engine's
+    choice over every family (the scenario's included). builder, specht and hotelier: _own_pick, else the engine's
+    builder. Two draws per decision."""
+    st, rules, bd, ba, wl, scratch = pl.st, pl.rules, pl.bd, pl.ba, pl.wl, pl.scratch
     if code != RANDOM and code != WEIGHTED:
         family, index = _own_pick(st, bd, ba, wl, scratch, p, code)
         if family >= 0:
             st.drawn[CHOICE_DRAWS] += 2
             return family, index
-    return choose_action(st, rules, bd, scratch, p, base_code(code), prm, family_weight, total)
+    return choose_action(st, rules, bd, scratch, p, base_code(code), seats.prm, seats.family_weight, total)
 
 
 @block(_nrt=False)

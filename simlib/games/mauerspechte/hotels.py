@@ -65,9 +65,10 @@ def set_token(st, tally, bd, h, token):
 
 
 @block(_nrt=False)
-def buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k):
+def buy_hotel(pl, turn, p, h, k):
     """p buys hotel h with chip slot k: pays the card's price for that chip, and the chip replaces the
-    field's token (the old 2, 3, 11 or 12 leaves the game)."""
+    field's token (the old 2, 3, 11 or 12 leaves the game). pl: the play (state.Play)."""
+    st, tally, bd, ba, wl, lg = pl.st, pl.tally, pl.bd, pl.ba, pl.wl, pl.lg
     chip = wl.offered[k]
     row = hotel_cost_row(ba, h, chip)
     paid = 0
