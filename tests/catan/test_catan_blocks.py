@@ -21,10 +21,8 @@ def simulate(rules: Rules, plays=60, players=4, policies=("random",), seed=3):
     from simlib.games.catan.kernel import simulate_games
 
     config = RunConfig.build(GAME, players=players, policies=list(policies), plays=plays, seed=seed)
-    codes, prm = GAME.policy_arrays(config, len(WEIGHTS))
-    return simulate_games(seed, 0, plays, players, 1000, codes, prm, family_weights(),
-                          board_arrays(load_board("standard")), rules, np.zeros((0, C.EV_COLS), np.int32),
-                          np.zeros(0, np.int64))
+    return simulate_games(seed, 0, plays, 1000, GAME.seat_policies(config), board_arrays(load_board("standard")), rules,
+                          np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
 
 
 def published(**changes) -> Rules:

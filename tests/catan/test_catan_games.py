@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 import pyarrow.compute as pc
 import pytest
@@ -459,10 +461,13 @@ def ships_that_may_move():
     end of a shipping route, not built this turn, with somewhere to go)."""
     from simlib.games.catan.board import load_board
     from simlib.games.catan.rules import ROAD, SHIP, movable_ships, route_ok
+    from simlib.games.catan.state import board_arrays
 
     from support.catan_reference import Replay
 
     board = load_board("standard")
+    bd = board_arrays(board)
+    Ships = namedtuple("Ships", "edge_owner edge_kind edge_turn node_owner legal_edge n_legal_edge")
     n_edges = len(board.edge_nodes)
     seen = []
 
@@ -475,14 +480,14 @@ def ships_that_may_move():
                 return
             kind = np.array([{None: 0, "road": ROAD, "ship": SHIP}[k] for k in self.edge_kind], np.int64)
             owner = self.edge_owner.copy()
-            legal = np.zeros((self.players, 2, n_edges), np.bool_)
-            for x in range(n_edges):
-                legal[q, 1, x] = route_ok(x, q, SHIP, board.edge_land, board.edge_sea, owner, kind, board.edge_nodes,
-                                          self.node_owner, board.node_edges)
             built = np.array([self.edge_built.get(x, -1) for x in range(n_edges)], np.int64)
+            legal, n_legal = np.zeros((self.players, 2, n_edges), np.bool_), np.zeros((self.players, 2), np.int64)
+            st = Ships(owner, kind, built, self.node_owner, legal, n_legal)  # what the rules read of a state
+            for x in range(n_edges):
+                legal[q, 1, x] = route_ok(x, q, SHIP, st, bd)
+            n_legal[:] = legal.sum(axis=2)
             moved, counts = np.zeros(n_edges, np.int64), np.zeros(n_edges, np.int64)
-            n = movable_ships(q, turn, int(legal[q, 1].sum()), legal, moved, counts, board.edge_land, board.edge_sea,
-                              owner, kind, board.edge_nodes, built, self.node_owner, board.node_edges)
+            n = movable_ships(q, turn, st, bd, moved, counts)
             mine = set()
             for a in ships:
                 if self.at_open_end(a, q) and built[a] != turn:

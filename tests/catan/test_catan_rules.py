@@ -6,6 +6,8 @@ directions i and i+1 (E, NE, NW, W, SW, SE); routes are listed as (hex, side) pa
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 import pytest
 
@@ -23,9 +25,15 @@ from simlib.games.catan.rules import (
     produce,
     route_ok,
 )
+from simlib.games.catan.state import board_arrays
 
 BOARD = load_board("standard")
+BD = board_arrays(BOARD)  # the board as the rules read it
 HEX = {tuple(c): h for h, c in enumerate(BOARD.hex_coords)}
+# What of a play's state the rules below read (state.State has these fields and more).
+Pieces = namedtuple("Pieces", "edge_owner edge_kind node_owner")
+Ships = namedtuple("Ships", "edge_owner edge_kind edge_turn node_owner legal_edge n_legal_edge")
+Production = namedtuple("Production", "robber hex_terrain hex_token node_owner node_level bank hands")
 
 
 def node(q, r, corner):
@@ -59,8 +67,7 @@ class Situation:
                              BOARD.edge_nodes)
 
     def may_place(self, player, e, kind):
-        return route_ok(e, player, kind, BOARD.edge_land, BOARD.edge_sea, self.edge_owner, self.edge_kind,
-                        BOARD.edge_nodes, self.node_owner, BOARD.node_edges)
+        return route_ok(e, player, kind, Pieces(self.edge_owner, self.edge_kind, self.node_owner), BD)
 
     def can_settle(self, player, n, setup=False):
         return can_settle(n, player, setup, BOARD.node_land, self.node_owner, BOARD.node_nodes, BOARD.node_edges,
@@ -347,7 +354,8 @@ def producing_board(terrain, token):
 def roll(s, number, terrains, tokens, bank, robber=-1, players=3):
     hands = np.zeros((players, 5), np.int64)
     received = np.zeros((players, 2, 5), np.int64)
-    produce(number, robber, terrains, tokens, BOARD.hex_nodes, s.node_owner, s.node_level, bank, hands, received)
+    st = Production(np.array([robber], np.int64), terrains, tokens, s.node_owner, s.node_level, bank, hands)
+    produce(number, st, BD, received)
     assert (received.sum(axis=1) == hands).all()  # what each building kind got adds up to the hand
     return hands
 
@@ -406,9 +414,8 @@ def movable_ships(s, player, turn, edge_turn):
     for e in range(n_edges):
         legal[player, SHIP - 1, e] = s.may_place(player, e, SHIP)
     moved, counts = np.zeros(n_edges, np.int64), np.zeros(n_edges, np.int64)
-    n = _movable_ships(player, turn, int(legal[player, SHIP - 1].sum()), legal, moved, counts, BOARD.edge_land,
-                       BOARD.edge_sea, s.edge_owner, s.edge_kind, BOARD.edge_nodes, edge_turn, s.node_owner,
-                       BOARD.node_edges)
+    st = Ships(s.edge_owner, s.edge_kind, edge_turn, s.node_owner, legal, legal.sum(axis=2).astype(np.int64))
+    n = _movable_ships(player, turn, st, BD, moved, counts)
     return set(moved[:n].tolist())
 
 

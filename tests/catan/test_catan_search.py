@@ -8,7 +8,6 @@ import pytest
 from simlib.core.config import RunConfig
 from simlib.core.registry import get_game
 from simlib.games.catan.constants import BANK_PER_RESOURCE, EV_COLS, N_DEV
-from simlib.games.catan.policies import family_weights
 from simlib.games.catan.search import determinize, play_from_opening
 from simlib.games.catan.state import board_arrays, copy_state, new_state, observed_log, published_rules
 
@@ -40,10 +39,9 @@ def test_a_copy_of_the_state_holds_every_field():
 def test_a_rollout_from_the_opening_is_the_kernels_play(policies):
     config = RunConfig.build(GAME, players=4, policies=policies, plays=30, seed=11)
     out = GAME.run_kernel(config, 0, 30)
-    codes, prm = GAME.policy_arrays(config, 7)
     bd, rules = _board_and_rules(config)
-    turns, winners, points = play_from_opening(config.seed, 0, 30, codes, prm, family_weights(), bd, rules,
-                                               config.options["max_turns"], False)
+    seats = GAME.seat_policies(config)
+    turns, winners, points = play_from_opening(config.seed, 0, 30, config.options["max_turns"], seats, bd, rules, False)
     assert list(turns) == list(out.turns) and list(winners) == list(out.winner)
     assert (points == out.points).all()
 

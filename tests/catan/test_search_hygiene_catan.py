@@ -11,24 +11,30 @@ import pytest
 
 from simlib.core.config import RunConfig
 from simlib.core.rng import play_key
-from simlib.core.search import MAX_CANDIDATES
 from simlib.games.catan import GAME, _board
 from simlib.games.catan.constants import BANK_PER_RESOURCE, EV_COLS, N_FAMILIES
 from simlib.games.catan.decisions import choose_action
-from simlib.games.catan.kernel import STOPPED, start_turn
 from simlib.games.catan.legal import count_actions
-from simlib.games.catan.policies import MAX_PARAMS, SEARCH, family_weights
+from simlib.games.catan.play import STOPPED, place_opening, start_turn
+from simlib.games.catan.policies import PARAMS, SEARCH
 from simlib.games.catan.scoring import points
-from simlib.games.catan.search import choice, search_action, steps
-from simlib.games.catan.setup import deal_board, new_game, place_opening, start_play
-from simlib.games.catan.state import board_arrays, new_scratch, new_state, new_tally, observed_log, published_rules
+from simlib.games.catan.search import Decision, base_seats, choice, new_work, search_action, steps
+from simlib.games.catan.setup import deal_board, new_game, start_play
+from simlib.games.catan.state import (
+    Play,
+    board_arrays,
+    new_scratch,
+    new_state,
+    new_tally,
+    observed_log,
+    published_rules,
+)
 from simlib.games.catan.tables import events_table
 
 from support.catan_peeking import ObserverViews, copied, no_peeking
 from support.catan_reference import RESOURCES as REFERENCE_RESOURCES
 from support.catan_reference import Replay, replay_game, topology
 
-BUDGET, BASE, HORIZON = range(3)  # search_prm's columns
 EVENT_ROWS = 400_000  # more than a play's events
 
 
@@ -57,14 +63,8 @@ class SearchPlay:
 
     def __init__(self, config, play, events=False):
         n = config.players
-        seat_codes, search_prm = GAME.policy_arrays(config, MAX_PARAMS)
-        defaults = GAME.default_parameters(MAX_PARAMS)
-        self.codes, self.prm, self.search_prm = seat_codes.copy(), search_prm.copy(), search_prm
-        for p in range(n):
-            if seat_codes[p] == SEARCH:  # as simulate_search_games: the base policy's code and parameters
-                self.codes[p] = int(search_prm[p, BASE])
-                self.prm[p, :] = defaults[self.codes[p], :MAX_PARAMS]
-        self.seat_codes, self.family_weight = seat_codes, family_weights()
+        self.lineup = GAME.seat_policies(config)  # as the run gives it: the search seats' own code and parameters
+        self.seats = base_seats(self.lineup)  # as simulate_search_games: the base policies in play
         self.bd = board_arrays(_board(config.options["map"]))
         self.rules = published_rules(config.options["victory_points"], BANK_PER_RESOURCE)
         self.max_turns = config.options["max_turns"]
@@ -72,19 +72,20 @@ class SearchPlay:
         self.scratch = new_scratch(self.bd, n, N_FAMILIES)
         rows = np.zeros((EVENT_ROWS if events else 0, EV_COLS), np.int32)
         self.lg = observed_log(rows, n, n)  # what each seat cannot tell, as the search kernel keeps it
-        self.work = (new_state(self.bd, self.rules, n), new_tally(n), new_scratch(self.bd, n, N_FAMILIES),
-                     observed_log(np.zeros((0, EV_COLS), np.int32), 0, n),
-                     np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(self.st.deck.shape[0], np.int64),
-                     np.zeros(n))
+        self.work = new_work(self.bd, self.rules, n)
         start_play(self.st, self.tally, np.uint64(play_key(config.seed, play)))
         deal_board(self.st, self.bd, self.scratch, self.lg)
         new_game(self.st, self.rules)
-        place_opening(self.st, self.tally, self.bd, self.scratch, self.lg, self.codes, self.prm)
+        place_opening(self.play(), self.seats)
         self.turn, self.seat, self.winner = 0, -1, -1
 
+    def play(self, st=None, lg=None, scratch=None):
+        """The real play (with other state, log or work space if given)."""
+        return Play(self.st if st is None else st, self.tally, self.rules, self.bd,
+                    self.scratch if scratch is None else scratch, self.lg if lg is None else lg)
+
     def _steps(self, rolled):
-        return steps(self.st, self.tally, self.rules, self.bd, self.scratch, self.lg, self.turn, self.seat, rolled,
-                     self.codes, self.prm, self.family_weight, self.seat_codes, SEARCH)
+        return steps(self.play(), self.seats, self.turn, self.seat, rolled, self.lineup.codes, SEARCH)
 
     def decisions(self):
         """Yields at each decision of a search seat (self.seat, self.turn) and plays on with decide()'s action."""
@@ -96,8 +97,7 @@ class SearchPlay:
             while r == STOPPED:
                 yield self.seat
                 f, i = self.decide()
-                if choice(self.st, self.tally, self.rules, self.bd, self.scratch, self.lg, self.turn, self.seat,
-                          self.codes[self.seat], f, i):
+                if choice(self.play(), self.turn, self.seat, self.seats.codes[self.seat], f, i):
                     r = -1
                 else:
                     r = self._steps(True)
@@ -107,17 +107,17 @@ class SearchPlay:
     def decide(self, st=None, lg=None, scratch=None, budget=None):
         """The search's action for the seat to move (on the real play's arrays unless given others)."""
         p = self.seat
-        return search_action(self.st if st is None else st, self.rules, self.bd,
-                             self.scratch if scratch is None else scratch, self.lg if lg is None else lg, self.turn,
-                             self.max_turns, p, self.codes, self.prm, self.family_weight,
-                             int(self.search_prm[p, HORIZON]),
-                             int(self.search_prm[p, BUDGET]) if budget is None else budget, *self.work)
+        horizon = int(self.lineup.prm[p, PARAMS.search.horizon])
+        stop = min(self.max_turns, self.turn + 1 + horizon) if horizon > 0 else self.max_turns
+        at = Decision(self.play(st, lg, scratch), self.seats, self.turn, p, stop, self.work)
+        return search_action(at, int(self.lineup.prm[p, PARAMS.search.budget]) if budget is None else budget)
 
     def scripted_decision(self, st, scratch):
         """What the base policy's own decision writes (the count of the actions and its choice's draws)."""
-        p = self.seat
+        p, seats = self.seat, self.seats
         total = count_actions(st, self.rules, self.bd, scratch, p, self.turn)
-        return choose_action(st, self.rules, self.bd, scratch, p, self.codes[p], self.prm, self.family_weight, total)
+        return choose_action(st, self.rules, self.bd, scratch, p, seats.codes[p], seats.prm, seats.family_weight,
+                             total)
 
     def arrays(self):
         """Every array of the real play, by name: its state, tally, work space, board, rules, event log and
@@ -126,8 +126,9 @@ class SearchPlay:
                  "lg": self.lg}
         named = {f"{part}.{field}": a for part, t in parts.items() for field, a in zip(t._fields, t)
                  if isinstance(a, np.ndarray)}
-        return named | {"codes": self.codes, "prm": self.prm, "search_prm": self.search_prm,
-                        "seat_codes": self.seat_codes, "family_weight": self.family_weight}
+        seats = {f"{part}.{field}": a for part, t in (("seats", self.seats), ("lineup", self.lineup))
+                 for field, a in zip(t._fields, t)}
+        return named | seats
 
 
 SEARCH_TABLE = ["search:budget=8:horizon=3", "builder", "search:budget=6:horizon=2:base=0", "weighted"]

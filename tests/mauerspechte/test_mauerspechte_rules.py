@@ -10,10 +10,19 @@ import pytest
 from simlib.core.config import RunConfig
 from simlib.games.catan.constants import BANK_PER_RESOURCE, GRAIN, KNIGHT, LUMBER, SHIP, SHIPS, WOOL
 from simlib.games.catan.state import EventLog, board_arrays, new_scratch, new_state, new_tally, published_rules
+from simlib.games.catan.state import Play as EnginePlay
 from simlib.games.mauerspechte import GAME, _berlin
 from simlib.games.mauerspechte import constants as C
 from simlib.games.mauerspechte.policies import BUILDER, MAX_BID, MAX_PARAMS, RANDOM
-from simlib.games.mauerspechte.state import BerlinRules, berlin_arrays, new_wall, play_board, reset_wall, side_board
+from simlib.games.mauerspechte.state import (
+    BerlinRules,
+    Play,
+    berlin_arrays,
+    new_wall,
+    play_board,
+    reset_wall,
+    side_board,
+)
 
 BERLIN = _berlin("berlin", "berlin")
 HOTEL = {name: h for h, name in enumerate(BERLIN.hotel_names)}
@@ -64,6 +73,11 @@ class Table:
 
     def release(self, s, chip):
         self.wl.chip[s] = chip
+
+    def play(self):
+        """The play as the blocks take it (state.Play)."""
+        return Play(self.st, self.tally, self.rules, self.bd, side_board(self.bd, self.ba.west_land),
+                    side_board(self.bd, self.ba.east_land), self.ba, self.br, self.wl, self.scratch, self.lg)
 
 
 def _free_nodes_of(t, s):
@@ -130,8 +144,8 @@ def test_ships_need_no_connection_but_water_on_both_sides():
 
 
 def _robber_moves(opened, start_hex, tries=40):
-    from simlib.games.catan.kernel import knight_step
-    from simlib.games.mauerspechte.kernel import robber_goes
+    from simlib.games.catan.play import knight_step
+    from simlib.games.mauerspechte.rules import robber_goes
 
     hexes = set()
     for key in range(tries):
@@ -141,7 +155,7 @@ def _robber_moves(opened, start_hex, tries=40):
         t.st.dev_hand[0, KNIGHT] = 1
         board = robber_goes(t.st, t.bd, side_board(t.bd, t.ba.west_land), side_board(t.bd, t.ba.east_land),
                             t.ba, t.wl)
-        knight_step(t.st, t.tally, board, t.scratch, t.lg, 4, 0, RANDOM, False)
+        knight_step(EnginePlay(t.st, t.tally, t.rules, board, t.scratch, t.lg), 4, 0, RANDOM, False)
         hexes.add(int(t.st.robber[0]))
     return hexes
 
@@ -157,7 +171,7 @@ def test_while_the_wall_is_closed_the_robber_must_change_sides():
 
 
 def test_the_leader_reaching_4_releases_a_section_and_a_jump_to_6_releases_5_and_6_too():
-    from simlib.games.mauerspechte.wall import release_thresholds
+    from simlib.games.mauerspechte.play import release_thresholds
 
     t = Table()
     t.st.building_points[:] = [3, 4, 2, 2]
@@ -176,7 +190,8 @@ def test_the_leader_reaching_4_releases_a_section_and_a_jump_to_6_releases_5_and
 
 
 def test_upper_piece_before_lower_one_piece_a_turn_and_what_a_lower_piece_sets_off():
-    from simlib.games.mauerspechte.wall import buy_piece, count_pieces, nth_piece
+    from simlib.games.mauerspechte.play import buy_piece
+    from simlib.games.mauerspechte.wall import count_pieces, nth_piece
 
     t = Table()
     s = SECTION["Brandenburger Tor"]
@@ -214,7 +229,7 @@ def _hotel_table(chip, bank_r, owner=2, neighbour=1, level=1):
     t.wl.offered[0] = chip
     t.st.hands[owner, :] = 5
     t.st.bank[:] -= 5
-    buy_hotel(t.st, t.tally, t.bd, t.ba, t.wl, t.lg, 30, owner, h, 0)
+    buy_hotel(t.play(), 30, owner, h, 0)
     t.paid = np.full(5, 5) - t.st.hands[owner]
     t.st.bank[GRAIN] = bank_r
     t.st.hands[:, GRAIN] = 0
@@ -269,7 +284,7 @@ def test_a_missing_2_produces_nothing_and_puts_a_chip_in_the_tiergarten():
 
 
 def test_a_love_parade_with_passes_the_last_bidder_pays_and_takes_the_chip():
-    from simlib.games.mauerspechte.parade import love_parade
+    from simlib.games.mauerspechte.play import love_parade
 
     t = Table()
     t.wl.tiergarten[0] = 1
@@ -366,7 +381,7 @@ def test_a_play_gives_the_same_arrays_alone_and_in_a_batch():
 def rules_of(**options):
     """The scenario's BerlinRules of a four-player run with these options, as the options reach the kernel."""
     config = RunConfig.build(GAME, players=4, policies=["builder"], plays=1, seed=1, options=options)
-    return GAME._tables(config)[3]
+    return GAME.setup(config).br
 
 
 def _ship_line(t):
@@ -391,7 +406,7 @@ def test_a_ship_with_no_connection_opens_a_settlement_site_only_in_the_reading_a
     Siedlung oder Stadt, ist nicht notwendig." Seat 0's ship on a West Berlin lake, no building of his at either
     end: in the reading `connected` (the text frees where a ship is built) its coastal end is no settlement site,
     in `any` it is one. A line of his ships from his settlement opens its far end in both readings."""
-    from simlib.games.mauerspechte.kernel import count_berlin
+    from simlib.games.mauerspechte.rules import count_berlin
 
     t = Table(br=rules_of(ship_sites=reading))
     near, a, middle, b, far = _ship_line(t)
@@ -415,7 +430,7 @@ def test_who_releases_a_section_on_anothers_turn_buys_its_upper_piece_at_once_on
     """"Ein Spieler, der einen Abschnitt der Mauer zum Spechten freigibt, darf direkt das oberste Mauerstück
     erwerben." Seat 1 reaches 4 points on seat 0's turn and puts the chip under a section: in the reading at_once
     he buys its upper piece at once, paying as usual; in own_turn he waits for his turn like anyone."""
-    from simlib.games.mauerspechte.wall import release_thresholds
+    from simlib.games.mauerspechte.play import release_thresholds
 
     t = Table(br=rules_of(release_buy=reading))
     t.st.hands[1, :] = 3
@@ -440,7 +455,8 @@ def test_who_releases_a_section_on_anothers_turn_buys_its_upper_piece_at_once_on
 
 
 def test_who_releases_a_section_on_his_own_turn_buys_as_one_of_his_actions_in_either_reading():
-    from simlib.games.mauerspechte.wall import count_pieces, release_thresholds
+    from simlib.games.mauerspechte.play import release_thresholds
+    from simlib.games.mauerspechte.wall import count_pieces
 
     for reading in ("at_once", "own_turn"):
         t = Table(br=rules_of(release_buy=reading))
@@ -467,8 +483,8 @@ def test_a_ninth_chip_goes_to_the_tiergarten_only_with_the_unlimited_supply(read
 
 
 def _knight_moves(reading, start_hex, tries=40):
-    from simlib.games.catan.kernel import knight_step
-    from simlib.games.mauerspechte.kernel import knight_goes, robber_goes
+    from simlib.games.catan.play import knight_step
+    from simlib.games.mauerspechte.rules import knight_goes, robber_goes
 
     sides, seven_sides = set(), set()
     for key in range(tries):
@@ -477,8 +493,8 @@ def _knight_moves(reading, start_hex, tries=40):
         t.st.dev_hand[0, KNIGHT] = 1
         west, east = side_board(t.bd, t.ba.west_land), side_board(t.bd, t.ba.east_land)
         seven_sides |= {int(BERLIN.hex_side[h]) for h in robber_goes(t.st, t.bd, west, east, t.ba, t.wl).land_hexes}
-        knight_step(t.st, t.tally, knight_goes(t.st, t.bd, west, east, t.ba, t.br, t.wl), t.scratch, t.lg, 4, 0,
-                    RANDOM, False)
+        board = knight_goes(t.st, t.bd, west, east, t.ba, t.br, t.wl)
+        knight_step(EnginePlay(t.st, t.tally, t.rules, board, t.scratch, t.lg), 4, 0, RANDOM, False)
         sides.add(int(BERLIN.hex_side[t.st.robber[0]]))
     return sides, seven_sides
 
@@ -498,7 +514,7 @@ def test_the_love_parades_opener_bids_at_least_love_parade_min_bid(min_bid):
     """"Der Spieler, der am Zug ist, gibt ein Gebot in Form von Rohstoffen ab": he opens at love_parade_min_bid
     (0: a bid of no cards; 1: at least one resource); nobody raises, so he pays his opening bid for the chip. An
     opener holding fewer cards than the minimum passes."""
-    from simlib.games.mauerspechte.parade import love_parade
+    from simlib.games.mauerspechte.play import love_parade
 
     t = Table(br=rules_of(love_parade_min_bid=min_bid))
     t.wl.tiergarten[0] = 1

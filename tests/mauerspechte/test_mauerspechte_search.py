@@ -39,12 +39,10 @@ def test_the_search_beats_random_players():
 
 @pytest.mark.parametrize("policies", [["random"], ["specht", "builder", "random", "hotelier"]])
 def test_a_rollout_from_the_opening_with_the_seats_policies_is_the_kernels_play(policies):
-    from simlib.games.mauerspechte.policies import MAX_PARAMS, family_weights
     from simlib.games.mauerspechte.search import play_from_opening
 
     config = RunConfig.build(GAME, players=4, policies=policies, plays=20, seed=7)
     out = GAME.run_kernel(config, 0, 20).base
-    codes, prm = GAME.policy_arrays(config, MAX_PARAMS)
-    turns, winners = play_from_opening(config.seed, 0, 20, codes, prm, family_weights(), *GAME._tables(config),
-                                       config.options["max_turns"], False)
+    turns, winners = play_from_opening(config.seed, 0, 20, config.options["max_turns"], GAME.seat_policies(config),
+                                       GAME.setup(config), False)
     assert list(turns) == list(out.turns) and list(winners) == list(out.winner)

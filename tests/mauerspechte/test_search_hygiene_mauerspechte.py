@@ -15,26 +15,24 @@ import pytest
 from simlib.core.config import RunConfig
 from simlib.core.rng import play_key
 from simlib.games.catan.constants import EV_COLS
-from simlib.games.catan.kernel import STOPPED, start_turn
-from simlib.games.catan.setup import new_game, start_play
-from simlib.games.catan.state import new_scratch, new_state, new_tally, observed_log
+from simlib.games.catan.play import STOPPED, start_turn
+from simlib.games.catan.state import observed_log
 from simlib.games.mauerspechte import GAME, _berlin
-from simlib.games.mauerspechte.constants import N_FAMILIES
 from simlib.games.mauerspechte.decisions import choose_berlin_action
-from simlib.games.mauerspechte.kernel import count_berlin, turn_steps
-from simlib.games.mauerspechte.policies import MAX_PARAMS, SEARCH, family_weights
-from simlib.games.mauerspechte.search import choice, new_work, search_action
-from simlib.games.mauerspechte.setup import deal_berlin, place_opening_berlin
-from simlib.games.mauerspechte.state import new_wall, play_board, reset_wall, side_board
+from simlib.games.mauerspechte.kernel import new_play, start_berlin
+from simlib.games.mauerspechte.play import place_opening_berlin, turn_steps
+from simlib.games.mauerspechte.policies import PARAMS, SEARCH
+from simlib.games.mauerspechte.rules import count_berlin
+from simlib.games.mauerspechte.search import Decision, base_seats, choice, new_work, search_action
+from simlib.games.mauerspechte.state import Play
 from simlib.games.mauerspechte.tables import events_table
-from simlib.games.mauerspechte.wall import berlin_points, lay_walls
+from simlib.games.mauerspechte.wall import berlin_points
 
 from support.catan_peeking import ObserverViews, no_peeking
 from support.cli_runs import simulated_plays
 from support.mauerspechte_reference import RESOURCES as REFERENCE_RESOURCES
 from support.mauerspechte_reference import MauerspechteReplay, check_tables, replay_game
 
-BUDGET, BASE, HORIZON = range(3)  # search_prm's columns
 EVENT_ROWS = 400_000  # more than a play's events
 
 # Small budgets and horizons keep the plays fast; four search seats make every decision after a roll a search.
@@ -75,35 +73,27 @@ class SearchPlay:
 
     def __init__(self, config, play, events=False):
         n = config.players
-        seat_codes, search_prm = GAME.policy_arrays(config, MAX_PARAMS)
-        defaults = GAME.default_parameters(MAX_PARAMS)
-        self.codes, self.prm, self.search_prm = seat_codes.copy(), search_prm.copy(), search_prm
-        for p in range(n):
-            if seat_codes[p] == SEARCH:  # as simulate_search_games: the base policy's code and parameters
-                self.codes[p] = int(search_prm[p, BASE])
-                self.prm[p, :] = defaults[self.codes[p], :MAX_PARAMS]
-        self.seat_codes, self.family_weight = seat_codes, family_weights()
-        bd0, self.rules, self.ba, self.br = GAME._tables(config)
-        self.bd = play_board(bd0, self.ba)
-        self.to_west, self.to_east = side_board(self.bd, self.ba.west_land), side_board(self.bd, self.ba.east_land)
+        self.lineup = GAME.seat_policies(config)  # as the run gives it: the search seats' own code and parameters
+        self.seats = base_seats(self.lineup)  # as simulate_search_games: the base policies in play
         self.max_turns = config.options["max_turns"]
-        self.st, self.tally, self.wl = new_state(self.bd, self.rules, n), new_tally(n), new_wall(n)
-        self.scratch = new_scratch(self.bd, n, N_FAMILIES)
         rows = np.zeros((EVENT_ROWS if events else 0, EV_COLS), np.int32)
-        self.lg = observed_log(rows, n, n)  # what each seat cannot tell, as the search kernel keeps it
-        self.work = new_work(self.bd, self.ba, self.rules, n)
-        start_play(self.st, self.tally, np.uint64(play_key(config.seed, play)))
-        reset_wall(self.wl, self.br.vp_chips)
-        deal_berlin(self.st, self.bd, self.ba, self.br, self.scratch, self.lg)
-        lay_walls(self.bd, self.ba, self.wl)
-        new_game(self.st, self.rules)
-        place_opening_berlin(self.st, self.tally, self.bd, self.ba, self.scratch, self.lg, self.codes, self.prm)
+        setup = GAME.setup(config)
+        pl = new_play(setup, observed_log(rows, n, n), n)  # the log keeps what each seat cannot tell
+        (self.st, self.tally, self.rules, self.bd, self.to_west, self.to_east, self.ba, self.br, self.wl,
+         self.scratch, self.lg) = pl
+        self.work = new_work(setup, n)
+        start_berlin(pl, np.uint64(play_key(config.seed, play)))
+        place_opening_berlin(pl, self.seats)
         self.turn, self.seat, self.winner = 0, -1, -1
 
+    def play(self, st=None, lg=None, wl=None, scratch=None):
+        """The real play (with other state, log, wall or work space if given)."""
+        return Play(self.st if st is None else st, self.tally, self.rules, self.bd, self.to_west, self.to_east,
+                    self.ba, self.br, self.wl if wl is None else wl, self.scratch if scratch is None else scratch,
+                    self.lg if lg is None else lg)
+
     def _steps(self, rolled):
-        return turn_steps(self.st, self.tally, self.rules, self.bd, self.to_west, self.to_east, self.ba, self.br,
-                          self.wl, self.scratch, self.lg, self.turn, self.seat, rolled, self.codes, self.prm,
-                          self.family_weight, self.seat_codes, SEARCH)
+        return turn_steps(self.play(), self.seats, self.turn, self.seat, rolled, self.lineup.codes, SEARCH)
 
     def decisions(self):
         """Yields at each decision of a search seat (self.seat, self.turn) and plays on with decide()'s action."""
@@ -117,8 +107,7 @@ class SearchPlay:
             while r == STOPPED:
                 yield self.seat
                 f, i = self.decide()
-                if choice(self.st, self.tally, self.rules, self.bd, self.to_west, self.to_east, self.ba, self.br,
-                          self.wl, self.scratch, self.lg, self.turn, self.seat, self.codes[self.seat], f, i):
+                if choice(self.play(), self.turn, self.seat, self.seats.codes[self.seat], f, i):
                     r = -1
                 else:
                     r = self._steps(True)
@@ -128,19 +117,16 @@ class SearchPlay:
     def decide(self, st=None, lg=None, wl=None, scratch=None, budget=None):
         """The search's action for the seat to move (on the real play's arrays unless given others)."""
         p = self.seat
-        return search_action(self.st if st is None else st, self.rules, self.bd, self.to_west, self.to_east, self.ba,
-                             self.br, self.wl if wl is None else wl, self.scratch if scratch is None else scratch,
-                             self.lg if lg is None else lg, self.turn, self.max_turns, p, self.codes, self.prm,
-                             self.family_weight,
-                             int(self.search_prm[p, HORIZON]),
-                             int(self.search_prm[p, BUDGET]) if budget is None else budget, self.work)
+        horizon = int(self.lineup.prm[p, PARAMS.search.horizon])
+        stop = min(self.max_turns, self.turn + 1 + horizon) if horizon > 0 else self.max_turns
+        at = Decision(self.play(st, lg, wl, scratch), self.seats, self.turn, p, stop, self.work)
+        return search_action(at, int(self.lineup.prm[p, PARAMS.search.budget]) if budget is None else budget)
 
     def scripted_decision(self, st, scratch):
         """What the base policy's own decision writes (the count of the actions and its choice's draws)."""
         p = self.seat
         total = count_berlin(st, self.rules, self.bd, self.ba, self.br, self.wl, scratch, p, self.turn)
-        return choose_berlin_action(st, self.rules, self.bd, self.ba, self.wl, scratch, p, self.codes[p], self.prm,
-                                    self.family_weight, total)
+        return choose_berlin_action(self.play(st=st, scratch=scratch), self.seats, p, self.seats.codes[p], total)
 
     def arrays(self):
         """Every array of the real play, by name: the engine's state, tally and work space, the wall, the play's
@@ -151,8 +137,9 @@ class SearchPlay:
                  "lg": self.lg}
         named = {f"{part}.{field}": a for part, t in parts.items() for field, a in zip(t._fields, t)
                  if isinstance(a, np.ndarray)}
-        return named | {"codes": self.codes, "prm": self.prm, "search_prm": self.search_prm,
-                        "seat_codes": self.seat_codes, "family_weight": self.family_weight}
+        seats = {f"{part}.{field}": a for part, t in (("seats", self.seats), ("lineup", self.lineup))
+                 for field, a in zip(t._fields, t)}
+        return named | seats
 
     def points(self):
         return [int(berlin_points(self.st, self.wl, self.br, q)) for q in range(self.st.hands.shape[0])]

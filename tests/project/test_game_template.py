@@ -22,21 +22,8 @@ TIERS = (("constants",), ("policies",), ("state", "rules"), ("decisions",), ("pl
 ROLES = tuple(name for tier in TIERS for name in tier)
 RULES = 2
 DATA_FILES = ("parameters.toml", "report_batch.toml", "ladder_batch.toml")
-# What each game still fails (issue 37): those checks are expected to fail. Delete a game's line when it is moved;
-# a strict xfail fails as soon as the check passes, so the list cannot go stale.
-PENDING = {
-    "catan": {"files", "imports", "search", "parameters"},
-    "mauerspechte": {"files", "imports", "search", "parameters"},
-}
 GAME_DIRS = sorted(p for p in (SIMLIB / "games").iterdir() if (p / "__init__.py").exists())
 PARAMETER_ARRAYS = ("prm", "params", "search_prm", "policy_params")
-
-
-def games(check: str) -> list:
-    """Every game package, those that still fail `check` marked so."""
-    pending = pytest.mark.xfail(strict=True, reason="not on the template yet")
-    return [pytest.param(p, id=p.name, marks=pending) if check in PENDING.get(p.name, ()) else
-            pytest.param(p, id=p.name) for p in GAME_DIRS]
 
 
 def role(module: str) -> int:
@@ -75,20 +62,20 @@ def literal_parameter_reads(source: str) -> list[int]:
     return lines
 
 
-@pytest.mark.parametrize("game", games("files"))
+@pytest.mark.parametrize("game", GAME_DIRS, ids=lambda p: p.name)
 def test_every_game_has_the_template_files(game):
     missing = [f"{name}.py" for name in ROLES if not (game / f"{name}.py").exists()]
     missing += [name for name in DATA_FILES if not (game / name).exists()]
     assert not missing, f"{game.name} lacks {missing}"
 
 
-@pytest.mark.parametrize("game", games("imports"))
+@pytest.mark.parametrize("game", GAME_DIRS, ids=lambda p: p.name)
 def test_imports_go_down_the_tiers(game):
     wrong = wrong_way_imports(import_graph(), game.name)
     assert not wrong, "\n".join(f"{a} -> {b}" for a, b in wrong)
 
 
-@pytest.mark.parametrize("game", games("search"))
+@pytest.mark.parametrize("game", GAME_DIRS, ids=lambda p: p.name)
 def test_the_search_is_the_core_decider(game):
     source = (game / "search.py").read_text()
     calls = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call)
@@ -97,7 +84,7 @@ def test_the_search_is_the_core_decider(game):
     assert "next_rollout" not in source, f"{game.name}/search.py drives the plan itself"
 
 
-@pytest.mark.parametrize("game", games("parameters"))
+@pytest.mark.parametrize("game", GAME_DIRS, ids=lambda p: p.name)
 def test_policy_parameters_are_read_by_name(game):
     found = {path.name: literal_parameter_reads(path.read_text()) for path in sorted(game.glob("*.py"))}
     found = {name: lines for name, lines in found.items() if lines}

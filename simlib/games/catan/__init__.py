@@ -85,17 +85,21 @@ class Catan(Game):
         from .scoring import CatanOutputs
         from .state import board_arrays, published_rules
 
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
         rules = published_rules(config.options["victory_points"], C.BANK_PER_RESOURCE)
-        kernel, policies = simulate_games, (codes, prm)
+        kernel = simulate_games
         if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_games as kernel
-
-            policies = (codes, prm, self.default_parameters(MAX_PARAMS))
-        args = (config.seed, start, stop - start, config.players, config.options["max_turns"], *policies,
-                family_weights(), board_arrays(_board(config.options["map"])), rules)
+        args = (config.seed, start, stop - start, config.options["max_turns"], self.seat_policies(config),
+                board_arrays(_board(config.options["map"])), rules)
         return run_kernel(kernel, args, CatanOutputs, events=events, events_per_play="n_events",
                           event_columns=C.EV_COLS)
+
+    def seat_policies(self, config: RunConfig):
+        """The line-up as the kernels take it (state.Seats)."""
+        from .state import Seats
+
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        return Seats(codes, prm, self.default_parameters(MAX_PARAMS), family_weights())
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Turns a second in the kernel's plays and in a search's rollouts of the same plays from their opening
@@ -104,15 +108,13 @@ class Catan(Game):
         from .search import play_from_opening
         from .state import board_arrays, published_rules
 
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        seats = self.seat_policies(config)
         rules = published_rules(config.options["victory_points"], C.BANK_PER_RESOURCE)
         board, max_turns = board_arrays(_board(config.options["map"])), config.options["max_turns"]
         no_ev = (np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
         return steps_per_second(
-            lambda: simulate_games(config.seed, 0, plays, config.players, max_turns, codes, prm, family_weights(),
-                                   board, rules, *no_ev).turns.sum(),
-            lambda: play_from_opening(config.seed, 0, plays, codes, prm, family_weights(), board, rules, max_turns,
-                                      True)[0].sum())
+            lambda: simulate_games(config.seed, 0, plays, max_turns, seats, board, rules, *no_ev).turns.sum(),
+            lambda: play_from_opening(config.seed, 0, plays, max_turns, seats, board, rules, True)[0].sum())
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         out, ev = self._run_kernel(config, start, stop, events)

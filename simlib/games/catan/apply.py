@@ -68,9 +68,10 @@ def place_route_piece(st, bd, lg, p, turn, e, kind, free):
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def apply_action(st, tally, rules, bd, lg, p, turn, family, a, b):
-    """Apply a single-step action (a, b from legal.arguments); True when a route changed (a piece placed
-    or moved, or a settlement that may cut an opponent's route)."""
+def apply_action(pl, p, turn, family, a, b):
+    """Apply a single-step action (a, b from legal.arguments) to the play pl (state.Play); True when a route
+    changed (a piece placed or moved, or a settlement that may cut an opponent's route)."""
+    st, tally, rules, bd, lg = pl.st, pl.tally, pl.rules, pl.bd, pl.lg
     if family == F_ROAD or family == F_SHIP:
         kind = ROAD if family == F_ROAD else SHIP
         pay(st.hands, p, st.bank, rules.costs, PAY_ROAD if kind == ROAD else PAY_SHIP)

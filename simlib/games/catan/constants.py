@@ -53,6 +53,13 @@ ROBBER_ROLL = 7
 DICE_OUTCOMES = DIE_FACES * DIE_FACES
 N_SUMS = 2 * DIE_FACES + 1  # sums 0 .. 12 (0 and 1 never come)
 
+# Draw streams. A draw is keyed by (turn, stream, its rank among the stream's draws in that turn), not by a running
+# count: two variants of a play roll the same dice and draw the same steals turn by turn after their first different
+# choice, so their difference stays paired (issue 25). A scenario numbers its own streams from N_BASE_STREAMS.
+BOARD_DRAWS, DECK_DRAWS, DICE_DRAWS, STEAL_DRAWS, CHOICE_DRAWS = range(5)
+N_BASE_STREAMS = 5
+N_STREAMS = 8
+
 WON, TURN_LIMIT = 0, 1
 END_REASONS = ("won", "turn_limit")
 

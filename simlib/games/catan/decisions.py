@@ -13,6 +13,7 @@ from ...core.blocks import block
 from ...core.rng import below, unit
 from .board import DESERT
 from .constants import (
+    CHOICE_DRAWS,
     CITIES,
     F_BUY_DEV,
     F_CITY,
@@ -29,15 +30,15 @@ from .constants import (
     SETTLEMENTS,
 )
 from .legal import locate
-from .policies import BUILDER, RANDOM
+from .policies import BUILDER, PARAMS, RANDOM
 from .rules import random_card
-from .state import CHOICE_DRAWS, peek, take
+from .state import peek, take
 
 
 @block(_nrt=False)
 def choose_opening_site(st, bd, sites, m, code, prm, p):
     """A node among sites[:m]: uniform (a draw is taken for every policy), or the builder's best by pips
-    plus prm[p, 0] per distinct resource beside it."""
+    plus its variety parameter per distinct resource beside it."""
     n = sites[below(take(st, CHOICE_DRAWS), m)]
     if code == BUILDER:
         best_value = -1.0
@@ -52,7 +53,7 @@ def choose_opening_site(st, bd, sites, m, code, prm, p):
                         h2 = bd.node_hexes[c, k2]
                         seen = seen or (h2 >= 0 and st.hex_terrain[h2] == st.hex_terrain[h])
                     kinds += not seen
-            value = st.node_pips[c] + prm[p, 0] * kinds
+            value = st.node_pips[c] + prm[p, PARAMS.builder.variety] * kinds
             if value > best_value:
                 n, best_value = c, value
     return n

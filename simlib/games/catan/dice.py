@@ -1,14 +1,13 @@
 """Block: the roll and what follows it: the dice's promise, production (with the bank-shortage rule) or,
-on a 7, the discards (the robber's move after them is robber.py)."""
+on a 7, a discard (play.discard_half asks the policies which cards; the robber's move after them is robber.py)."""
 
 import numba as nb
 
 from ...core.blocks import block
 from ...core.rng import below
-from .constants import DIE_FACES, DISCARDED, EV_DISCARD, EV_PRODUCE, EV_ROLL, N_RES
-from .decisions import choose_discard
-from .rules import discard_count, hand_size, produce
-from .state import DICE_DRAWS, log, take
+from .constants import DICE_DRAWS, DIE_FACES, DISCARDED, EV_DISCARD, EV_PRODUCE, EV_ROLL, N_RES
+from .rules import produce
+from .state import log, take
 from .unseen import lost_in_public
 
 
@@ -30,16 +29,13 @@ def roll_dice(st, tally, lg, turn, p):
 
 
 @block(_nrt=False)
-def discard_half(st, tally, lg, turn):
-    """On a 7 every player holding more than 7 cards discards half of them, rounded down."""
-    for q in range(st.hands.shape[0]):
-        for _ in range(discard_count(hand_size(st.hands, q))):
-            r = choose_discard(st, q)
-            st.hands[q, r] -= 1
-            st.bank[r] += 1
-            lost_in_public(st, lg, q, r)
-            tally.lost[q, DISCARDED, r] += 1
-            log(lg, turn, q, EV_DISCARD, r, 0, 0)
+def discard(st, tally, lg, turn, q, r):
+    """Player q discards a card of resource r to the bank (on a 7)."""
+    st.hands[q, r] -= 1
+    st.bank[r] += 1
+    lost_in_public(st, lg, q, r)
+    tally.lost[q, DISCARDED, r] += 1
+    log(lg, turn, q, EV_DISCARD, r, 0, 0)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -47,8 +43,7 @@ def produce_roll(st, tally, bd, scratch, lg, turn, roll):
     """Every hex with this token, but the robber's, pays the buildings beside it (rules.produce, the
     shortage rule included); one `produce` event per seat and resource received."""
     now = scratch.received_now
-    produce(roll, st.robber[0], st.hex_terrain, st.hex_token, bd.hex_nodes, st.node_owner, st.node_level, st.bank,
-            st.hands, now)
+    produce(roll, st, bd, now)
     for q in range(st.hands.shape[0]):
         for r in range(N_RES):
             got = now[q, 0, r] + now[q, 1, r]

@@ -49,8 +49,7 @@ from .rules import affordable, can_settle, movable_ships, route_ok, ship_destina
 def _refresh_edge(f, q, st, bd):
     """Re-decide whether player q may put a road or a ship on edge f."""
     for kind in range(ROAD, SHIP + 1):
-        now = route_ok(f, q, kind, bd.edge_land, bd.edge_sea, st.edge_owner, st.edge_kind, bd.edge_nodes,
-                       st.node_owner, bd.node_edges)
+        now = route_ok(f, q, kind, st, bd)
         st.n_legal_edge[q, kind - 1] += int(now) - int(st.legal_edge[q, kind - 1, f])
         st.legal_edge[q, kind - 1, f] = now
 
@@ -92,8 +91,7 @@ def edge_changed(e, p, piece, st, bd):
             q, kind = p, piece
             if f < 0 or f == e:
                 continue
-        now = route_ok(f, q, kind, bd.edge_land, bd.edge_sea, st.edge_owner, st.edge_kind, bd.edge_nodes,
-                       st.node_owner, bd.node_edges)
+        now = route_ok(f, q, kind, st, bd)
         st.n_legal_edge[q, kind - 1] += int(now) - int(st.legal_edge[q, kind - 1, f])
         st.legal_edge[q, kind - 1, f] = now
     for side in range(2):
@@ -173,9 +171,7 @@ def count_actions(st, rules, bd, scratch, p, turn):
     if left[p, CITIES] > 0 and affordable(hands, p, costs, PAY_CITY):
         counts[F_CITY] = rules.piece_limits[SETTLEMENTS] - left[p, SETTLEMENTS]  # his settlements on the board
     if left[p, SHIPS] < rules.piece_limits[SHIPS] and st.ship_moved[0] == 0 and st.n_movable[0] < 0:
-        st.n_movable[0] = movable_ships(p, turn, st.n_legal_edge[p, SHIP - 1], st.legal_edge, scratch.movable,
-                                        scratch.destinations, bd.edge_land, bd.edge_sea, st.edge_owner,
-                                        st.edge_kind, bd.edge_nodes, st.edge_turn, st.node_owner, bd.node_edges)
+        st.n_movable[0] = movable_ships(p, turn, st, bd, scratch.movable, scratch.destinations)
     if st.deck_pos[0] < st.deck.shape[0] and affordable(hands, p, costs, PAY_DEV):
         counts[F_BUY_DEV] = 1
     counts[F_KNIGHT] = int(playable(st, p, KNIGHT))
@@ -239,7 +235,6 @@ def arguments(st, bd, scratch, p, family, index):
         for j in range(st.n_movable[0]):
             if index < scratch.destinations[j]:
                 a = scratch.movable[j]
-                return a, ship_destination(index, a, p, bd.edge_land, bd.edge_sea, st.edge_owner, st.edge_kind,
-                                           bd.edge_nodes, st.node_owner, bd.node_edges, st.legal_edge)
+                return a, ship_destination(index, a, p, st, bd)
             index -= scratch.destinations[j]
     return 0, 0

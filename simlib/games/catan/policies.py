@@ -4,6 +4,7 @@ in search.py."""
 import numpy as np
 
 from ...core.config import PolicyInfo
+from ...core.lineup import parameter_index
 from . import constants as C
 
 RANDOM, WEIGHTED, BUILDER, SEARCH = 0, 1, 2, 3
@@ -52,4 +53,4 @@ POLICIES = {
         {"budget": (1.0, 65536.0), "base": (0.0, float(BUILDER)), "horizon": (0.0, 10000.0)},
         integers=frozenset({"budget", "base", "horizon"})),
 }
-
+PARAMS = parameter_index(POLICIES)  # where the kernels read a parameter: PARAMS.search.budget

@@ -1,17 +1,18 @@
-"""Block: the robber moves to the hex chosen (after a 7 or a knight) and its mover steals one card, drawn
-at random, from an opponent beside it who holds any (the victim is chosen among them)."""
+"""Blocks: the robber moves to the hex chosen (after a 7 or a knight), and its mover steals one card, drawn at
+random, from the opponent chosen among those beside it who hold any (play.rob asks the policy which)."""
 
 
 from ...core.blocks import block
-from .constants import EV_ROBBER, EV_STEAL, ROBBED
-from .decisions import choose_victim
+from .constants import EV_ROBBER, EV_STEAL, ROBBED, STEAL_DRAWS
 from .rules import hand_size, random_card
-from .state import STEAL_DRAWS, log, take
+from .state import log, take
 from .unseen import card_stolen
 
 
 @block(_nrt=False)
-def rob(st, tally, bd, scratch, lg, turn, p, hex_):
+def move_robber(st, bd, scratch, lg, turn, p, hex_):
+    """The robber to hex_; lists in scratch.candidates the opponents beside it who hold a card and returns how
+    many (p may rob one of them)."""
     st.robber[0] = hex_
     log(lg, turn, p, EV_ROBBER, hex_, 0, 0)
     victims = scratch.candidates
@@ -25,11 +26,15 @@ def rob(st, tally, bd, scratch, lg, turn, p, hex_):
             if not seen:
                 victims[m] = q
                 m += 1
-    if m > 0:
-        victim = choose_victim(st, victims, m)
-        r = random_card(st.hands, victim, take(st, STEAL_DRAWS))
-        st.hands[victim, r] -= 1
-        st.hands[p, r] += 1
-        card_stolen(st, lg, p, victim, r)
-        tally.lost[victim, ROBBED, r] += 1
-        log(lg, turn, p, EV_STEAL, r, victim, 0)
+    return m
+
+
+@block(_nrt=False)
+def steal(st, tally, lg, turn, p, victim):
+    """p takes a card drawn at random from the victim's hand."""
+    r = random_card(st.hands, victim, take(st, STEAL_DRAWS))
+    st.hands[victim, r] -= 1
+    st.hands[p, r] += 1
+    card_stolen(st, lg, p, victim, r)
+    tally.lost[victim, ROBBED, r] += 1
+    log(lg, turn, p, EV_STEAL, r, victim, 0)

@@ -58,16 +58,19 @@ def can_settle(node, player, setup, node_land, node_owner, node_nodes, node_edge
 
 
 @nb.njit(cache=True, inline="always")
-def route_ok(e, player, kind, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges):
+def route_ok(e, player, kind, st, bd):
     """May the player put a road (kind ROAD) or ship (SHIP) on edge e? It must be free, on the right
     ground, and join his network: at his own building, or at a free node where his piece of the same
-    kind ends (roads and ships join only at a settlement or city).
+    kind ends (roads and ships join only at a settlement or city). st: the pieces (edge_owner, edge_kind,
+    node_owner), bd: the board (edge_land, edge_sea, edge_nodes, node_edges).
 
     (The blocks that call these helpers run without reference counting, so early returns cost nothing;
     with counting, Numba kept atomic operations on the array arguments of inlined helpers that had them.)"""
+    edge_owner, edge_kind, node_owner, edge_nodes, node_edges = st.edge_owner, st.edge_kind, st.node_owner, \
+        bd.edge_nodes, bd.node_edges
     if edge_owner[e] >= 0:
         return False
-    if not ((kind == ROAD and edge_land[e]) or (kind == SHIP and edge_sea[e])):
+    if not ((kind == ROAD and bd.edge_land[e]) or (kind == SHIP and bd.edge_sea[e])):
         return False
     for side in range(2):
         n = edge_nodes[e, side]
@@ -116,13 +119,14 @@ def largest_army_holder(knights, player, holder):
 
 
 @block(_nrt=False)
-def produce(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received):
+def produce(roll, st, bd, received):
     """Production for a roll: the buildings' claims (production_claims), paid by the bank-shortage rule
-    (pay_claims). Adds to `hands` and takes from `bank`; `received` [player, kind, resource] (kind 0
+    (pay_claims). Adds to st.hands and takes from st.bank; `received` [player, kind, resource] (kind 0
     settlements, 1 cities) ends with what each player's settlements and cities got (no array is
     allocated per roll)."""
-    production_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, received)
-    pay_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, received)
+    production_claims(roll, st.robber[0], st.hex_terrain, st.hex_token, bd.hex_nodes, st.node_owner, st.node_level,
+                      received)
+    pay_claims(roll, st, bd, received)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -140,10 +144,12 @@ def production_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owne
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def pay_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands, claims):
+def pay_claims(roll, st, bd, claims):
     """The bank-shortage rule over the buildings' claims: when the bank cannot pay everybody entitled to a
     resource, nobody gets it, unless only one player is entitled, who gets what is left (building by
-    building in board order, hex then corner). claims ends with what was paid."""
+    building in board order, hex then corner). Pays from st.bank into st.hands; claims ends with what was
+    paid."""
+    bank, hands = st.bank, st.hands
     n_players = hands.shape[0]
     for r in range(N_RES):
         total = 0
@@ -159,8 +165,7 @@ def pay_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node
                 hands[p, r] += claims[p, 0, r] + claims[p, 1, r]
             bank[r] -= total
         elif claimants == 1:
-            _pay_lone_claim(roll, robber, r, entitled, hex_terrain, hex_token, hex_nodes, node_owner, node_level,
-                            bank, hands, claims)
+            _pay_lone_claim(roll, r, entitled, st, bd, claims)
         else:
             for p in range(n_players):
                 claims[p, 0, r] = 0
@@ -168,10 +173,11 @@ def pay_claims(roll, robber, hex_terrain, hex_token, hex_nodes, node_owner, node
 
 
 @block(_nrt=False)
-def _pay_lone_claim(roll, robber, r, p, hex_terrain, hex_token, hex_nodes, node_owner, node_level, bank, hands,
-                    received):
+def _pay_lone_claim(roll, r, p, st, bd, received):
     """Player p alone is entitled to resource r and the bank is short: what is left, building by building in
     board order."""
+    robber, hex_terrain, hex_token, hex_nodes = st.robber[0], st.hex_terrain, st.hex_token, bd.hex_nodes
+    node_owner, node_level, bank, hands = st.node_owner, st.node_level, st.bank, st.hands
     left = bank[r]
     received[p, 0, r] = 0
     received[p, 1, r] = 0
@@ -432,11 +438,13 @@ def settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resou
 
 
 @block(_nrt=False)
-def movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edge_sea, edge_owner, edge_kind,
-                  edge_nodes, edge_turn, node_owner, node_edges):
-    """Ships p may move (at an open end of a route, not built this turn) and how many destinations each
-    has. Moving ship s changes the legality only of edges at s's two nodes, so each count is the
-    legal ship edges (n_ship of them) corrected there."""
+def movable_ships(p, turn, st, bd, mv_ship, mv_count):
+    """Ships p may move (at an open end of a route, not built this turn) into mv_ship, how many destinations
+    each has into mv_count; returns how many. Moving ship s changes the legality only of edges at s's two
+    nodes, so each count is the legal ship edges (st.n_legal_edge, st.legal_edge) corrected there."""
+    n_ship, legal_edge = st.n_legal_edge[p, SHIP - 1], st.legal_edge
+    edge_owner, edge_kind, edge_turn, node_owner = st.edge_owner, st.edge_kind, st.edge_turn, st.node_owner
+    edge_nodes, node_edges = bd.edge_nodes, bd.node_edges
     n_mv = 0
     for s in range(edge_nodes.shape[0]):
         if edge_owner[s] != p or edge_kind[s] != SHIP or edge_turn[s] == turn:
@@ -459,8 +467,7 @@ def movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edg
                 e = node_edges[n, k]
                 if e < 0 or e == s:
                     continue
-                now = route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
-                                node_edges)
+                now = route_ok(e, p, SHIP, st, bd)
                 count += int(now) - int(legal_edge[p, SHIP - 1, e])
         edge_owner[s] = p
         if count > 0:
@@ -471,11 +478,11 @@ def movable_ships(p, turn, n_ship, legal_edge, mv_ship, mv_count, edge_land, edg
 
 
 @block(_nrt=False)
-def ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner, node_edges,
-                     legal_edge):
+def ship_destination(x, a, p, st, bd):
     """The x-th edge (from 0) where p may put his ship from edge a once it is lifted. Only the edges
     sharing a node with a can answer differently than the legal-ship flags kept for p, so only those
     are asked again (the rest read the flags)."""
+    edge_owner, edge_nodes, legal_edge = st.edge_owner, bd.edge_nodes, st.legal_edge
     a0, a1 = edge_nodes[a, 0], edge_nodes[a, 1]
     edge_owner[a] = -1
     found = -1
@@ -484,8 +491,7 @@ def ship_destination(x, a, p, edge_land, edge_sea, edge_owner, edge_kind, edge_n
             continue
         n0, n1 = edge_nodes[e, 0], edge_nodes[e, 1]
         if n0 == a0 or n0 == a1 or n1 == a0 or n1 == a1:
-            ok = route_ok(e, p, SHIP, edge_land, edge_sea, edge_owner, edge_kind, edge_nodes, node_owner,
-                          node_edges)
+            ok = route_ok(e, p, SHIP, st, bd)
         else:
             ok = legal_edge[p, SHIP - 1, e]
         if ok:

@@ -189,8 +189,9 @@ def new_outputs(n_plays, P):
 
 
 @block()
-def final_rows(out, i, st, tally, rules, bd, scratch, turns, winner, n_events):
-    """Row i of the outputs from a finished play."""
+def final_rows(out, i, pl, turns, winner, n_events):
+    """Row i of the outputs from a finished play pl (state.Play)."""
+    st, tally, rules, bd, scratch = pl.st, pl.tally, pl.rules, pl.bd, pl.scratch
     out.turns[i] = turns
     out.n_events[i] = n_events
     out.actions[i] = tally.actions[0]

@@ -1,4 +1,5 @@
-"""Catan's search policy: each action after the roll scored by rollouts (simlib/core/search.py), the best one taken.
+"""Catan's search policy: each action after the roll scored by rollouts, the best one taken. The decision loop is
+core/rollout_decider.py's; this module supplies its blocks, over a Decision.
 
 A candidate is a legal action after the roll (legal.count_actions: a build, a card bought or played, a bank or
 harbour trade, a ship moved, ending the turn). What the deciding player has not seen is the development cards
@@ -16,59 +17,92 @@ fraction of the win threshold. The other choices of a search seat (the opening, 
 roads) are its base policy's.
 """
 
+
+from typing import NamedTuple
+
 import numpy as np
 
 from ...core.blocks import block
 from ...core.rng import below, draw, play_key
-from ...core.search import (
-    MAX_CANDIDATES,
-    V_COUNT,
-    best_candidate,
-    next_rollout,
-    plan_arrays,
-    record,
-    rollout_key,
-    start_plan,
-    win_share,
-)
-from .constants import EV_COLS, N_DEV, N_FAMILIES, N_RES
+from ...core.rollout_decider import rollout_decider
+from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key, win_share
+from .constants import CHOICE_DRAWS, EV_COLS, N_DEV, N_FAMILIES, N_RES
 from .decisions import choose_action
-from .kernel import STOPPED, apply_choice, start_turn, turn_steps
 from .legal import count_actions
-from .policies import SEARCH
+from .play import STOPPED, apply_choice, place_opening, start_turn, turn_steps
+from .policies import PARAMS, SEARCH
 from .scoring import final_rows, new_outputs, points
-from .setup import deal_board, new_game, place_opening, start_play
-from .state import CHOICE_DRAWS, copy_state, draw_index, new_scratch, new_state, new_tally, observed_log
+from .setup import deal_board, new_game, start_play
+from .state import (
+    Play,
+    Seats,
+    copy_state,
+    draw_index,
+    new_scratch,
+    new_state,
+    new_tally,
+    observed_log,
+)
 from .unseen import unseen_cards
 
-TIE_ROLLOUT = 1 << 40  # the rollout index whose key breaks ties among equally good candidates
-SWITCH_Z = 1.0  # standard errors by which an action must beat the base policy's own to replace it
 PRODUCTION_WEIGHT = 2.0  # victory points an expected card a roll is worth at the horizon
 DEAL_DRAWS = 1 << 20  # the index of determinize's first resource draw (the development cards take fewer)
 
 
-# The search calls the kernel's inline turn blocks through these, so that each is compiled once for it (inlined
+class Work(NamedTuple):
+    """The search's work space, made once per kernel call."""
+
+    sim: Play           # the rollouts' copy of the play: its own state, tally, work space and a log of no rows
+    cand: np.ndarray    # [candidate, 2] an action after the roll: its family and index in it
+    own: np.ndarray     # [2] the base policy's own action at the decision
+    winner: np.ndarray  # [1] the rollout's winner, -1 none (play_candidate to rollout_value)
+    pool: np.ndarray    # determinize's development cards
+    scores: np.ndarray  # [seat] horizon_value's work space
+    schedule: tuple     # the decider's plan_arrays()
+
+
+class Decision(NamedTuple):
+    """A search seat's action after its roll to decide, as the decider's blocks take it. The real play's arrays
+    are written only as its base policy's own decision writes them (pl.scratch, pl.st's draws); pl.lg is read
+    for what `me` cannot tell."""
+
+    pl: Play        # the real play (its tally is not touched)
+    seats: Seats    # every seat's base policy (the rollouts' and the incumbent's)
+    turn: int
+    me: int
+    stop: int       # the turn a rollout stops at (the horizon, or the turn limit)
+    work: Work
+
+
+@block()
+def new_work(bd, rules, n):
+    sim = Play(new_state(bd, rules, n), new_tally(n), rules, bd, new_scratch(bd, n, N_FAMILIES),
+               observed_log(np.zeros((0, EV_COLS), np.int32), 0, n))
+    return Work(sim, np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
+                np.zeros(rules.dev_deck.sum(), np.int64), np.zeros(n), plan_arrays())
+
+
+# The search calls the play's inline turn blocks through these, so that each is compiled once for it (inlined
 # at every call, they made the search kernel's first compile take many minutes).
 
 @block(_nrt=False)
-def steps(st, tally, rules, bd, scratch, lg, turn, p, rolled, codes, prm, family_weight, seat_codes, stop_code):
-    return turn_steps(st, tally, rules, bd, scratch, lg, turn, p, rolled, codes, prm, family_weight, seat_codes,
-                      stop_code)
+def steps(pl, seats, turn, p, rolled, seat_codes, stop_code):
+    return turn_steps(pl, seats, turn, p, rolled, seat_codes, stop_code)
 
 
 @block(_nrt=False)
-def choice(st, tally, rules, bd, scratch, lg, turn, p, code, family, index):
-    return apply_choice(st, tally, rules, bd, scratch, lg, turn, p, code, family, index)
+def choice(pl, turn, p, code, family, index):
+    return apply_choice(pl, turn, p, code, family, index)
 
 
 @block(_nrt=False)
-def turns_from(st, tally, rules, bd, scratch, lg, turn, stop, codes, prm, family_weight):
-    """kernel.play_on through `steps`: whole turns from `turn` to a win or turn `stop`: (turns played in all,
+def turns_from(pl, seats, turn, stop):
+    """play.play_on through `steps`: whole turns from `turn` to a win or turn `stop`: (turns played in all,
     winner or -1)."""
-    n, winner = st.hands.shape[0], -1
+    n, winner = pl.st.hands.shape[0], -1
     while turn < stop and winner < 0:
-        start_turn(st, turn % n, turn)
-        winner = steps(st, tally, rules, bd, scratch, lg, turn, turn % n, False, codes, prm, family_weight, codes, -1)
+        start_turn(pl.st, turn % n, turn)
+        winner = steps(pl, seats, turn, turn % n, False, seats.codes, -1)
         turn += 1
     return turn, winner
 
@@ -183,130 +217,163 @@ def horizon_value(st, rules, me, winner, scores):
     return margin_value(scores[:n], me, rules.win_points)
 
 
-@block()
-def search_action(st, rules, bd, scratch, lg, turn, max_turns, me, codes, prm, family_weight, horizon, budget,
-                  sim, sim_tally, sim_scratch, no_lg, cand, pool, scores):
-    """The action (family, index) search seat `me` takes after its roll in `turn`, scratch left listing the real
-    state's actions for it (the real play's arrays are written as its base policy's decision writes them, no more;
-    lg, the real play's log, is read for what `me` cannot tell). codes and prm: every seat's base policy (the
-    rollouts' and the incumbent's)."""
-    total = count_actions(st, rules, bd, scratch, me, turn)
+@block(_nrt=False)
+def candidates(at):
+    """Every legal action after the roll into at.work.cand (their count in the real play's scratch, as the base
+    policy's decision leaves it), and the base policy's own action into at.work.own, with the decision's two
+    draws; how many."""
+    st, rules, bd, scratch = at.pl.st, at.pl.rules, at.pl.bd, at.pl.scratch
+    w, me, seats = at.work, at.me, at.seats
+    total = count_actions(st, rules, bd, scratch, me, at.turn)
     k = 0
     for f in range(N_FAMILIES):
         for i in range(min(scratch.counts[f], MAX_CANDIDATES - k)):  # more than 512 actions: never seen
-            cand[k, 0], cand[k, 1] = f, i
+            w.cand[k, 0], w.cand[k, 1] = f, i
             k += 1
-    own_f, own_i = choose_action(st, rules, bd, scratch, me, codes[me], prm, family_weight, total)
-    if k <= 1:
-        return own_f, own_i
-    incumbent = -1
+    w.own[0], w.own[1] = choose_action(st, rules, bd, scratch, me, seats.codes[me], seats.prm, seats.family_weight,
+                                       total)
+    return k
+
+
+@block(_nrt=False)
+def base_action(at, k):
+    """The index among the k candidates of the base policy's own action (candidates made it), -1: none."""
+    w = at.work
     for c in range(k):
-        if cand[c, 0] == own_f and cand[c, 1] == own_i:
-            incumbent = c
-    key, decision = st.key[0], draw_index(st, CHOICE_DRAWS, 0)  # after the decision's draws: unique in the play
-    schedule, stats = plan_arrays()
-    start_plan(k, budget, incumbent, schedule, stats)
-    while True:
-        c = next_rollout(schedule, stats)
-        if c < 0:
-            break
-        rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))  # a candidate's j-th rollout: the same deal
-        copy_state(st, sim)
-        sim.key[0] = rkey
-        determinize(sim, lg, me, rkey, pool)
-        count_actions(sim, rules, bd, sim_scratch, me, turn)  # the same list: hidden cards do not change it
-        winner = -1
-        if not choice(sim, sim_tally, rules, bd, sim_scratch, no_lg, turn, me, codes[me], cand[c, 0], cand[c, 1]):
-            winner = steps(sim, sim_tally, rules, bd, sim_scratch, no_lg, turn, me, True, codes, prm, family_weight,
-                           codes, -1)
-        if winner < 0:
-            stop = min(max_turns, turn + 1 + horizon) if horizon > 0 else max_turns
-            winner = turns_from(sim, sim_tally, rules, bd, sim_scratch, no_lg, turn + 1, stop, codes, prm,
-                                family_weight)[1]
-        record(schedule, stats, c, horizon_value(sim, rules, me, winner, scores))
-    best = best_candidate(schedule, stats, rollout_key(key, decision, TIE_ROLLOUT), SWITCH_Z)
-    return cand[best, 0], cand[best, 1]
+        if w.cand[c, 0] == w.own[0] and w.cand[c, 1] == w.own[1]:
+            return c
+    return -1
+
+
+@block(inline="always")
+def copy_play(at):
+    copy_state(at.pl.st, at.work.sim.st)
+
+
+@block(_nrt=True)  # said, not inherited from the decider: determinize allocates
+def determinize_copy(at, key):
+    """In the rollouts' copy, its draws from `key` and what the seat has not seen dealt again (determinize)."""
+    sim = at.work.sim.st
+    sim.key[0] = key
+    determinize(sim, at.pl.lg, at.me, key, at.work.pool)
+
+
+@block(_nrt=False)
+def play_candidate(at, c, key):
+    """In the rollouts' copy, candidate c, the rest of the seat's turn and the turns to at.stop, every seat its base
+    policy; the winner (-1 none) into at.work.winner. (The copy's draws are the rollout's: determinize_copy.)"""
+    w, me, turn, seats = at.work, at.me, at.turn, at.seats
+    sim = w.sim
+    count_actions(sim.st, sim.rules, sim.bd, sim.scratch, me, turn)  # the same list: hidden cards do not change it
+    winner = -1
+    if not choice(sim, turn, me, seats.codes[me], w.cand[c, 0], w.cand[c, 1]):
+        winner = steps(sim, seats, turn, me, True, seats.codes, -1)
+    if winner < 0:
+        winner = turns_from(sim, seats, turn + 1, at.stop)[1]
+    w.winner[0] = winner
+
+
+@block(inline="always")
+def rollout_value(at):
+    return horizon_value(at.work.sim.st, at.pl.rules, at.me, at.work.winner[0], at.work.scores)
+
+
+decide_action = rollout_decider(candidates, base_action, copy_play, determinize_copy, play_candidate, rollout_value)
 
 
 @block()
-def search_game(st, tally, rules, bd, scratch, lg, max_turns, seat_codes, search_prm, codes, prm, family_weight,
-                work):
-    """play_game with search seats (seat_codes SEARCH, their budget and horizon in search_prm): their actions
-    after the roll are searched, every other choice is their base policy's (codes, prm)."""
-    sim, sim_tally, sim_scratch, no_lg, cand, pool, scores = work
-    place_opening(st, tally, bd, scratch, lg, codes, prm)
-    n = st.hands.shape[0]
+def search_action(at, budget):
+    """The action (family, index) search seat at.me takes after its roll (the real play's scratch left listing its
+    actions, as its base policy's decision leaves it)."""
+    key = at.pl.st.key[0]
+    decision = draw_index(at.pl.st, CHOICE_DRAWS, 2)  # after the decision's own two draws: unique in the play
+    c = decide_action(at, at.work.schedule, key, decision, budget)
+    return at.work.cand[c, 0], at.work.cand[c, 1]
+
+
+@block()
+def search_game(pl, base, lineup, max_turns, work):
+    """play_game with search seats (lineup: every seat's policy as the run gives it, a search seat's code SEARCH and
+    its parameters): their actions after the roll are searched, every other choice is their base policy's
+    (base: every seat's policy in play)."""
+    place_opening(pl, base)
+    n = pl.st.hands.shape[0]
     winner, turn = -1, 0
     while turn < max_turns and winner < 0:
         p = turn % n
-        start_turn(st, p, turn)
-        r = steps(st, tally, rules, bd, scratch, lg, turn, p, False, codes, prm, family_weight, seat_codes, SEARCH)
+        start_turn(pl.st, p, turn)
+        r = steps(pl, base, turn, p, False, lineup.codes, SEARCH)
         while r == STOPPED:
-            f, i = search_action(st, rules, bd, scratch, lg, turn, max_turns, p, codes, prm, family_weight,
-                                 int(search_prm[p, 2]), int(search_prm[p, 0]), sim, sim_tally, sim_scratch, no_lg,
-                                 cand, pool, scores)
-            if choice(st, tally, rules, bd, scratch, lg, turn, p, codes[p], f, i):
+            horizon = int(lineup.prm[p, PARAMS.search.horizon])
+            stop = min(max_turns, turn + 1 + horizon) if horizon > 0 else max_turns
+            f, i = search_action(Decision(pl, base, turn, p, stop, work), int(lineup.prm[p, PARAMS.search.budget]))
+            if choice(pl, turn, p, base.codes[p], f, i):
                 r = -1
             else:
-                r = steps(st, tally, rules, bd, scratch, lg, turn, p, True, codes, prm, family_weight, seat_codes,
-                          SEARCH)
+                r = steps(pl, base, turn, p, True, lineup.codes, SEARCH)
         winner = r
         turn += 1
     return turn, winner
 
 
 @block()
-def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_codes, search_prm, defaults,
-                          family_weight, bd, rules, ev, ev_start):
-    """simulate_games for line-ups with a search seat (seat_codes SEARCH; search_prm: budget, base code,
-    horizon); defaults [policy code, parameter] are the base policies' parameters."""
-    codes, prm = seat_codes.copy(), search_prm.copy()
-    for p in range(n_players):
-        if seat_codes[p] == SEARCH:
-            codes[p] = int(search_prm[p, 1])
-            prm[p, :] = defaults[codes[p], :prm.shape[1]]
+def base_seats(lineup):
+    """The seats' policies in play: a search seat's base policy at its defaults (its choices but the searched
+    ones, and every seat's in the rollouts)."""
+    codes, prm = lineup.codes.copy(), lineup.prm.copy()
+    for p in range(codes.shape[0]):
+        if lineup.codes[p] == SEARCH:
+            codes[p] = int(lineup.prm[p, PARAMS.search.base])
+            prm[p, :] = lineup.defaults[codes[p], :prm.shape[1]]
+    return Seats(codes, prm, lineup.defaults, lineup.family_weight)
+
+
+@block()
+def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, bd, rules, ev, ev_start):
+    """kernel.simulate_games for line-ups with a search seat (lineup.codes SEARCH; its parameters: budget, base
+    code, horizon). The same arguments and outputs."""
+    n_players = lineup.codes.shape[0]
+    base = base_seats(lineup)
     out = new_outputs(n_plays, n_players)
-    st, tally = new_state(bd, rules, n_players), new_tally(n_players)
-    scratch = new_scratch(bd, n_players, N_FAMILIES)
     lg = observed_log(ev, n_players, n_players)  # the searches read what their seats cannot tell
-    work = (new_state(bd, rules, n_players), new_tally(n_players), new_scratch(bd, n_players, N_FAMILIES),
-            observed_log(np.zeros((0, EV_COLS), np.int32), 0, n_players),
-            np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(st.deck.shape[0], np.int64), np.zeros(n_players))
+    pl = Play(new_state(bd, rules, n_players), new_tally(n_players), rules, bd, new_scratch(bd, n_players, N_FAMILIES),
+              lg)
+    work = new_work(bd, rules, n_players)
     for i in range(n_plays):
         first = ev_start[i] if ev.shape[0] > 0 else 0
         lg.pos[0] = first
-        start_play(st, tally, play_key(seed, first_play + i))
-        deal_board(st, bd, scratch, lg)
-        new_game(st, rules)
-        turns, winner = search_game(st, tally, rules, bd, scratch, lg, max_turns, seat_codes, search_prm, codes, prm,
-                                    family_weight, work)
-        final_rows(out, i, st, tally, rules, bd, scratch, turns, winner, lg.pos[0] - first)
+        start_play(pl.st, pl.tally, play_key(seed, first_play + i))
+        deal_board(pl.st, bd, pl.scratch, lg)
+        new_game(pl.st, rules)
+        turns, winner = search_game(pl, base, lineup, max_turns, work)
+        final_rows(out, i, pl, turns, winner, lg.pos[0] - first)
     return out
 
 
 @block()
-def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd, rules, max_turns, as_rollout):
+def play_from_opening(seed, first_play, n_plays, max_turns, seats, bd, rules, as_rollout):
     """Each play's state after the opening, copied and played on to the end with the seats' scripted policies:
     with the play's own draws (`as_rollout` False: the kernel's play, which a test checks), or as a search's
     rollout does (its own stream, the hidden cards determinized; `make bench` times it). Returns per play the
     turns, the winner and the seats' points."""
-    n = codes.shape[0]
-    st, sim = new_state(bd, rules, n), new_state(bd, rules, n)
-    tally, scratch = new_tally(n), new_scratch(bd, n, N_FAMILIES)
+    n = seats.codes.shape[0]
     lg = observed_log(np.zeros((0, EV_COLS), np.int32), 0, n)  # from the opening nothing is unseen yet
+    pl = Play(new_state(bd, rules, n), new_tally(n), rules, bd, new_scratch(bd, n, N_FAMILIES), lg)
+    st, sim = pl.st, new_state(bd, rules, n)
+    rollout = Play(sim, pl.tally, rules, bd, pl.scratch, lg)
     pool = np.zeros(st.deck.shape[0], np.int64)
     turns, winners, scores = np.zeros(n_plays, np.int64), np.zeros(n_plays, np.int64), np.zeros((n_plays, n), np.int64)
     for i in range(n_plays):
         key = play_key(seed, first_play + i)
-        start_play(st, tally, key)
-        deal_board(st, bd, scratch, lg)
+        start_play(st, pl.tally, key)
+        deal_board(st, bd, pl.scratch, lg)
         new_game(st, rules)
-        place_opening(st, tally, bd, scratch, lg, codes, prm)
+        place_opening(pl, seats)
         copy_state(st, sim)
         if as_rollout:
             sim.key[0] = rollout_key(key, 0, 0)
             determinize(sim, lg, 0, sim.key[0], pool)
-        turns[i], winners[i] = turns_from(sim, tally, rules, bd, scratch, lg, 0, max_turns, codes, prm, family_weight)
+        turns[i], winners[i] = turns_from(rollout, seats, 0, max_turns)
         for q in range(n):
             scores[i, q] = points(sim, q)
     return turns, winners, scores

@@ -1,6 +1,7 @@
 """Blocks: the board of one play (terrain and tokens drawn, the robber on the desert), a new game's pieces,
-bank and deck, and the opening placements in snake order. The draws happen in this order, so a play
-replays alone: the terrain shuffle, the deck shuffle, then the set-up's choices."""
+bank and deck, and a settlement placed (the opening's placements in snake order are play.place_opening). The
+draws happen in this order, so a play replays alone: the terrain shuffle, the deck shuffle, then the set-up's
+choices."""
 
 
 from ...core.blocks import block
@@ -8,20 +9,16 @@ from ...core.rng import below
 from .board import DESERT
 from .constants import (
     BANK_RATE,
+    BOARD_DRAWS,
+    DECK_DRAWS,
     DIE_FACES,
     EV_HEX,
-    EV_SETUP_ROAD,
-    EV_SETUP_SETTLEMENT,
     NO_ROUTE_BOUND,
-    ROAD,
-    ROADS,
     ROBBER_ROLL,
     SETTLEMENT,
 )
-from .decisions import choose_opening_road, choose_opening_site
-from .legal import init_legal
-from .rules import can_settle, settle
-from .state import BOARD_DRAWS, DECK_DRAWS, begin_draws, log, take
+from .rules import settle
+from .state import begin_draws, log, take
 from .unseen import reset_unseen
 
 
@@ -130,41 +127,3 @@ def place_settlement(st, tally, bd, p, n):
     settle(p, n, st.node_owner, st.node_level, st.left, st.rate, bd.harbour_rate, bd.harbour_resource)
     expose(tally, st, bd, p, n, SETTLEMENT, 1)
     st.building_points[p] += 1
-
-
-@block(_nrt=False)
-def place_opening(st, tally, bd, scratch, lg, codes, prm):
-    """Set-up in snake order (0, 1, .., 1, 0): a settlement and a road beside it each; the second
-    settlement yields one card per producing hex beside it (while the bank has it)."""
-    P = st.hands.shape[0]
-    sites = scratch.candidates
-    for step in range(2 * P):
-        p = step if step < P else 2 * P - 1 - step
-        m = 0
-        for n in range(bd.node_nodes.shape[0]):
-            if can_settle(n, p, True, bd.node_land, st.node_owner, bd.node_nodes, bd.node_edges, st.edge_owner):
-                sites[m] = n
-                m += 1
-        n = choose_opening_site(st, bd, sites, m, codes[p], prm, p)
-        place_settlement(st, tally, bd, p, n)
-        log(lg, -1, p, EV_SETUP_SETTLEMENT, n, 0, 0)
-        if step >= P:
-            for k in range(3):
-                h = bd.node_hexes[n, k]
-                if h >= 0 and st.hex_terrain[h] < DESERT and st.bank[st.hex_terrain[h]] > 0:
-                    st.hands[p, st.hex_terrain[h]] += 1
-                    tally.received[p, st.hex_terrain[h]] += 1
-                    st.bank[st.hex_terrain[h]] -= 1
-        m = 0
-        for k in range(3):
-            e = bd.node_edges[n, k]
-            if e >= 0 and bd.edge_land[e] and st.edge_owner[e] < 0:
-                sites[m] = e
-                m += 1
-        if m > 0:
-            e = choose_opening_road(st, sites, m)
-            st.edge_owner[e] = p
-            st.edge_kind[e] = ROAD
-            st.left[p, ROADS] -= 1
-            log(lg, -1, p, EV_SETUP_ROAD, e, 0, 0)
-    init_legal(st, bd)

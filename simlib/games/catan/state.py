@@ -8,6 +8,7 @@
 - Scratch: work space reused by every play (no array is allocated per game or per decision).
 - EventLog: the event rows being written (none when events are off), the next row, and what each seat cannot
   tell of the others' hands from the events so far (kept where a search reads it: observed_log, unseen.py).
+- Play: those of one play together, as the turn's blocks take them; Seats: the seats' policies.
 
 A scenario keeps these and adds its own tuple beside them for what it adds (walls, hotels).
 Scalars that change during a game are one-element arrays (a tuple's fields cannot be reassigned).
@@ -28,19 +29,13 @@ from .constants import (
     DEV_DECK,
     N_DEV,
     N_RES,
+    N_STREAMS,
     N_SUMS,
     PIECES,
     ROUTE_WORK_ROWS,
     SPIRAL_TOKENS,
     STANDARD_TERRAINS,
 )
-
-# Draw streams. A draw is keyed by (turn, stream, its rank among the stream's draws in that turn), not by a running
-# count: two variants of a play roll the same dice and draw the same steals turn by turn after their first different
-# choice, so their difference stays paired (issue 25). A scenario numbers its own streams from N_BASE_STREAMS.
-BOARD_DRAWS, DECK_DRAWS, DICE_DRAWS, STEAL_DRAWS, CHOICE_DRAWS = range(5)
-N_BASE_STREAMS = 5
-N_STREAMS = 8
 
 
 class BoardArrays(NamedTuple):
@@ -151,6 +146,27 @@ class EventLog(NamedTuple):
     unseen_group: np.ndarray | None = None  # [P, P] [o, q]: a bit per seat among which they may lie
 
 
+class Play(NamedTuple):
+    """One play in progress and what its blocks read: the turn's blocks (play.py) take it whole. A search's
+    rollouts play a Play of their own over the same rules and board."""
+
+    st: State
+    tally: Tally
+    rules: Rules
+    bd: BoardArrays
+    scratch: Scratch
+    lg: EventLog
+
+
+class Seats(NamedTuple):
+    """The seats' policies as the blocks read them (a core Lineup, and how `weighted` groups the actions)."""
+
+    codes: np.ndarray          # [seat] the policy's code (policies.py); a search seat's is its base policy's in play
+    prm: np.ndarray            # [seat, position] the seat's parameters, read at policies.PARAMS' positions
+    defaults: np.ndarray       # [code, position] every policy's defaults (a search's rollouts play its base policy)
+    family_weight: np.ndarray  # [family] the weight group (a column of prm) of each action family, for `weighted`
+
+
 def board_arrays(b: Board) -> BoardArrays:
     """The kernel's view of a map (its topology as int64 and bool arrays, the draws it needs)."""
     i64 = np.int64
@@ -206,7 +222,7 @@ def new_state(bd, rules, n_players):
         dev_played=np.zeros(1, i64), ship_moved=np.zeros(1, i64), n_movable=np.zeros(1, i64))
 
 
-@block()
+@block(_nrt=True)  # said, not inherited from the search's decider: a slice's copy may allocate
 def copy_state(src, dst):
     """dst := src, field by field (a search's rollout plays on a copy)."""
     dst.key[:] = src.key

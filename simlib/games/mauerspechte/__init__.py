@@ -107,10 +107,11 @@ class Mauerspechte(Game):
         """The kernel's named arrays for plays start..stop-1 (a MauerspechteOutputs; no events)."""
         return self._run_kernel(config, start, stop, events=False)[0]
 
-    def _tables(self, config: RunConfig) -> tuple:
-        """The kernel's board and rules: the engine's board arrays and Rules, the scenario's arrays and rules."""
+    def setup(self, config: RunConfig):
+        """What the kernels' plays share (state.Setup): the engine's board arrays and Rules, the scenario's arrays
+        and rules."""
         from ..catan.state import board_arrays, published_rules
-        from .state import BerlinRules, berlin_arrays
+        from .state import BerlinRules, Setup, berlin_arrays
 
         berlin = _berlin(config.options["map"], config.options["components"])
         shuffled = config.options["layout"] == "shuffled"
@@ -124,7 +125,14 @@ class Mauerspechte(Game):
         br = BerlinRules(self.win_points(config), chips, o["love_parade_min_bid"], o["hotel_points"], shuffled,
                          connected_ships=o["ship_sites"] == "connected", release_at_once=o["release_buy"] == "at_once",
                          knight_across=o["knight_robber"] == "across")
-        return bd, rules, berlin_arrays(berlin), br
+        return Setup(bd, rules, berlin_arrays(berlin), br)
+
+    def seat_policies(self, config: RunConfig):
+        """The line-up as the kernels take it (catan's state.Seats)."""
+        from ..catan.state import Seats
+
+        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        return Seats(codes, prm, self.default_parameters(MAX_PARAMS), family_weights())
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Turns a second in the kernel's plays and in a search's rollouts of the same plays from their opening
@@ -132,27 +140,21 @@ class Mauerspechte(Game):
         from .kernel import simulate_games
         from .search import play_from_opening
 
-        bd, rules, ba, br = self._tables(config)
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
+        setup, seats = self.setup(config), self.seat_policies(config)
         no_ev = (np.zeros((0, base.EV_COLS), np.int32), np.zeros(0, np.int64))
         max_turns = config.options["max_turns"]
         return steps_per_second(
-            lambda: simulate_games(config.seed, 0, plays, config.players, max_turns, codes, prm, family_weights(),
-                                   bd, rules, ba, br, *no_ev)[0].turns.sum(),
-            lambda: play_from_opening(config.seed, 0, plays, codes, prm, family_weights(), bd, rules, ba, br,
-                                      max_turns, True)[0].sum())
+            lambda: simulate_games(config.seed, 0, plays, max_turns, seats, setup, *no_ev)[0].turns.sum(),
+            lambda: play_from_opening(config.seed, 0, plays, max_turns, seats, setup, True)[0].sum())
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
         from .kernel import MauerspechteOutputs, simulate_games
 
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        kernel, policies = simulate_games, (codes, prm)
+        kernel = simulate_games
         if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_games as kernel
-
-            policies = (codes, prm, self.default_parameters(MAX_PARAMS))
-        args = (config.seed, start, stop - start, config.players, config.options["max_turns"], *policies,
-                family_weights(), *self._tables(config))
+        args = (config.seed, start, stop - start, config.options["max_turns"], self.seat_policies(config),
+                self.setup(config))
         return run_kernel(kernel, args, MauerspechteOutputs, events=events, events_per_play="n_events",
                           event_columns=base.EV_COLS)
 

@@ -4,7 +4,6 @@ The scenario appends its own action families and event actions after Catan's, so
 its numbers."""
 
 from ..catan import constants as base
-from ..catan import state as base_streams
 
 # Thresholds the leading player's points release a wall section at ("4, 5, 6, 8, 9 oder 10 Siegpunkte"); each
 # becomes the chip under that section and, once the lower piece is bought, a hotel chip.
@@ -27,7 +26,7 @@ N_FAMILIES = len(FAMILIES)
 
 # The scenario's own draw streams after the engine's (catan/state.py): the harbours' shuffle and the cards a Love
 # Parade's winner pays.
-HARBOUR_DRAWS, PARADE_DRAWS = base_streams.N_BASE_STREAMS, base_streams.N_BASE_STREAMS + 1
+HARBOUR_DRAWS, PARADE_DRAWS = base.N_BASE_STREAMS, base.N_BASE_STREAMS + 1
 
 # Special cards beside the board, each worth one point to its single holder.
 MAUERSPECHT, RAVER = 0, 1

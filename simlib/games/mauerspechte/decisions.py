@@ -10,9 +10,9 @@ from ...core.blocks import block
 from ...core.rng import below
 from ..catan import policies as base
 from ..catan.board import DESERT
-from ..catan.constants import F_CITY, F_SETTLEMENT, F_TRADE, N_RES
+from ..catan.constants import CHOICE_DRAWS, F_CITY, F_SETTLEMENT, F_TRADE, N_RES
 from ..catan.decisions import choose_action
-from ..catan.state import CHOICE_DRAWS, take
+from ..catan.state import take
 from .constants import F_HOTEL, F_WALL_PIECE, N_SECTIONS
 from .hotels import hotel_option
 from .policies import HOTEL_SITE, HOTELIER, MAX_BID, RANDOM, SPECHT, VARIETY, WEIGHTED, WEIGHTED_MAX_BID
@@ -218,16 +218,17 @@ def _scenario_target(st, bd, ba, wl, p, code):
 
 
 @block(_nrt=False)
-def choose_berlin_action(st, rules, bd, ba, wl, scratch, p, code, prm, family_weight, total):
-    """An action after the roll as (family, index). random and weighted: the engine's choice over every family
-    (the scenario's included). builder, specht and hotelier: _own_pick, else the engine's builder. Two draws
-    per decision."""
+def choose_berlin_action(pl, seats, p, code, total):
+    """An action after the roll in the play pl (state.Play) as (family, index). random and weighted: the engine's
+    choice over every family (the scenario's included). builder, specht and hotelier: _own_pick, else the engine's
+    builder. Two draws per decision."""
+    st, rules, bd, ba, wl, scratch = pl.st, pl.rules, pl.bd, pl.ba, pl.wl, pl.scratch
     if code != RANDOM and code != WEIGHTED:
         family, index = _own_pick(st, bd, ba, wl, scratch, p, code)
         if family >= 0:
             st.drawn[CHOICE_DRAWS] += 2
             return family, index
-    return choose_action(st, rules, bd, scratch, p, base_code(code), prm, family_weight, total)
+    return choose_action(st, rules, bd, scratch, p, base_code(code), seats.prm, seats.family_weight, total)
 
 
 @block(_nrt=False)

@@ -65,9 +65,10 @@ def set_token(st, tally, bd, h, token):
 
 
 @block(_nrt=False)
-def buy_hotel(st, tally, bd, ba, wl, lg, turn, p, h, k):
+def buy_hotel(pl, turn, p, h, k):
     """p buys hotel h with chip slot k: pays the card's price for that chip, and the chip replaces the
-    field's token (the old 2, 3, 11 or 12 leaves the game)."""
+    field's token (the old 2, 3, 11 or 12 leaves the game). pl: the play (state.Play)."""
+    st, tally, bd, ba, wl, lg = pl.st, pl.tally, pl.bd, pl.ba, pl.wl, pl.lg
     chip = wl.offered[k]
     row = hotel_cost_row(ba, h, chip)
     paid = 0
@@ -127,8 +128,7 @@ def produce_berlin(st, tally, bd, ba, wl, scratch, lg, turn, roll):
         if wl.hotel_payback[h] < 0 and wl.hotel_yield[h] >= wl.hotel_paid[h]:
             wl.hotel_payback[h] = turn
         log(lg, turn, owner, EV_HOTEL_PRODUCE, r, got, h)
-    pay_claims(roll, st.robber[0], st.hex_terrain, st.hex_token, bd.hex_nodes, st.node_owner, st.node_level, st.bank,
-               st.hands, claims)
+    pay_claims(roll, st, bd, claims)
     for q in range(st.hands.shape[0]):
         for r in range(N_RES):
             got = claims[q, 0, r] + claims[q, 1, r]

@@ -4,6 +4,7 @@
 import numpy as np
 
 from ...core.config import PolicyInfo
+from ...core.lineup import parameter_index
 from ..catan import policies as base
 from .constants import FAMILIES
 
@@ -78,3 +79,4 @@ POLICIES = {
         integers=frozenset({"budget", "base", "horizon"})),
 }
 HOTEL_SITE = 2  # prm column of the hotelier's hotel_site
+PARAMS = parameter_index(POLICIES)  # where the kernels read a parameter: PARAMS.search.budget

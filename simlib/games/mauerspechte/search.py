@@ -1,4 +1,5 @@
-"""Die Mauerspechte's search policy: Catan's (simlib/games/catan/search.py) on the scenario's turn.
+"""Die Mauerspechte's search policy: Catan's (simlib/games/catan/search.py) on the scenario's turn. The decision
+loop is core/rollout_decider.py's; this module supplies its blocks, over a Decision.
 
 Each action after the roll (the engine's and the scenario's: wall pieces, hotels) is scored by rollouts on a
 copy of everything of the play a rollout changes (the engine's state, the wall's, and the board's land and sea
@@ -13,52 +14,46 @@ import numpy as np
 
 from ...core.blocks import block
 from ...core.rng import play_key
-from ...core.search import (
-    MAX_CANDIDATES,
-    V_COUNT,
-    best_candidate,
-    next_rollout,
-    plan_arrays,
-    record,
-    rollout_key,
-    start_plan,
-)
-from ..catan.constants import EV_COLS
-from ..catan.kernel import STOPPED, start_turn
+from ...core.rollout_decider import rollout_decider
+from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key
+from ..catan.constants import CHOICE_DRAWS, EV_COLS
+from ..catan.play import STOPPED, start_turn
 from ..catan.scoring import final_rows, new_outputs
-from ..catan.search import SWITCH_Z, TIE_ROLLOUT, determinize, margin_value, production_scores
-from ..catan.setup import new_game, start_play
-from ..catan.state import CHOICE_DRAWS, copy_state, draw_index, new_scratch, new_state, new_tally, observed_log
-from .constants import N_FAMILIES  # the scenario's: the engine's families and its own two
+
+# Catan's Decision and Work hold this scenario's state.Play as well (NamedTuples are typed by what they hold), and
+# its base_action and determinize_copy read only what both plays have.
+from ..catan.search import (
+    Decision,
+    Work,
+    base_action,
+    determinize,
+    determinize_copy,
+    margin_value,
+    production_scores,
+)
+from ..catan.state import Seats, copy_state, draw_index, new_state, observed_log
 from .decisions import choose_berlin_action
-from .kernel import apply_choice, berlin_rows, count_berlin, knight_goes, new_berlin_outputs, turn_steps
-from .policies import SEARCH
-from .setup import deal_berlin, place_opening_berlin
-from .state import copy_board_flags, copy_wall, new_wall, play_board, reset_wall, side_board
-from .wall import berlin_points, lay_walls
+from .kernel import berlin_rows, new_berlin_outputs, new_play, start_berlin
+from .play import apply_choice, place_opening_berlin, play_on, turn_steps
+from .policies import PARAMS, SEARCH
+from .rules import count_berlin, knight_goes
+from .state import Play, copy_board_flags, copy_wall, engine, new_wall
+from .wall import berlin_points
+
+
+@block()
+def new_work(setup, n_players):
+    """A search's work space, allocated once per kernel call."""
+    sim = new_play(setup, observed_log(np.zeros((0, EV_COLS), np.int32), 0, n_players), n_players)
+    return Work(sim, np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
+                np.zeros(setup.rules.dev_deck.sum(), np.int64), np.zeros(n_players), plan_arrays())
 
 
 @block(_nrt=False)
-def choice(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, code, family, index):
-    """kernel.apply_choice, compiled once for the search."""
-    return apply_choice(st, tally, rules, bd, knight_goes(st, bd, to_west, to_east, ba, br, wl), ba, wl, scratch,
-                        lg, turn, p, code, family, index)
-
-
-@block(_nrt=False)
-def turns_from(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, stop, codes, prm,
-               family_weight):
-    """Whole turns from `turn` to a win or turn `stop`: (turns played in all, winner or -1)."""
-    n, winner = st.hands.shape[0], -1
-    while turn < stop and winner < 0:
-        p = turn % n
-        start_turn(st, p, turn)
-        wl.bought_piece[:] = 0
-        wl.bought_hotel[0] = 0
-        winner = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
-                            prm, family_weight, codes, -1)
-        turn += 1
-    return turn, winner
+def choice(pl, turn, p, code, family, index):
+    """play.apply_choice (a knight's robber on rules.knight_goes's board), compiled once for the search."""
+    board = knight_goes(pl.st, pl.bd, pl.to_west, pl.to_east, pl.ba, pl.br, pl.wl)
+    return apply_choice(pl, board, turn, p, code, family, index)
 
 
 @block()
@@ -73,145 +68,145 @@ def horizon_value(st, wl, br, me, winner, scores):
     return margin_value(scores[:n], me, br.win_points)
 
 
-@block()
-def new_work(bd, ba, rules, n_players):
-    """A search's work space, allocated once per kernel call: the copies its rollouts play on (state, wall, tally,
-    scratch, no event rows, and a board of their own with its two side boards), the candidates, the determinizing
-    pool and the horizon's scores."""
-    sim_bd = play_board(bd, ba)
-    return (new_state(bd, rules, n_players), new_wall(n_players), new_tally(n_players),
-            new_scratch(bd, n_players, N_FAMILIES), observed_log(np.zeros((0, EV_COLS), np.int32), 0, n_players),
-            sim_bd, side_board(sim_bd, ba.west_land), side_board(sim_bd, ba.east_land),
-            np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(rules.dev_deck.sum(), np.int64), np.zeros(n_players))
-
-
-@block()
-def search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, max_turns, me, codes, prm,
-                  family_weight, horizon, budget, work):
-    """The action (family, index) search seat `me` takes after its roll, scratch left listing the real play's
-    actions for it (the real play's arrays are written as its base policy's decision writes them, no more; lg,
-    the real play's log, is read for what `me` cannot tell); codes and prm: every seat's base policy; work:
-    new_work's."""
-    sim, sim_wall, sim_tally, sim_scratch, no_lg, sim_bd, sim_west, sim_east, cand, pool, scores = work
-    total = count_berlin(st, rules, bd, ba, br, wl, scratch, me, turn)
+@block(_nrt=False)
+def candidates(at):
+    """Every legal action after the roll into at.work.cand (their count in the real play's scratch, as the base
+    policy's decision leaves it), and the base policy's own action into at.work.own, with the decision's two
+    draws; how many."""
+    pl, w, me = at.pl, at.work, at.me
+    total = count_berlin(pl.st, pl.rules, pl.bd, pl.ba, pl.br, pl.wl, pl.scratch, me, at.turn)
+    counts = pl.scratch.counts
     k = 0
-    for f in range(scratch.counts.shape[0]):
-        for i in range(min(scratch.counts[f], MAX_CANDIDATES - k)):
-            cand[k, 0], cand[k, 1] = f, i
+    for f in range(counts.shape[0]):
+        for i in range(min(counts[f], MAX_CANDIDATES - k)):
+            w.cand[k, 0], w.cand[k, 1] = f, i
             k += 1
-    own_f, own_i = choose_berlin_action(st, rules, bd, ba, wl, scratch, me, codes[me], prm, family_weight, total)
-    if k <= 1:
-        return own_f, own_i
-    incumbent = -1
-    for c in range(k):
-        if cand[c, 0] == own_f and cand[c, 1] == own_i:
-            incumbent = c
-    key, decision = st.key[0], draw_index(st, CHOICE_DRAWS, 0)  # after the decision's draws: unique in the play
-    schedule, stats = plan_arrays()
-    start_plan(k, budget, incumbent, schedule, stats)
-    while True:
-        c = next_rollout(schedule, stats)
-        if c < 0:
-            break
-        rkey = rollout_key(key, decision, int(stats[V_COUNT, c]))
-        copy_state(st, sim)
-        copy_wall(wl, sim_wall)
-        copy_board_flags(bd, sim_bd)  # the side boards share them
-        sim.key[0] = rkey
-        determinize(sim, lg, me, rkey, pool)
-        count_berlin(sim, rules, sim_bd, ba, br, sim_wall, sim_scratch, me, turn)
-        winner = -1
-        if not choice(sim, sim_tally, rules, sim_bd, sim_west, sim_east, ba, br, sim_wall, sim_scratch, no_lg, turn,
-                      me, codes[me], cand[c, 0], cand[c, 1]):
-            winner = turn_steps(sim, sim_tally, rules, sim_bd, sim_west, sim_east, ba, br, sim_wall, sim_scratch,
-                                no_lg, turn, me, True, codes, prm, family_weight, codes, -1)
-        if winner < 0:
-            stop = min(max_turns, turn + 1 + horizon) if horizon > 0 else max_turns
-            winner = turns_from(sim, sim_tally, rules, sim_bd, sim_west, sim_east, ba, br, sim_wall, sim_scratch,
-                                no_lg, turn + 1, stop, codes, prm, family_weight)[1]
-        record(schedule, stats, c, horizon_value(sim, sim_wall, br, me, winner, scores))
-    best = best_candidate(schedule, stats, rollout_key(key, decision, TIE_ROLLOUT), SWITCH_Z)
-    return cand[best, 0], cand[best, 1]
+    w.own[0], w.own[1] = choose_berlin_action(pl, at.seats, me, at.seats.codes[me], total)
+    return k
+
+
+@block(inline="always")
+def copy_play(at):
+    """The real play into the rollouts' copy: the engine's state, the wall, the board's flags (the side boards
+    share them)."""
+    sim = at.work.sim
+    copy_state(at.pl.st, sim.st)
+    copy_wall(at.pl.wl, sim.wl)
+    copy_board_flags(at.pl.bd, sim.bd)
+
+
+@block(_nrt=False)
+def play_candidate(at, c, key):
+    """In the rollouts' copy, candidate c, the rest of the seat's turn and the turns to at.stop, every seat its base
+    policy; the winner (-1 none) into at.work.winner. (The copy's draws are the rollout's: determinize_copy.)"""
+    w, me, turn, seats = at.work, at.me, at.turn, at.seats
+    sim = w.sim
+    count_berlin(sim.st, sim.rules, sim.bd, sim.ba, sim.br, sim.wl, sim.scratch, me, turn)
+    winner = -1
+    if not choice(sim, turn, me, seats.codes[me], w.cand[c, 0], w.cand[c, 1]):
+        winner = turn_steps(sim, seats, turn, me, True, seats.codes, -1)
+    if winner < 0:
+        winner = play_on(sim, seats, turn + 1, at.stop)[1]
+    w.winner[0] = winner
+
+
+@block(inline="always")
+def rollout_value(at):
+    sim = at.work.sim
+    return horizon_value(sim.st, sim.wl, sim.br, at.me, at.work.winner[0], at.work.scores)
+
+
+decide_action = rollout_decider(candidates, base_action, copy_play, determinize_copy, play_candidate, rollout_value)
 
 
 @block()
-def simulate_search_games(seed, first_play, n_plays, n_players, max_turns, seat_codes, search_prm, defaults,
-                          family_weight, bd0, rules, ba, br, ev, ev_start):
-    """kernel.simulate_games for line-ups with a search seat (seat_codes SEARCH; search_prm: budget, base code,
-    horizon); defaults [policy code, parameter] are the base policies' parameters."""
-    codes, prm = seat_codes.copy(), search_prm.copy()
-    for p in range(n_players):
-        if seat_codes[p] == SEARCH:
-            codes[p] = int(search_prm[p, 1])
-            prm[p, :] = defaults[codes[p], :prm.shape[1]]
+def search_action(at, budget):
+    """The action (family, index) search seat at.me takes after its roll (the real play's scratch left listing its
+    actions, as its base policy's decision leaves it)."""
+    key = at.pl.st.key[0]
+    decision = draw_index(at.pl.st, CHOICE_DRAWS, 2)  # after the decision's own two draws: unique in the play
+    c = decide_action(at, at.work.schedule, key, decision, budget)
+    return at.work.cand[c, 0], at.work.cand[c, 1]
+
+
+@block()
+def base_seats(lineup):
+    """The seats' policies in play: a search seat's base policy at its defaults (as catan.search.base_seats, for
+    this scenario's search code and parameters)."""
+    codes, prm = lineup.codes.copy(), lineup.prm.copy()
+    for p in range(codes.shape[0]):
+        if lineup.codes[p] == SEARCH:
+            codes[p] = int(lineup.prm[p, PARAMS.search.base])
+            prm[p, :] = lineup.defaults[codes[p], :prm.shape[1]]
+    return Seats(codes, prm, lineup.defaults, lineup.family_weight)
+
+
+@block()
+def search_game(pl, base, lineup, max_turns, work):
+    """The turns of a play with search seats (lineup: every seat's policy as the run gives it, a search seat's code
+    SEARCH and its parameters): their actions after the roll are searched, every other choice is their base
+    policy's (base). Returns (turns played, winner or -1)."""
+    n = pl.st.hands.shape[0]
+    winner, turn = -1, 0
+    while turn < max_turns and winner < 0:
+        p = turn % n
+        start_turn(pl.st, p, turn)
+        pl.wl.bought_piece[:] = 0
+        pl.wl.bought_hotel[0] = 0
+        r = turn_steps(pl, base, turn, p, False, lineup.codes, SEARCH)
+        while r == STOPPED:
+            horizon = int(lineup.prm[p, PARAMS.search.horizon])
+            stop = min(max_turns, turn + 1 + horizon) if horizon > 0 else max_turns
+            f, j = search_action(Decision(pl, base, turn, p, stop, work), int(lineup.prm[p, PARAMS.search.budget]))
+            if choice(pl, turn, p, base.codes[p], f, j):
+                r = -1
+            else:
+                r = turn_steps(pl, base, turn, p, True, lineup.codes, SEARCH)
+        winner = r
+        turn += 1
+    return turn, winner
+
+
+@block()
+def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, setup, ev, ev_start):
+    """kernel.simulate_games for line-ups with a search seat (lineup.codes SEARCH; its parameters: budget, base
+    code, horizon). The same arguments and outputs."""
+    n_players = lineup.codes.shape[0]
+    base = base_seats(lineup)
     out, bo = new_outputs(n_plays, n_players), new_berlin_outputs(n_plays, n_players)
-    bd = play_board(bd0, ba)
-    to_west, to_east = side_board(bd, ba.west_land), side_board(bd, ba.east_land)
-    st, tally, wl = new_state(bd, rules, n_players), new_tally(n_players), new_wall(n_players)
-    scratch = new_scratch(bd, n_players, N_FAMILIES)
-    lg = observed_log(ev, n_players, n_players)  # the searches read what their seats cannot tell
-    work = new_work(bd, ba, rules, n_players)
+    pl = new_play(setup, observed_log(ev, n_players, n_players), n_players)  # the searches read what is unseen
+    work = new_work(setup, n_players)
     for i in range(n_plays):
         first = ev_start[i] if ev.shape[0] > 0 else 0
-        lg.pos[0] = first
-        start_play(st, tally, play_key(seed, first_play + i))
-        reset_wall(wl, br.vp_chips)
-        deal_berlin(st, bd, ba, br, scratch, lg)
-        lay_walls(bd, ba, wl)
-        new_game(st, rules)
-        place_opening_berlin(st, tally, bd, ba, scratch, lg, codes, prm)
-        winner, turn = -1, 0
-        while turn < max_turns and winner < 0:
-            p = turn % n_players
-            start_turn(st, p, turn)
-            wl.bought_piece[:] = 0
-            wl.bought_hotel[0] = 0
-            r = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, False, codes,
-                           prm, family_weight, seat_codes, SEARCH)
-            while r == STOPPED:
-                f, j = search_action(st, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, max_turns, p,
-                                     codes, prm, family_weight, int(search_prm[p, 2]), int(search_prm[p, 0]), work)
-                if choice(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, codes[p], f, j):
-                    r = -1
-                else:
-                    r = turn_steps(st, tally, rules, bd, to_west, to_east, ba, br, wl, scratch, lg, turn, p, True,
-                                   codes, prm, family_weight, seat_codes, SEARCH)
-            winner = r
-            turn += 1
-        final_rows(out, i, st, tally, rules, bd, scratch, turn, winner, lg.pos[0] - first)
-        berlin_rows(bo, i, st, wl, br)
+        pl.lg.pos[0] = first
+        start_berlin(pl, play_key(seed, first_play + i))
+        place_opening_berlin(pl, base)
+        turn, winner = search_game(pl, base, lineup, max_turns, work)
+        final_rows(out, i, engine(pl, pl.bd), turn, winner, pl.lg.pos[0] - first)
+        berlin_rows(bo, i, pl.st, pl.wl, pl.br)
     return out, bo
 
 
 @block()
-def play_from_opening(seed, first_play, n_plays, codes, prm, family_weight, bd0, rules, ba, br, max_turns,
-                      as_rollout):
+def play_from_opening(seed, first_play, n_plays, max_turns, seats, setup, as_rollout):
     """Each play's state after the opening (the engine's and the wall's), copied and played on to the end with the
     seats' scripted policies: with the play's own draws (`as_rollout` False: the kernel's play, which a test
     checks), or as a search's rollout does (its own stream, the hidden cards determinized; `make bench` times it).
     Returns per play the turns and the winner."""
-    n = codes.shape[0]
-    bd = play_board(bd0, ba)
-    to_west, to_east = side_board(bd, ba.west_land), side_board(bd, ba.east_land)
-    st, sim, tally = new_state(bd, rules, n), new_state(bd, rules, n), new_tally(n)
-    wl, sim_wall = new_wall(n), new_wall(n)
-    scratch = new_scratch(bd, n, N_FAMILIES)
-    lg = observed_log(np.zeros((0, EV_COLS), np.int32), 0, n)  # from the opening nothing is unseen yet
-    pool = np.zeros(st.deck.shape[0], np.int64)
+    n = seats.codes.shape[0]
+    pl = new_play(setup, observed_log(np.zeros((0, EV_COLS), np.int32), 0, n), n)  # nothing unseen yet
+    sim = Play(new_state(pl.bd, pl.rules, n), pl.tally, pl.rules, pl.bd, pl.to_west, pl.to_east, pl.ba, pl.br,
+               new_wall(n), pl.scratch, pl.lg)  # its own state and wall, the rest the play's
+    pool = np.zeros(pl.st.deck.shape[0], np.int64)
     turns, winners = np.zeros(n_plays, np.int64), np.zeros(n_plays, np.int64)
     for i in range(n_plays):
         key = play_key(seed, first_play + i)
-        start_play(st, tally, key)
-        reset_wall(wl, br.vp_chips)
-        deal_berlin(st, bd, ba, br, scratch, lg)
-        lay_walls(bd, ba, wl)
-        new_game(st, rules)
-        place_opening_berlin(st, tally, bd, ba, scratch, lg, codes, prm)
-        copy_state(st, sim)
-        copy_wall(wl, sim_wall)
+        start_berlin(pl, key)
+        place_opening_berlin(pl, seats)
+        copy_state(pl.st, sim.st)
+        copy_wall(pl.wl, sim.wl)
         if as_rollout:
-            sim.key[0] = rollout_key(key, 0, 0)
-            determinize(sim, lg, 0, sim.key[0], pool)
-        turns[i], winners[i] = turns_from(sim, tally, rules, bd, to_west, to_east, ba, br, sim_wall, scratch, lg, 0,
-                                          max_turns, codes, prm, family_weight)
+            sim.st.key[0] = rollout_key(key, 0, 0)
+            determinize(sim.st, pl.lg, 0, sim.st.key[0], pool)
+        turns[i], winners[i] = play_on(sim, seats, 0, max_turns)
     return turns, winners

@@ -4,6 +4,8 @@
 - BerlinRules: the scenario's numbers that are options.
 - Wall: one game's scenario state: the wall, the hotels, the chips, the two cards, and the rows of the
   per-play tables (wall pieces, hotels, Love Parades) as they happen.
+- Play: one play in progress and what its blocks read, the engine's parts and the scenario's together: the
+  turn's blocks (play.py) take it whole. Setup: what every play of a run shares (the maps' arrays, the rules).
 Scalars that change are one-element arrays, as in the engine.
 """
 
@@ -16,7 +18,8 @@ import numpy as np
 
 from ...core.blocks import block
 from ..catan.board import DESERT
-from ..catan.state import BoardArrays
+from ..catan.state import BoardArrays, EventLog, Rules, Scratch, State, Tally
+from ..catan.state import Play as EnginePlay
 from .berlin import Berlin
 from .constants import CHIP_CLASS, LOWER, MAX_CHIPS, MAX_PIECES, N_HOTELS, N_SECTIONS, THRESHOLDS, UPPER, WEST
 
@@ -90,6 +93,33 @@ class Wall(NamedTuple):
     parade_row: np.ndarray     # [MAX_CHIPS, 5] turn, winner, price, bidders, missing-number roll
 
 
+class Play(NamedTuple):
+    st: State
+    tally: Tally
+    rules: Rules
+    bd: BoardArrays       # the play's board: its land, sea and harbour flags change with the wall (play_board)
+    to_west: BoardArrays  # the same board offering the robber West Berlin's land only (side_board)
+    to_east: BoardArrays  # ... East Berlin's
+    ba: BerlinArrays
+    br: BerlinRules
+    wl: Wall
+    scratch: Scratch
+    lg: EventLog
+
+
+class Setup(NamedTuple):
+    bd: BoardArrays  # the engine's board as the map gives it (each kernel call makes its own play_board of it)
+    rules: Rules
+    ba: BerlinArrays
+    br: BerlinRules
+
+
+@nb.njit(cache=True, inline="always")
+def engine(pl, bd):
+    """The engine's view of the play (catan's state.Play), on board bd (pl.bd, or a side board for the robber)."""
+    return EnginePlay(pl.st, pl.tally, pl.rules, bd, pl.scratch, pl.lg)
+
+
 def berlin_arrays(b: Berlin) -> BerlinArrays:
     i64 = np.int64
     chip_class = np.full(13, -1, i64)
@@ -125,7 +155,7 @@ def play_board(bd, ba):
         edge_sea=ba.ship_sea.copy(), harbour_rate=bd.harbour_rate.copy(), harbour_resource=bd.harbour_resource.copy())
 
 
-@block()
+@block(_nrt=True)  # said, not inherited from the search's decider: a slice's copy may allocate
 def copy_board_flags(src, dst):
     """dst's land, sea and harbour flags := src's (a search's rollout plays on a board of its own: a wall piece it
     buys opens a section on that board only)."""
@@ -147,7 +177,7 @@ def side_board(bd, land_hexes):
         harbour_rate=bd.harbour_rate, harbour_resource=bd.harbour_resource)
 
 
-@block()
+@block(_nrt=True)  # said, not inherited from the search's decider: a slice's copy may allocate
 def copy_wall(src, dst):
     """dst := src, field by field (a search's rollout plays on a copy)."""
     dst.level[:] = src.level

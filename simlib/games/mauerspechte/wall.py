@@ -1,6 +1,6 @@
-"""Blocks: the wall. Closing its sections over the board, releasing them at the leader's thresholds, buying
-its pieces ("spechten") with what a lower piece sets off, opening a section, the two special cards, and
-the scenario's points."""
+"""Blocks: the wall. Closing its sections over the board, buying its pieces ("spechten") with what a lower
+piece sets off, opening a section, the two special cards, and the scenario's points. (Releasing sections at the
+leader's thresholds and the choices a piece asks for are play.py's: the policies choose there.)"""
 
 import numba as nb
 
@@ -15,7 +15,6 @@ from .constants import (
     EV_CARD,
     EV_HOTEL_RELEASE,
     EV_TIERGARTEN,
-    EV_WALL_CHIP,
     EV_WALL_OPEN,
     EV_WALL_PIECE,
     LOWER,
@@ -25,7 +24,6 @@ from .constants import (
     RAVER,
     TIERGARTEN_LOWER,
 )
-from .decisions import choose_direct_piece, choose_release, choose_section
 from .state import piece_cost_row
 
 
@@ -198,10 +196,10 @@ def nth_piece(st, ba, wl, p, k):
 
 
 @block(_nrt=False)
-def buy_piece(st, bd, ba, wl, lg, turn, p, s, code):
-    """p buys section s's top piece (a point). A lower piece also puts a chip in the Tiergarten (while the
-    supply lasts), lets p release a hotel, offers the section's chip for hotels, opens the section (the
-    first one opens the wall for the robber); then Bester Mauerspecht is decided again."""
+def take_piece(st, ba, wl, lg, turn, p, s):
+    """p buys section s's top piece (a point); a lower piece also puts a chip in the Tiergarten (while the supply
+    lasts). Returns the piece's level: a lower piece releases a hotel (release_hotel), and play.buy_piece then
+    decides Bester Mauerspecht again."""
     level = wl.level[s]
     pay(st.hands, p, st.bank, ba.wall_costs, piece_cost_row(wl, s))
     paid_in_public(st, lg, p, ba.wall_costs, piece_cost_row(wl, s))
@@ -213,22 +211,26 @@ def buy_piece(st, bd, ba, wl, lg, turn, p, s, code):
     wl.piece_row[row, 3], wl.piece_row[row, 4] = turn, PIECE_CARDS[level - 1]
     wl.n_pieces[0] = row + 1
     log(lg, turn, p, EV_WALL_PIECE, s, level, PIECE_CARDS[level - 1])
-    if level == LOWER:
-        if wl.supply[0] > 0:
-            wl.supply[0] -= 1
-            wl.tiergarten[0] += 1
-            log(lg, turn, p, EV_TIERGARTEN, wl.tiergarten[0], TIERGARTEN_LOWER, 0)
-        h = choose_release(st, bd, ba, wl, p, code)
-        wl.released[h] = 1
-        for k in range(wl.offered.shape[0]):
-            if wl.offered[k] == 0:
-                wl.offered[k] = wl.chip[s]
-                break
-        log(lg, turn, p, EV_HOTEL_RELEASE, h, wl.chip[s], 0)
-        if wl.opened_turn[0] < 0:
-            wl.opened_turn[0] = turn
-        open_section(st, bd, ba, wl, lg, turn, p, s)
-    decide_card(wl, wl.pieces, MAUERSPECHT, lg, turn)
+    if level == LOWER and wl.supply[0] > 0:
+        wl.supply[0] -= 1
+        wl.tiergarten[0] += 1
+        log(lg, turn, p, EV_TIERGARTEN, wl.tiergarten[0], TIERGARTEN_LOWER, 0)
+    return level
+
+
+@block(_nrt=False)
+def release_hotel(st, bd, ba, wl, lg, turn, p, s, h):
+    """After p bought section s's lower piece: hotel h released (his choice), the section's chip offered for
+    hotels, the section opened (the first one opens the wall for the robber)."""
+    wl.released[h] = 1
+    for k in range(wl.offered.shape[0]):
+        if wl.offered[k] == 0:
+            wl.offered[k] = wl.chip[s]
+            break
+    log(lg, turn, p, EV_HOTEL_RELEASE, h, wl.chip[s], 0)
+    if wl.opened_turn[0] < 0:
+        wl.opened_turn[0] = turn
+    open_section(st, bd, ba, wl, lg, turn, p, s)
 
 
 @block(_nrt=False)
@@ -244,33 +246,3 @@ def decide_card(wl, counts, card, lg, turn):
     if holder != wl.holder[card]:
         wl.holder[card] = holder
         log(lg, turn, holder, EV_CARD, card, 0, 0)
-
-
-@block(_nrt=False)
-def release_thresholds(st, bd, ba, wl, br, lg, turn, p_turn, codes):
-    """The first time the leading player reaches a threshold (4, 5, 6, 8, 9, 10) he puts its chip under a
-    wall section of his choice, each threshold passed at once in turn. The leader: most points, on a tie
-    the first from the player on turn. Reading `release_buy = at_once` ("darf direkt das oberste Mauerstück
-    erwerben"): a leader who places a chip on another player's turn may buy that section's upper piece at once,
-    paying as usual, if he bought no wall piece this turn (on his own turn it is one of his actions)."""
-    P = st.hands.shape[0]
-    again = True
-    while again:  # a piece bought at once is a point: the thresholds are looked at again after it
-        again = False
-        leader, best = -1, -1
-        for i in range(P):
-            q = (p_turn + i) % P
-            v = berlin_points(st, wl, br, q)
-            if v > best:
-                leader, best = q, v
-        for k in range(ba.thresholds.shape[0]):
-            if wl.passed[k] or best < ba.thresholds[k]:
-                continue
-            wl.passed[k] = 1
-            s = choose_section(st, ba, wl, leader, codes[leader])
-            wl.chip[s] = ba.thresholds[k]
-            log(lg, turn, leader, EV_WALL_CHIP, s, ba.thresholds[k], 0)
-            if br.release_at_once and leader != p_turn and not wl.bought_piece[leader] \
-                    and can_buy_piece(st, ba, wl, leader, s) and choose_direct_piece(st, leader, codes[leader]):
-                buy_piece(st, bd, ba, wl, lg, turn, leader, s, codes[leader])
-                again = True
