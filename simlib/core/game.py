@@ -8,7 +8,6 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 
 from .config import PolicyInfo, RunConfig, parse_policy
@@ -70,27 +69,6 @@ class Game(ABC):
     def block_size(self, config: RunConfig) -> int:
         """How many consecutive plays must be simulated together (e.g. the rounds of a match)."""
         return 1
-
-    def policy_arrays(self, config: RunConfig, width: int) -> tuple[np.ndarray, np.ndarray]:
-        """Per seat, the policy's kernel code and its parameters in catalogue order (padded to `width`),
-        the form every kernel takes them in."""
-        infos = [self.policy_catalogue[p.name] for p in config.policies]
-        codes = np.array([info.code for info in infos], np.int64)
-        params = np.zeros((config.players, width))
-        for seat, (info, spec) in enumerate(zip(infos, config.policies)):
-            values = dict(spec.params)
-            for i, name in enumerate(info.params):
-                params[seat, i] = values[name]
-        return codes, params
-
-    def default_parameters(self, width: int) -> np.ndarray:
-        """Per policy code, the policy's default parameters in catalogue order (padded to `width`): how a
-        search's rollouts play its base policy."""
-        infos = self.policy_catalogue.values()
-        defaults = np.zeros((max(info.code for info in infos) + 1, width))
-        for info in infos:
-            defaults[info.code, :len(info.params)] = list(info.params.values())
-        return defaults
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float] | None:
         """For `make bench`: the game's steps a second in the kernel's plays of `config` and in a search's

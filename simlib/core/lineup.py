@@ -11,9 +11,6 @@ it, and `parameter_index` gives the kernels the same positions by name, so that 
 constant, so an index costs nothing. A parameter that several policies share and one kernel line reads for
 any of them (epsilon for every scripted policy) is read at `shared_position(POLICIES, "epsilon")`, which makes
 sure it sits at the same place in each.
-
-A game moves to this from `Game.policy_arrays` and `Game.default_parameters` (same arrays, same order) one at
-a time.
 """
 
 from __future__ import annotations

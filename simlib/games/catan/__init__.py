@@ -37,11 +37,12 @@ import pyarrow as pa
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
+from ...core.lineup import lineup
 from ...core.tables import run_kernel
 from . import constants as C
 from . import tables
 from .board import RANDOM, load_board
-from .policies import MAX_PARAMS, POLICIES, family_weights
+from .policies import POLICIES, family_weights
 
 if TYPE_CHECKING:
     from .scoring import CatanOutputs
@@ -98,8 +99,8 @@ class Catan(Game):
         """The line-up as the kernels take it (state.Seats)."""
         from .state import Seats
 
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        return Seats(codes, prm, self.default_parameters(MAX_PARAMS), family_weights())
+        seats = lineup(config, POLICIES)
+        return Seats(seats.codes, seats.params, seats.defaults, family_weights())
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Turns a second in the kernel's plays and in a search's rollouts of the same plays from their opening

@@ -11,7 +11,6 @@ RANDOM, WEIGHTED, BUILDER, SEARCH = 0, 1, 2, 3
 # The weight groups of a weighted policy (its parameters, in this order), and which group each action family
 # of the rules (constants.FAMILIES) falls in; a scenario's own families fall in "other" unless it says more.
 WEIGHT_GROUPS = ("end_turn", "road", "ship", "settlement", "city", "dev_card", "other")
-MAX_PARAMS = len(WEIGHT_GROUPS)
 WEIGHT_OF_FAMILY = {"end_turn": "end_turn", "road": "road", "ship": "ship", "settlement": "settlement",
                     "city": "city", "buy_dev": "dev_card"}
 

@@ -32,13 +32,14 @@ import pyarrow as pa
 from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
+from ...core.lineup import lineup
 from ...core.tables import run_kernel
 from ..catan import GAME as CATAN
 from ..catan import constants as base
 from . import constants as C
 from . import tables
 from .berlin import Berlin, load_berlin
-from .policies import MAX_PARAMS, POLICIES, SCRIPTED_OPENINGS, family_weights
+from .policies import POLICIES, SCRIPTED_OPENINGS, family_weights
 
 
 @lru_cache(maxsize=8)
@@ -131,8 +132,8 @@ class Mauerspechte(Game):
         """The line-up as the kernels take it (catan's state.Seats)."""
         from ..catan.state import Seats
 
-        codes, prm = self.policy_arrays(config, MAX_PARAMS)
-        return Seats(codes, prm, self.default_parameters(MAX_PARAMS), family_weights())
+        seats = lineup(config, POLICIES)
+        return Seats(seats.codes, seats.params, seats.defaults, family_weights())
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Turns a second in the kernel's plays and in a search's rollouts of the same plays from their opening

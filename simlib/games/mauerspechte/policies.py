@@ -4,16 +4,13 @@
 import numpy as np
 
 from ...core.config import PolicyInfo
-from ...core.lineup import parameter_index
+from ...core.lineup import parameter_index, shared_position
 from ..catan import policies as base
 from .constants import FAMILIES
 
 RANDOM, WEIGHTED, BUILDER, SPECHT, HOTELIER, SEARCH = 0, 1, 2, 3, 4, 5
 # The weighted policy's weight groups: the engine's, then the scenario's families; then its top bid.
 WEIGHT_GROUPS = base.WEIGHT_GROUPS + ("wall_piece", "hotel")
-WEIGHTED_MAX_BID = len(WEIGHT_GROUPS)  # prm column of the weighted policy's max_bid
-VARIETY, MAX_BID = 0, 1  # prm columns of builder, specht and hotelier: the opening's variety, the top bid
-MAX_PARAMS = len(WEIGHT_GROUPS) + 1
 
 
 def family_weights() -> np.ndarray:
@@ -78,5 +75,10 @@ POLICIES = {
         {"budget": (1.0, 65536.0), "base": (0.0, float(HOTELIER)), "horizon": (0.0, 10000.0)},
         integers=frozenset({"budget", "base", "horizon"})),
 }
-HOTEL_SITE = 2  # prm column of the hotelier's hotel_site
 PARAMS = parameter_index(POLICIES)  # where the kernels read a parameter: PARAMS.search.budget
+# Positions a kernel line reads for whichever of several policies plays: the opening's variety and the top bid of
+# builder, specht and hotelier (the weighted policy's top bid sits after its weights).
+VARIETY = shared_position(POLICIES, "variety")
+MAX_BID = shared_position({name: POLICIES[name] for name in ("builder", "specht", "hotelier")}, "max_bid")
+WEIGHTED_MAX_BID, HOTEL_SITE = PARAMS.weighted.max_bid, PARAMS.hotelier.hotel_site
+MAX_PARAMS = max(len(info.params) for info in POLICIES.values())  # a line-up's row width (core/lineup.py)
