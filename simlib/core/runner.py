@@ -41,6 +41,9 @@ LOG_SECONDS = 15.0
 # machine of docs/compile.md (828 KB over 2 workers compiled in 74 s: 0.16; alone a game takes 0.09 to 0.34 s a KB);
 # a little above, as that machine is noisy.
 COMPILE_SECONDS_PER_KB = 0.18
+# A kernel's first compile against a scripted kernel's: every game's search kernel besides its scripted one took
+# 360 s where the scripted kernels alone took 123 s (fresh clones on that machine, 2026-12-06).
+KERNEL_COMPILE_WEIGHT = {"scripted": 1.0, "search": 2.0}
 BAR_DELAY = 3.0  # a bar only for a run that lasts: a quick one prints its result, not a flash of a bar
 # The plays simulated so far in the run being shown, counted by whoever simulates them, chunk by chunk: shared
 # memory made before the executor forks its workers, which inherit it (it cannot be pickled into a task). None
@@ -203,7 +206,8 @@ def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> Non
     if not cold:
         return
     workers = min(len(cold), workers or os.cpu_count() or 1)
-    games_ = [get_game(name) for name in cold]
+    games_ = {get_game(name): sum(KERNEL_COMPILE_WEIGHT.get(get_game(name).kernel_of(c), 1.0) for c in todo)
+              for name, todo in cold.items()}
     print(f"simlib: compiling the kernels of {', '.join(g.title.split(' (')[0] for g in games_)} first: once per "
           f"machine, and again after an edit to a game's rules; usually {_compile_estimate(games_, workers)}",
           flush=True)
@@ -223,11 +227,12 @@ def compile_kernels(configs: list[RunConfig], workers: int | None = None) -> Non
     print(f"simlib: kernels compiled in {time.perf_counter() - began:.0f} s", flush=True)
 
 
-def _compile_estimate(games: list[Game], workers: int) -> str:
-    """The first compile's usual time: the games' compiled sources' sizes at COMPILE_SECONDS_PER_KB, the largest
-    first on the least busy worker (as compile_kernels runs them)."""
+def _compile_estimate(games: dict[Game, float], workers: int) -> str:
+    """The first compile's usual time: the games' compiled sources' sizes at COMPILE_SECONDS_PER_KB, times the
+    weight of the kernels to compile (KERNEL_COMPILE_WEIGHT), the largest first on the least busy worker (as
+    compile_kernels runs them)."""
     busy = [0.0] * workers
-    for size in sorted((_compiled_size(g) for g in games), reverse=True):
+    for size in sorted((_compiled_size(g) * weight for g, weight in games.items()), reverse=True):
         busy[busy.index(min(busy))] += size / 1000 * COMPILE_SECONDS_PER_KB
     minutes = max(busy) / 60
     side_by_side = f", {workers} games side by side" if workers > 1 else ""
