@@ -205,25 +205,32 @@ def place_opening(pl, seats):
                 sites[m] = n
                 m += 1
         n = choose_opening_site(st, bd, sites, m, seats.codes[p], seats.prm, p)
-        place_settlement(st, tally, bd, p, n)
-        log(lg, -1, p, EV_SETUP_SETTLEMENT, n, 0, 0)
-        if step >= P:
-            for k in range(3):
-                h = bd.node_hexes[n, k]
-                if h >= 0 and st.hex_terrain[h] < DESERT and st.bank[st.hex_terrain[h]] > 0:
-                    st.hands[p, st.hex_terrain[h]] += 1
-                    tally.received[p, st.hex_terrain[h]] += 1
-                    st.bank[st.hex_terrain[h]] -= 1
-        m = 0
-        for k in range(3):
-            e = bd.node_edges[n, k]
-            if e >= 0 and bd.edge_land[e] and st.edge_owner[e] < 0:
-                sites[m] = e
-                m += 1
-        if m > 0:
-            e = choose_opening_road(st, sites, m)
-            st.edge_owner[e] = p
-            st.edge_kind[e] = ROAD
-            st.left[p, ROADS] -= 1
-            log(lg, -1, p, EV_SETUP_ROAD, e, 0, 0)
+        opening_settlement(st, tally, bd, lg, p, n, step >= P, sites)
     init_legal(st, bd)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def opening_settlement(st, tally, bd, lg, p, n, second, sites):
+    """Player p's opening settlement on corner n; the second one yields a card of each land hex beside it (while
+    the bank has one); then the road beside it that the opening policy picks (sites: work space)."""
+    place_settlement(st, tally, bd, p, n)
+    log(lg, -1, p, EV_SETUP_SETTLEMENT, n, 0, 0)
+    if second:
+        for k in range(3):
+            h = bd.node_hexes[n, k]
+            if h >= 0 and st.hex_terrain[h] < DESERT and st.bank[st.hex_terrain[h]] > 0:
+                st.hands[p, st.hex_terrain[h]] += 1
+                tally.received[p, st.hex_terrain[h]] += 1
+                st.bank[st.hex_terrain[h]] -= 1
+    m = 0
+    for k in range(3):
+        e = bd.node_edges[n, k]
+        if e >= 0 and bd.edge_land[e] and st.edge_owner[e] < 0:
+            sites[m] = e
+            m += 1
+    if m > 0:
+        e = choose_opening_road(st, sites, m)
+        st.edge_owner[e] = p
+        st.edge_kind[e] = ROAD
+        st.left[p, ROADS] -= 1
+        log(lg, -1, p, EV_SETUP_ROAD, e, 0, 0)

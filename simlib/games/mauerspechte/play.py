@@ -19,29 +19,23 @@ import numba as nb
 
 from ...core.blocks import block
 from ..catan.apply import apply_action, list_free_pieces, place_route_piece, play_road_building
-from ..catan.board import DESERT
 from ..catan.constants import (
     EV_END_TURN,
-    EV_SETUP_ROAD,
-    EV_SETUP_SETTLEMENT,
     F_END_TURN,
     F_KNIGHT,
     F_MOVE_SHIP,
     F_ROAD_BUILDING,
     F_SETTLEMENT,
     KNIGHT,
-    ROAD,
-    ROADS,
     ROBBER_ROLL,
     SHIP,
 )
-from ..catan.decisions import choose_free_piece, choose_knight_before_roll, choose_opening_road, choose_opening_site
+from ..catan.decisions import choose_free_piece, choose_knight_before_roll, choose_opening_site
 from ..catan.dice import roll_dice
 from ..catan.legal import arguments, init_legal, nth_edge, playable
-from ..catan.play import STOPPED, knight_step, seven_step, start_turn
+from ..catan.play import STOPPED, knight_step, opening_settlement, seven_step, start_turn
 from ..catan.rules import can_settle, hand_size
 from ..catan.scoring import update_routes
-from ..catan.setup import place_settlement
 from ..catan.state import log
 from .constants import EV_BID, EV_PASS, EV_WALL_CHIP, F_HOTEL, F_WALL_PIECE, LOWER, MAUERSPECHT
 from .decisions import (
@@ -277,26 +271,6 @@ def place_opening_berlin(pl, seats):
             n = hotelier_site(st, bd, ba, sites, m, prm, p)
         if step < P:
             first_side[p] = ba.node_side[n]
-        place_settlement(st, tally, bd, p, n)
-        log(lg, -1, p, EV_SETUP_SETTLEMENT, n, 0, 0)
-        if step >= P:
-            for k in range(3):
-                h = bd.node_hexes[n, k]
-                if h >= 0 and st.hex_terrain[h] < DESERT and st.bank[st.hex_terrain[h]] > 0:
-                    st.hands[p, st.hex_terrain[h]] += 1
-                    tally.received[p, st.hex_terrain[h]] += 1
-                    st.bank[st.hex_terrain[h]] -= 1
-        m = 0
-        for k in range(3):
-            e = bd.node_edges[n, k]
-            if e >= 0 and bd.edge_land[e] and st.edge_owner[e] < 0:
-                sites[m] = e
-                m += 1
-        if m > 0:
-            e = choose_opening_road(st, sites, m)
-            st.edge_owner[e] = p
-            st.edge_kind[e] = ROAD
-            st.left[p, ROADS] -= 1
-            log(lg, -1, p, EV_SETUP_ROAD, e, 0, 0)
+        opening_settlement(st, tally, bd, lg, p, n, step >= P, sites)
     init_legal(st, bd)
     route_flags(st, bd, ba)
