@@ -217,7 +217,7 @@ def _scenario_target(st, bd, ba, wl, p, code):
     return best
 
 
-@block(_nrt=False)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def choose_berlin_action(pl, seats, p, code, total):
     """An action after the roll in the play pl (state.Play) as (family, index). random and weighted: the engine's
     choice over every family (the scenario's included). builder, specht and hotelier: _own_pick, else the engine's

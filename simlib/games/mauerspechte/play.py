@@ -74,7 +74,7 @@ def play_on(pl, seats, turn, stop):
     return turn, winner
 
 
-@block(_nrt=False)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def play_turn(pl, seats, turn):
     """Player turn % P's turn; returns him if he has the win threshold before one of his steps, else -1."""
     p = turn % pl.st.hands.shape[0]
