@@ -234,13 +234,17 @@ def _check_lake(lake: Lake) -> None:
     if not lake.fs.isdir(lake.path("runs")):
         raise SimlibError(f"no lake at {where}: the folder has no runs table (simulate into it first, or give --lake)")
 
+# The table format is for reading in a terminal; DuckDB's own limit (an unsigned 64-bit count) fails with a
+# traceback beyond it.
+MAX_SHOWN_ROWS = 1_000_000
+
 
 def run_query(sql: str, lake: Lake | Path | str, marts: Path, fmt: str = "table", output: str | None = None,
               max_rows: int = 40, timeout: float = SQL_TIMEOUT) -> None:
     """Run one query and show or write its result. The query runs in a thread of its own while this one waits:
     Ctrl-C, or `timeout` seconds (0: none), interrupts DuckDB at once, whatever it is doing."""
-    if max_rows < 1:
-        raise SimlibError(f"--max-rows must be at least 1, not {max_rows}")
+    if not 1 <= max_rows <= MAX_SHOWN_ROWS:
+        raise SimlibError(f"--max-rows must be 1 to {MAX_SHOWN_ROWS:,} (more rows: --format csv), not {max_rows}")
     if not (timeout >= 0 and math.isfinite(timeout)):
         raise SimlibError(f"--timeout must be a number of seconds, 0 or more (0: no limit), not {timeout}")
     lake = Lake.at(lake)

@@ -29,7 +29,7 @@ from simlib.analysis.pipeline import build
 from simlib.analysis.report import build_report
 from simlib.cli import main
 
-from support.digests import build_small_lake
+from support.digests import small_lake
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WIDTH, HEIGHT, MAX_SHOT_HEIGHT = 1280, 900, 16000
@@ -73,7 +73,7 @@ class Report:
 def report(tmp_path_factory) -> Report:
     """A small report of every game, drawn in this process (workers=1) so that its figure warnings are caught."""
     root = tmp_path_factory.mktemp("browser")
-    lake, marts = build_small_lake(root / "data")
+    lake, marts = small_lake(tmp_path_factory, root / "data")
     # A sweep too, so that the What-if page is drawn and checked (the lake's marts are built again over it).
     assert main(["sweep", "mauer", "--vary", "penalty_tower=12", "--players", "4", "--policies", "random",
                  "--plays", "300", "--lake", str(lake), "--no-report", "--quiet"]) == 0

@@ -11,7 +11,7 @@ import pytest
 import simlib
 from simlib.core.errors import SimlibError
 
-from support.digests import build_small_lake
+from support.digests import small_lake
 from support.paths import REPO
 
 README = (REPO / "README.md").read_text()
@@ -20,7 +20,7 @@ README = (REPO / "README.md").read_text()
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("notebook")
-    build_small_lake(root / "data")  # data/lake and data/marts, as `make report` leaves them
+    small_lake(tmp_path_factory, root / "data")  # data/lake and data/marts, as `make report` leaves them
     return root
 
 

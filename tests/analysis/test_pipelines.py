@@ -276,10 +276,10 @@ def test_a_shared_model_may_not_read_a_game_model(tmp_path):
         load_models({None: shared, "mauer": game})
 
 
-def test_editing_one_games_model_recomputes_only_it(tmp_path):
-    from support.digests import build_small_lake
+def test_editing_one_games_model_recomputes_only_it(tmp_path, tmp_path_factory):
+    from support.digests import small_lake
 
-    lake, _ = build_small_lake(tmp_path / "made")
+    lake, _ = small_lake(tmp_path_factory, tmp_path / "made")
     folders = {None: tmp_path / "p" / "shared", "mauer": tmp_path / "p" / "mauer",
                "mauerbruch": tmp_path / "p" / "mauerbruch"}
     shutil.copytree(PIPELINES, tmp_path / "p", ignore=shutil.ignore_patterns("catan", "__pycache__"))

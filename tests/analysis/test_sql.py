@@ -69,13 +69,13 @@ def test_files_outside_the_lake_cannot_be_read(data):
     assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
 
 
-def test_lake_views_have_one_type_per_column_and_per_game_views_only_their_columns(tmp_path):
+def test_lake_views_have_one_type_per_column_and_per_game_views_only_their_columns(tmp_path, tmp_path_factory):
     from simlib.analysis.sql import open_readonly
     from simlib.core.registry import get_game
 
-    from support.digests import build_small_lake
+    from support.digests import small_lake
 
-    lake, marts = build_small_lake(tmp_path)
+    lake, marts = small_lake(tmp_path_factory, tmp_path)
     con = open_readonly(lake, marts)
     types = {name: type_ for name, type_, *_ in con.execute("describe seats").fetchall()}
     # score is int16 in Die Mauer and Mauerbruch, int8 in Catan; policy is dictionary<int8> or <int16>

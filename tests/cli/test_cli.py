@@ -301,12 +301,15 @@ def test_sql_over_a_missing_lake_is_an_error_naming_it(tmp_path):
                                         f"(simulate into it first, or give --lake)"]
 
 
-def test_sql_takes_one_statement_and_a_positive_row_count(small_lake):
+def test_sql_takes_one_statement_and_a_row_count_in_range(small_lake):
     done = sql(small_lake, "select 1; select 2")
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr.splitlines() == ["simlib: query error: 2 statements given: simlib sql runs one at a time"]
-    done = sql(small_lake, "select 1", "--max-rows", "-1")
-    assert done.returncode == 2 and done.stderr.splitlines() == ["simlib: error: --max-rows must be at least 1, not -1"]
+    for rows in ("-1", "0", "1000001", str(2**64)):  # 2**64: beyond DuckDB's count, found by the fuzz
+        done = sql(small_lake, "select 1", "--max-rows", rows)
+        assert done.returncode == 2 and done.stderr.splitlines() == [
+            f"simlib: error: --max-rows must be 1 to 1,000,000 (more rows: --format csv), not {rows}"]
+    assert sql(small_lake, "select 1", "--max-rows", "1000000").returncode == 0
 
 
 def test_sql_csv_into_a_closed_pipe_ends_quietly(small_lake):

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from support.digests import RECORDED, build_small_lake, mart_digests, table_digests
+from support.digests import RECORDED, small_lake, mart_digests, table_digests
 
 EXPECTED = json.loads(RECORDED.read_text())
 
@@ -21,7 +21,7 @@ def test_games_and_seats_tables_are_unchanged():
 
 @pytest.fixture(scope="module")
 def marts(tmp_path_factory):
-    _, marts = build_small_lake(tmp_path_factory.mktemp("digests"))
+    _, marts = small_lake(tmp_path_factory, tmp_path_factory.mktemp("digests"))
     return mart_digests(marts)
 
 

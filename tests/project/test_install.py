@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from support.digests import build_small_lake
+from support.digests import small_lake
 from support.paths import REPO
 
 _SKIP_ANYWHERE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", "build", "dist", ".pytest_cache",
@@ -54,7 +54,7 @@ def _venv_with_wheel(root: Path) -> Path:
 def installed(tmp_path_factory):
     root = tmp_path_factory.mktemp("install")
     venv = _venv_with_wheel(root)
-    build_small_lake(root / "made")  # simulated with this checkout; the installed simlib only reads it
+    small_lake(tmp_path_factory, root / "made")  # simulated with this checkout; the installed simlib only reads it
     elsewhere = root / "elsewhere"
     elsewhere.mkdir()
     return venv, root / "made" / "lake", elsewhere

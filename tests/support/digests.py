@@ -14,9 +14,12 @@ up in another order), and column types are part of the digest up to integer widt
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import math
+import os
+import shutil
 import sys
 import tempfile
 from decimal import Decimal
@@ -231,6 +234,25 @@ def build_small_lake(root: Path) -> tuple[Path, Path]:
     result = build(lake, marts, root / "simlib.duckdb")
     assert result.test_failures == [], result.test_failures
     return lake, marts
+
+
+def small_lake(tmp_path_factory, dest: Path) -> tuple[Path, Path]:
+    """build_small_lake's lake and marts copied into dest/lake and dest/marts; returns both paths. Built once per
+    test session: pytest-xdist's workers share a folder beside their own temporary ones (one run's id names it)
+    and the first to take its lock builds while the others wait (a build is about 20 s, and six modules use it)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent / f"small-lake-{run}" if run else base / "small-lake"
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "built").exists():
+            build_small_lake(shared / "made")
+            (shared / "built").touch()
+    dest.mkdir(parents=True, exist_ok=True)
+    for part in ("lake", "marts"):
+        shutil.copytree(shared / "made" / part, dest / part)
+    return dest / "lake", dest / "marts"
 
 
 def mart_digests(marts: Path) -> dict[str, str]:
