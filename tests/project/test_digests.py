@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from support.digests import RECORDED, small_lake, mart_digests, table_digests
+from support.digests import RECORDED, mart_digests, small_lake, table_digests
 
 EXPECTED = json.loads(RECORDED.read_text())
 
