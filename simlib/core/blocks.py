@@ -13,6 +13,10 @@ Python entry point and a C entry point. For the games' blocks both defaults cost
   goes to a twin compiled on the first such call, with its own cache files.
 - The C entry point (for passing a compiled function as a value) is never used: no version has one.
 
+A block that tests step from Python as well as kernels call (a turn's steps, a search's decision: tests of the
+searches' hygiene) is declared `block(python=True)`: its one version has the Python entry point, because its twin
+would compile again all it inlines (Catan's turn and search, a minute or two of a fresh `make test`).
+
 The compiled code is the same either way: the entry points only wrap it, and a constant argument is the
 same value as a variable holding it.
 """
@@ -36,7 +40,9 @@ class _Block(CPUDispatcher):
 
     def __call__(self, *args, **kwargs):
         """A call from Python: the compiled versions here have no Python entry point (Numba would jump to
-        the missing one), so the twin takes it."""
+        the missing one), so the twin takes it; unless the block has one (python=True)."""
+        if self._python_entry:
+            return super().__call__(*args, **kwargs)
         twin = self.__dict__.get("_from_python")
         if twin is None:
             twin = self._from_python = _python_twin(self.py_func, self._block_options)
@@ -74,16 +80,18 @@ def _python_twin(function: Callable, options: dict) -> CPUDispatcher:
     return nb.njit(cache=True, no_cfunc_wrapper=True, **options)(twin)
 
 
-def block(**options) -> Callable:
-    """`nb.njit(cache=True, **options)` for a kernel's compiled function, typed and wrapped as the module says.
-    Inline ones (never compiled on their own) are plain `nb.njit`, but for those a rollout decider closes over
-    (`@block(inline="always")`: see closable)."""
+def block(python: bool = False, **options) -> Callable:
+    """`nb.njit(cache=True, **options)` for a kernel's compiled function, typed and wrapped as the module says
+    (python: with the Python entry point, for a block stepped from Python too). Inline ones (never compiled on
+    their own) are plain `nb.njit`, but for those a rollout decider closes over (`@block(inline="always")`: see
+    closable)."""
 
     def declare(function):
-        dispatcher = nb.njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True, **options)(function)
+        dispatcher = nb.njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=not python, **options)(function)
         if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT (a plain function then)
             dispatcher.__class__ = _Block
             dispatcher._block_options = options
+            dispatcher._python_entry = python
         return dispatcher
 
     return declare
