@@ -172,7 +172,7 @@ def pay_claims(roll, st, bd, claims):
                 claims[p, 1, r] = 0
 
 
-@block(_nrt=False, inline="always")
+@block(_nrt=False)
 def _pay_lone_claim(roll, r, p, st, bd, received):
     """Player p alone is entitled to resource r and the bank is short: what is left, building by building in
     board order."""
@@ -437,7 +437,7 @@ def settle(p, n, node_owner, node_level, left, rate, harbour_rate, harbour_resou
         rate[p, harbour_resource[n]] = min(rate[p, harbour_resource[n]], harbour_rate[n])
 
 
-@block(_nrt=False, inline="always")
+@block(_nrt=False)
 def movable_ships(p, turn, st, bd, mv_ship, mv_count):
     """Ships p may move (at an open end of a route, not built this turn) into mv_ship, how many destinations
     each has into mv_count; returns how many. Moving ship s changes the legality only of edges at s's two
@@ -477,7 +477,7 @@ def movable_ships(p, turn, st, bd, mv_ship, mv_count):
     return n_mv
 
 
-@block(_nrt=False, inline="always")
+@block(_nrt=False)
 def ship_destination(x, a, p, st, bd):
     """The x-th edge (from 0) where p may put his ship from edge a once it is lifted. Only the edges
     sharing a node with a can answer differently than the legal-ship flags kept for p, so only those
