@@ -454,6 +454,11 @@ def test_cards_received_per_roll_match_the_dice_probabilities():
     assert half_width < 0.05 * np.mean(expectations)  # sharp enough: the interval is within 5% of the expectation
 
 
+# What rules.movable_ships reads of a state. At module level: Numba's cache finds a compile for a NamedTuple type
+# only when the type is the same class in the next session (defined in the fixture, every run compiled it again).
+Ships = namedtuple("Ships", "edge_owner edge_kind edge_turn node_owner legal_edge n_legal_edge")
+
+
 @pytest.fixture(scope="module")
 def ships_that_may_move():
     """At the start of every turn of 8 games whose mover has ships: the ships he may move by the kernel's
@@ -467,7 +472,6 @@ def ships_that_may_move():
 
     board = load_board("standard")
     bd = board_arrays(board)
-    Ships = namedtuple("Ships", "edge_owner edge_kind edge_turn node_owner legal_edge n_legal_edge")
     n_edges = len(board.edge_nodes)
     seen = []
 
