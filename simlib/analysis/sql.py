@@ -234,8 +234,8 @@ def _check_lake(lake: Lake) -> None:
     if not lake.fs.isdir(lake.path("runs")):
         raise SimlibError(f"no lake at {where}: the folder has no runs table (simulate into it first, or give --lake)")
 
-# The table format is for reading in a terminal; DuckDB's own limit (an unsigned 64-bit count) fails with a
-# traceback beyond it.
+
+# The table format is for reading in a terminal: more rows are --format csv's job.
 MAX_SHOWN_ROWS = 1_000_000
 
 

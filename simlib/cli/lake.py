@@ -28,7 +28,8 @@ def add_commands(sub) -> None:
     p.add_argument("--format", choices=("table", "csv", "json", "parquet"), default="table",
                    help="table (readable, on the terminal), csv, json or parquet (needs --output)")
     p.add_argument("--output", metavar="FILE", help="write the result to this file instead of the terminal")
-    p.add_argument("--max-rows", type=flags.integer, default=40, help="rows shown in table format (default 40)")
+    p.add_argument("--max-rows", type=flags.integer, default=40,
+                   help="rows shown in table format, 1 to 1,000,000 (default 40)")
     p.add_argument("--timeout", type=flags.seconds, default=SQL_TIMEOUT,
                    help=f"stop a query after this many seconds (default {SQL_TIMEOUT:g}; 0: no limit)")
     flags.add_lake(p)

@@ -14,8 +14,9 @@ Python entry point and a C entry point. For the games' blocks both defaults cost
 - The C entry point (for passing a compiled function as a value) is never used: no version has one.
 
 A block that tests step from Python as well as kernels call (a turn's steps, a search's decision: tests of the
-searches' hygiene) is declared `block(python=True)`: its one version has the Python entry point, because its twin
-would compile again all it inlines (Catan's turn and search, a minute or two of a fresh `make test`).
+searches' hygiene) is declared `block(python_entry=True)`: its versions (one per signature) have the Python entry
+point, because its twin would compile again all it inlines (Catan's turn and search, minutes of a fresh `make
+test`).
 
 The compiled code is the same either way: the entry points only wrap it, and a constant argument is the
 same value as a variable holding it.
@@ -33,6 +34,7 @@ from numba.core.registry import CPUDispatcher
 
 
 class _Block(CPUDispatcher):
+    _python_entry = False  # block(python_entry=True) sets it on the dispatcher
     def get_call_template(self, args, kws):
         """A call from compiled code: typed for the arguments' plain types."""
         return super().get_call_template(tuple(types.unliteral(a) for a in args),
@@ -40,7 +42,7 @@ class _Block(CPUDispatcher):
 
     def __call__(self, *args, **kwargs):
         """A call from Python: the compiled versions here have no Python entry point (Numba would jump to
-        the missing one), so the twin takes it; unless the block has one (python=True)."""
+        the missing one), so the twin takes it; unless the block has one (python_entry=True)."""
         if self._python_entry:
             return super().__call__(*args, **kwargs)
         twin = self.__dict__.get("_from_python")
@@ -80,18 +82,19 @@ def _python_twin(function: Callable, options: dict) -> CPUDispatcher:
     return nb.njit(cache=True, no_cfunc_wrapper=True, **options)(twin)
 
 
-def block(python: bool = False, **options) -> Callable:
+def block(python_entry: bool = False, **options) -> Callable:
     """`nb.njit(cache=True, **options)` for a kernel's compiled function, typed and wrapped as the module says
-    (python: with the Python entry point, for a block stepped from Python too). Inline ones (never compiled on
+    (python_entry: with the Python entry point, for a block stepped from Python too). Inline ones (never compiled on
     their own) are plain `nb.njit`, but for those a rollout decider closes over (`@block(inline="always")`: see
     closable)."""
 
     def declare(function):
-        dispatcher = nb.njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=not python, **options)(function)
+        dispatcher = nb.njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=not python_entry,
+                             **options)(function)
         if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT (a plain function then)
             dispatcher.__class__ = _Block
             dispatcher._block_options = options
-            dispatcher._python_entry = python
+            dispatcher._python_entry = python_entry
         return dispatcher
 
     return declare

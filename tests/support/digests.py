@@ -237,21 +237,22 @@ def build_small_lake(root: Path) -> tuple[Path, Path]:
 
 
 def small_lake(tmp_path_factory, dest: Path) -> tuple[Path, Path]:
-    """build_small_lake's lake and marts copied into dest/lake and dest/marts; returns both paths. Built once per
-    test session: pytest-xdist's workers share a folder beside their own temporary ones (one run's id names it)
-    and the first to take its lock builds while the others wait (a build is about 20 s, and six modules use it)."""
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    """build_small_lake's folder copied into dest as `make report` leaves data/ (the lake, the marts' link and
+    generation, their cache; not the database, whose views name the shared lake); returns dest/lake and dest/marts.
+    Built once per test session: pytest-xdist's workers share a folder beside their own temporary ones and the
+    first to take its lock builds while the others wait (a build is about 20 s, and six modules use it). A build
+    is renamed into place whole, so a failed one leaves nothing a later module would take for a lake."""
     base = tmp_path_factory.getbasetemp()
-    shared = base.parent / f"small-lake-{run}" if run else base / "small-lake"
+    shared = base.parent / "small-lake" if os.environ.get("PYTEST_XDIST_WORKER") else base / "small-lake"
     shared.mkdir(exist_ok=True)
     with open(shared / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (shared / "built").exists():
-            build_small_lake(shared / "made")
-            (shared / "built").touch()
-    dest.mkdir(parents=True, exist_ok=True)
-    for part in ("lake", "marts"):
-        shutil.copytree(shared / "made" / part, dest / part)
+        if not (shared / "made").exists():
+            building = Path(tempfile.mkdtemp(dir=shared))
+            build_small_lake(building)
+            building.rename(shared / "made")
+    shutil.copytree(shared / "made", dest, symlinks=True, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("simlib.duckdb", "*.toml", ".marts.lock"))
     return dest / "lake", dest / "marts"
 
 

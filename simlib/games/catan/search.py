@@ -85,12 +85,12 @@ def new_work(bd, rules, n):
 # The search calls the play's inline turn blocks through these, so that each is compiled once for it (inlined
 # at every call, they made the search kernel's first compile take many minutes).
 
-@block(python=True, _nrt=False)
+@block(python_entry=True, _nrt=False)
 def steps(pl, seats, turn, p, rolled, seat_codes, stop_code):
     return turn_steps(pl, seats, turn, p, rolled, seat_codes, stop_code)
 
 
-@block(python=True, _nrt=False)
+@block(python_entry=True, _nrt=False)
 def choice(pl, turn, p, code, family, index):
     return apply_choice(pl, turn, p, code, family, index)
 
@@ -281,7 +281,7 @@ def rollout_value(at):
 decide_action = rollout_decider(candidates, base_action, copy_play, determinize_copy, play_candidate, rollout_value)
 
 
-@block(python=True)
+@block(python_entry=True)
 def search_action(at, budget):
     """The action (family, index) search seat at.me takes after its roll (the real play's scratch left listing its
     actions, as its base policy's decision leaves it)."""

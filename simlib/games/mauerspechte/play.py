@@ -84,7 +84,7 @@ def play_turn(pl, seats, turn):
     return turn_steps(pl, seats, turn, p, False, seats.codes, -1)
 
 
-@block(python=True, _nrt=False)  # stepped from Python by the search's tests
+@block(python_entry=True, _nrt=False)  # stepped from Python by the search's tests
 def turn_steps(pl, seats, turn, p, rolled, seat_codes, stop_code):
     """The player's steps, from before the roll or after it (`rolled`): returns him if he has the win threshold
     before one of them, -1 when he ended his turn, or STOPPED when he is to choose an action after the roll and

@@ -49,7 +49,7 @@ def new_work(setup, n_players):
                 np.zeros(setup.rules.dev_deck.sum(), np.int64), np.zeros(n_players), plan_arrays())
 
 
-@block(python=True, _nrt=False)
+@block(python_entry=True, _nrt=False)
 def choice(pl, turn, p, code, family, index):
     """play.apply_choice (a knight's robber on rules.knight_goes's board), compiled once for the search."""
     board = knight_goes(pl.st, pl.bd, pl.to_west, pl.to_east, pl.ba, pl.br, pl.wl)
@@ -119,7 +119,7 @@ def rollout_value(at):
 decide_action = rollout_decider(candidates, base_action, copy_play, determinize_copy, play_candidate, rollout_value)
 
 
-@block(python=True)
+@block(python_entry=True)
 def search_action(at, budget):
     """The action (family, index) search seat at.me takes after its roll (the real play's scratch left listing its
     actions, as its base policy's decision leaves it)."""
