@@ -412,7 +412,10 @@ def test_fuzz_the_command_line_one_line_and_exit_2_never_a_traceback_nor_a_write
         elif command not in ("params", "policies"):
             argv += ["--lake", str(lake)]
         out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()  # sql writes csv to its buffer
+        # The runner as each caller holds it: design/evaluate.py imported `run` by name, and a patch of the runner
+        # alone missed it once a test before the fuzz had imported that module (the fuzz then ran tune searches).
         with mock.patch("simlib.core.runner.run", _would_simulate), \
+                mock.patch("simlib.design.evaluate.run", _would_simulate), \
                 mock.patch("simlib.core.runner.compile_kernels", lambda *a, **k: None), \
                 mock.patch.dict(os.environ, {"SIMLIB_DASK_SCHEDULER": ""}), \
                 contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
