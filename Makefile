@@ -7,6 +7,11 @@ LAKE ?= data/lake
 # The default batch is each game's report_batch.toml; SCALE multiplies every run's plays
 # (make report SCALE=0.1 for a quick look, SCALE=4 for tighter intervals).
 SCALE ?= 1
+# Bytecode is written beside the modules it is compiled from (the venv's and the tree's __pycache__, which git
+# ignores), even where the environment says PYTHONDONTWRITEBYTECODE=1 (as this machine's does): else every Python
+# process compiled each module it imports from source again, scipy's and pandas' included (5 of `simlib report`'s
+# 11 s on a small lake; docs/compile.md)
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: install install-dev test test-fast lint report ladder simulate pipeline bench bench-ab bench-compile bench-pairing calibrate docs clean
 
