@@ -13,10 +13,10 @@ Python entry point and a C entry point. For the games' blocks both defaults cost
   goes to a twin compiled on the first such call, with its own cache files.
 - The C entry point (for passing a compiled function as a value) is never used: no version has one.
 
-A block that tests step from Python as well as kernels call (a turn's steps, a search's decision: tests of the
-searches' hygiene) is declared `block(python_entry=True)`: its versions (one per signature) have the Python entry
-point, because its twin would compile again all it inlines (Catan's turn and search, minutes of a fresh `make
-test`).
+A block that tests step from Python as well as kernels call (a turn's steps, a search's decision, the set-up and
+the search's work a test of the searches builds) is declared `block(python_entry=True)`: its versions (one per
+signature) have the Python entry point, because its twin would compile again all it inlines (Catan's turn and
+search, minutes of a fresh `make test`).
 
 The compiled code is the same either way: the entry points only wrap it, and a constant argument is the
 same value as a variable holding it.

@@ -73,7 +73,7 @@ class Decision(NamedTuple):
     work: Work
 
 
-@block()
+@block(python_entry=True)
 def new_search_work(st, lineup):
     n, n_tiles = st.hands.shape[0], st.bonus_order.shape[0]
     rollouts = Lineup(np.empty(n, np.int64), np.empty((n, lineup.params.shape[1])), lineup.defaults)
@@ -132,7 +132,7 @@ def _shuffle_under(a, top, key, draw_turn, drawn, stream):
         shuffle(a[top + 1:], n - top - 1, key, draw_turn, drawn, stream)
 
 
-@block(_nrt=False)
+@block(python_entry=True, _nrt=False)
 def candidates(at):
     """The main actions the seat may take now (its free actions played) into at.work.cand: every build it can
     pay, then drawing two. Returns how many."""
@@ -179,7 +179,7 @@ def copy_turn(at):
     begin_draws(sim.draw_turn, sim.drawn, at.turn)
 
 
-@block(_nrt=False)
+@block(python_entry=True, _nrt=False)
 def determinize(at, key):
     """In the rollouts' copy, what the seat has not seen dealt again (the module's docstring), with draws keyed by
     `key` and the copy's draw turn and counts, each pile from the stream that shuffled it. The result depends only
@@ -227,7 +227,7 @@ def rollout_value(at):
 decide_turn = rollout_decider(candidates, base_choice, copy_turn, determinize, play_candidate, rollout_value)
 
 
-@block()
+@block(python_entry=True)
 def search_turn(st, wk, setup, lineup, key, work):
     """The main action of the search seat to move (its free actions played): a row of work.cand (play.py's
     PL_*). Its parameters in `lineup`: budget, base policy, horizon (turns a rollout plays before it is scored by

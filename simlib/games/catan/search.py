@@ -74,7 +74,7 @@ class Decision(NamedTuple):
     work: Work
 
 
-@block()
+@block(python_entry=True)
 def new_work(bd, rules, n):
     sim = Play(new_state(bd, rules, n), new_tally(n), rules, bd, new_scratch(bd, n, N_FAMILIES),
                observed_log(np.zeros((0, EV_COLS), np.int32), 0, n))

@@ -41,7 +41,7 @@ from .state import Play, copy_board_flags, copy_wall, engine, new_wall
 from .wall import berlin_points
 
 
-@block()
+@block(python_entry=True)
 def new_work(setup, n_players):
     """A search's work space, allocated once per kernel call."""
     sim = new_play(setup, observed_log(np.zeros((0, EV_COLS), np.int32), 0, n_players), n_players)
@@ -187,7 +187,7 @@ def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, setup, e
     return out, bo
 
 
-@block()
+@block(python_entry=True)
 def play_from_opening(seed, first_play, n_plays, max_turns, seats, setup, as_rollout):
     """Each play's state after the opening (the engine's and the wall's), copied and played on to the end with the
     seats' scripted policies: with the play's own draws (`as_rollout` False: the kernel's play, which a test

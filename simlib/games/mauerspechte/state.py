@@ -177,7 +177,7 @@ def side_board(bd, land_hexes):
         harbour_rate=bd.harbour_rate, harbour_resource=bd.harbour_resource)
 
 
-@block(_nrt=True)  # said, not inherited from the search's decider: a slice's copy may allocate
+@block(python_entry=True, _nrt=True)  # said, not inherited from the search's decider: a slice's copy may allocate
 def copy_wall(src, dst):
     """dst := src, field by field (a search's rollout plays on a copy)."""
     dst.level[:] = src.level

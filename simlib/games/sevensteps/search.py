@@ -143,7 +143,7 @@ def _add_chains(at, aid, a, b, draws, k):
     return k
 
 
-@block(_nrt=True)  # said, not inherited from the decider: it allocates
+@block(python_entry=True, _nrt=True)  # said, not inherited from the decider: it allocates
 def candidates(at):
     """The seat's turn plans into at.work.cand (module docstring), the base policy's own first (a random base has
     none); how many. With an empty hand the one plan is a pass. The candidates' own ties are draws of a key of
@@ -183,7 +183,7 @@ def copy_play(at):
     copy_state(at.st, at.work.sim)
 
 
-@block(_nrt=True)  # said, not inherited from the decider: it allocates
+@block(python_entry=True, _nrt=True)  # said, not inherited from the decider: it allocates
 def redeal(st, seat, key):
     """Re-deal what `seat` has not seen (module docstring): a rollout's set-up, draws of `key` in turn -1."""
     n, draw_turn, drawn = st.hands.shape[0], st.draw_turn, st.drawn
