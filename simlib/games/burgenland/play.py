@@ -327,7 +327,7 @@ def draw_two(rec, s, st, key):
         rec[C.EV_GAINED + g] = card
 
 
-@block(python_entry=True, _nrt=False)
+@block(_nrt=False)
 def start_play(st, setup, rec, key, events, row):
     """A play set up and dealt (`set_up`, then each seat's `deal`), no turn played. Returns the next event row."""
     set_up(st, setup, key)
@@ -341,7 +341,7 @@ def start_play(st, setup, rec, key, events, row):
     return row
 
 
-@block(python_entry=True, _nrt=False)
+@block(_nrt=False)
 def play_turns(st, wk, setup, lineup, free, key, until, events, row):
     """Turns from the state on until the play ends or `until` says (Until), the seats playing `lineup`'s
     policies; the turn's free actions are those of `free`'s (a search seat's base policy). A stop where a seat is

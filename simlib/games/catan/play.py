@@ -190,7 +190,7 @@ def rob(pl, turn, p, hex_):
         steal(st, pl.tally, pl.lg, turn, p, choose_victim(st, scratch.candidates, m))
 
 
-@block(python_entry=True, _nrt=False)
+@block(_nrt=False)
 def place_opening(pl, seats):
     """Set-up in snake order (0, 1, .., 1, 0): a settlement and a road beside it each; the second
     settlement yields one card per producing hex beside it (while the bank has it)."""

@@ -38,7 +38,7 @@ def start_play(st, tally, key):
     tally.rolls[:] = 0
 
 
-@block(python_entry=True)
+@block()
 def deal_board(st, bd, scratch, lg):
     """The board block: drawn terrain shuffled over its hexes, tokens along the spiral skipping the
     desert, the robber on the desert; one `hex` event per land hex; the pips per hex and node. The play's

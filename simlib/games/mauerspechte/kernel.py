@@ -57,7 +57,7 @@ def new_berlin_outputs(n_plays, P):
         parades=np.zeros((n_plays, MAX_CHIPS, 5), np.int32), n_parades=np.zeros(n_plays, i16))
 
 
-@block(python_entry=True)
+@block()
 def new_play(setup, lg, n_players):
     """A play's arrays for one kernel call (its own board: the wall changes the board's flags), logging to lg."""
     bd = play_board(setup.bd, setup.ba)
@@ -67,7 +67,7 @@ def new_play(setup, lg, n_players):
                 new_scratch(bd, n_players, N_FAMILIES), lg)
 
 
-@block(python_entry=True)
+@block()
 def start_berlin(pl, key):
     """A play begins: its key, Berlin's board, the wall laid, a new game (the opening is play's)."""
     start_play(pl.st, pl.tally, key)

@@ -243,7 +243,7 @@ def love_parade(st, wl, br, lg, turn, p, codes, prm, missing):
     sell_chip(st, wl, lg, turn, leader, bid, bid_mask, missing)
 
 
-@block(python_entry=True, _nrt=False)
+@block(_nrt=False)
 def place_opening_berlin(pl, seats):
     """Snake order (0, 1, .., 1, 0): a settlement and a road beside it each; a player's second settlement on
     the other side of the wall from his first (any side if none is left there); the second yields as usual."""

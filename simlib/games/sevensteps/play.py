@@ -310,7 +310,7 @@ def final_tiles(held, unused_tile_points, seat_out):
         seat_out[SCORE, s] += seat_out[TILE_POINTS, s]
 
 
-@block(python_entry=True, _nrt=False)
+@block(_nrt=False)
 def play_on(st, setup, lineup, key, plan, until, events, work):
     """Turns of the play with the seats' policies (`lineup`) until it ends (then the unused tiles score), or
     `until` says. `plan` (when plan[PL_SET]) is a search's choice for the first turn, whose tile pile and
