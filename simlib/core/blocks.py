@@ -13,8 +13,8 @@ Python entry point and a C entry point. For the games' blocks both defaults cost
   goes to a twin compiled on the first such call, with its own cache files.
 - The C entry point (for passing a compiled function as a value) is never used: no version has one.
 
-A block that tests step from Python as well as kernels call (a turn's steps, a search's decision, the set-up and
-the search's work a test of the searches builds) is declared `block(python_entry=True)`: its versions (one per
+A block that tests step from Python as well as kernels call (a turn's steps, a search's decision, and the
+search-only blocks a test of the searches builds: its work, candidates, determinizing and copies) is declared `block(python_entry=True)`: its versions (one per
 signature) have the Python entry point, because its twin would compile again all it inlines (Catan's turn and
 search, minutes of a fresh `make test`).
 
