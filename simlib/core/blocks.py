@@ -14,9 +14,10 @@ Python entry point and a C entry point. For the games' blocks both defaults cost
 - The C entry point (for passing a compiled function as a value) is never used: no version has one.
 
 A block that tests step from Python as well as kernels call (a turn's steps, a search's decision, and the
-search-only blocks a test of the searches builds: its work, candidates, determinizing and copies) is declared `block(python_entry=True)`: its versions (one per
-signature) have the Python entry point, because its twin would compile again all it inlines (Catan's turn and
-search, minutes of a fresh `make test`).
+search-only blocks a test of the searches builds: its work, candidates, determinizing and copies) is declared
+`block(python_entry=True)`: its versions (one per signature) have the Python entry point, because its twin would
+compile again all it inlines (Catan's turn and search, minutes of a fresh `make test`). Blocks the scripted
+kernels compile keep the twin: an entry point costs every kernel that compiles the block (docs/compile.md).
 
 The compiled code is the same either way: the entry points only wrap it, and a constant argument is the
 same value as a variable holding it.
