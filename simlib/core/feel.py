@@ -1,0 +1,180 @@
+"""How a play feels: who leads when, comebacks, decisiveness and drama, read from the standing (docs/statistics.md,
+"How a play feels").
+
+A game's kernel keeps each play's standing after every turn in a [max turns, seats] array, oriented so that more
+is better (a game counting penalty points records them negated), and at the play's end calls `record_feel` with
+the turns played and the winner. The features land in a `Feel` of per-play arrays, one row per play. A play
+without a single winner gets none: its floats are NaN and its integers -1, null in the lake (`FEEL_FIELDS`, the
+games table's columns, and `feel_columns`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pyarrow as pa
+
+from .blocks import block
+from .lake import described
+
+TENTHS = 10
+QUARTERS = 3  # the single leader at 1/4, 1/2 and 3/4 of the play
+NO_SEAT = -1
+
+
+class Feel(NamedTuple):
+    """Per play (row i): the features of docs/statistics.md's table."""
+    lead_changes: np.ndarray          # [n] int32
+    winner_lead_share: np.ndarray     # [n] float64
+    decided_at: np.ndarray            # [n] float64
+    max_deficit: np.ndarray           # [n] float64, in the standing's unit
+    worst_rank: np.ndarray            # [n] int8
+    drama: np.ndarray                 # [n] float64, in the standing's unit
+    decisive_at: np.ndarray           # [n] float64
+    winner_leads_at: np.ndarray       # [n, TENTHS] bool
+    leader_at_quarter: np.ndarray     # [n, QUARTERS] int8, NO_SEAT when several lead
+    winner_rank_at_half: np.ndarray   # [n] int8
+    winner_last_at_half: np.ndarray   # [n] bool
+
+
+@block()
+def new_feel(n_plays):
+    return Feel(np.full(n_plays, -1, np.int32), np.full(n_plays, np.nan), np.full(n_plays, np.nan),
+                np.full(n_plays, np.nan), np.full(n_plays, -1, np.int8), np.full(n_plays, np.nan),
+                np.full(n_plays, np.nan), np.zeros((n_plays, TENTHS), np.bool_),
+                np.full((n_plays, QUARTERS), NO_SEAT, np.int8), np.full(n_plays, -1, np.int8),
+                np.zeros(n_plays, np.bool_))
+
+
+@block(inline="always")
+def _top(standing, t):
+    n = standing.shape[1]
+    top = standing[t, 0]
+    for p in range(1, n):
+        top = max(top, standing[t, p])
+    return top
+
+
+@block(inline="always")
+def _rank(standing, t, w):
+    """1 + the seats strictly ahead of w after turn t."""
+    ahead = 0
+    for p in range(standing.shape[1]):
+        ahead += standing[t, p] > standing[t, w]
+    return 1 + ahead
+
+
+@block(inline="always")
+def _sole_leader(standing, t):
+    top, leader = _top(standing, t), NO_SEAT
+    for p in range(standing.shape[1]):
+        if standing[t, p] == top:
+            if leader != NO_SEAT:
+                return NO_SEAT
+            leader = p
+    return leader
+
+
+@block(inline="always")
+def _at(turns, num, den):
+    """The turn after which num/den of the play is played: ceil(num * turns / den) - 1."""
+    return -(-num * turns // den) - 1
+
+
+@block()
+def record_feel(feel, i, standing, turns, winner):
+    """Row i of `feel` from the play's standing after each of its `turns` turns (standing[:turns], more is better)
+    and its single winner (anything else: the row keeps its NaN and -1)."""
+    if winner < 0 or turns < 1:
+        return
+    s, w, others_best = standing[:turns], winner, -np.inf
+    changes, leads, gap_sum, max_gap, worst, last_behind, first_past = 0, 0, 0.0, 0.0, 1, -1, -1
+    last_sole = NO_SEAT
+    for t in range(turns):
+        top = _top(s, t)
+        gap = top - s[t, w]
+        sole = _sole_leader(s, t)
+        if sole != NO_SEAT:
+            changes += last_sole != NO_SEAT and sole != last_sole
+            last_sole = sole
+        if gap == 0:
+            leads += 1
+        else:
+            last_behind = t
+        gap_sum += gap
+        max_gap = max(max_gap, gap)
+        worst = max(worst, _rank(s, t, w))
+        for p in range(s.shape[1]):
+            if p != w:
+                others_best = max(others_best, s[t, p])
+    for t in range(turns):  # the threshold is the others' best over the whole play
+        if s[t, w] > others_best:
+            first_past = t
+            break
+    feel.lead_changes[i] = changes
+    feel.winner_lead_share[i] = leads / turns
+    feel.decided_at[i] = (last_behind + 1) / turns
+    feel.max_deficit[i] = max_gap
+    feel.worst_rank[i] = worst
+    feel.drama[i] = gap_sum / turns
+    feel.decisive_at[i] = first_past / turns if first_past >= 0 else 1.0
+    for k in range(TENTHS):
+        t = _at(turns, k + 1, TENTHS)
+        feel.winner_leads_at[i, k] = s[t, w] == _top(s, t)
+    for q in range(QUARTERS):
+        feel.leader_at_quarter[i, q] = _sole_leader(s, _at(turns, q + 1, QUARTERS + 1))
+    half = _at(turns, 1, 2)
+    feel.winner_rank_at_half[i] = _rank(s, half, w)
+    behind = 0
+    for p in range(s.shape[1]):
+        behind += s[half, p] < s[half, w]
+    feel.winner_last_at_half[i] = behind == 0 and _rank(s, half, w) > 1
+
+
+FEEL_FIELDS = [
+    described("lead_changes", pa.int32(), "How often the lead passed from one single leader to another (turns "
+              "with a shared lead neither count nor reset it).", nullable=True),
+    described("winner_lead_share", pa.float64(), "Share of the turns after which the winner was among the leaders.",
+              nullable=True),
+    described("decided_at", pa.float64(), "Share of the play before the winner led for good (0: led after every "
+              "turn; 1: not leading at the end).", nullable=True),
+    described("max_deficit", pa.float64(), "Largest gap between the leaders' standing and the winner's, in the "
+              "standing's unit.", nullable=True),
+    described("worst_rank", pa.int8(), "The winner's worst rank over the play (1: never behind anyone).",
+              nullable=True),
+    described("drama", pa.float64(), "Mean over the turns of the gap between the leaders' standing and the winner's "
+              "(0 where the winner leads).", nullable=True),
+    described("decisive_at", pa.float64(), "Share of the play before the winner's standing first passed the best any "
+              "other seat reached in the play (1: never).", nullable=True),
+    described("winner_leads_at", pa.list_(pa.bool_()), "For each tenth of the play (10 items), whether the winner "
+              "was among the leaders then.", nullable=True),
+    described("leader_at_quarter", pa.list_(pa.int8()), "The single leader's seat at 1/4, 1/2 and 3/4 of the play "
+              "(3 items; null when several lead).", nullable=True),
+    described("winner_rank_at_half", pa.int8(), "The winner's rank at half-time (1 + the seats strictly ahead).",
+              nullable=True),
+    described("winner_last_at_half", pa.bool_(), "At half-time no seat was behind the winner and one was ahead.",
+              nullable=True),
+]
+
+
+def feel_columns(feel: Feel, first_player: np.ndarray | None = None, players: int = 0) -> dict[str, pa.Array]:
+    """The games table's FEEL_FIELDS columns from the kernel's Feel, null for a play without a single winner. A
+    kernel counting in table positions gives each play's `first_player` (seat 0's position) and the `players`, so
+    that the leaders are named by seat."""
+    none = feel.worst_rank < 0
+    n = len(none)
+    leaders = feel.leader_at_quarter.astype(np.int64)
+    if first_player is not None:
+        leaders = np.where(leaders >= 0, (leaders - first_player.astype(np.int64)[:, None]) % players, NO_SEAT)
+    columns = {f.name: pa.array(getattr(feel, f.name), type=f.type, mask=none)
+               for f in FEEL_FIELDS if getattr(feel, f.name).ndim == 1}
+    columns["winner_leads_at"] = _lists(pa.array(feel.winner_leads_at.ravel(), pa.bool_()), n, TENTHS, none)
+    columns["leader_at_quarter"] = _lists(pa.array(leaders.ravel(), pa.int8(), mask=leaders.ravel() < 0), n,
+                                          QUARTERS, none)
+    return columns
+
+
+def _lists(items: pa.Array, n: int, width: int, none: np.ndarray) -> pa.Array:
+    offsets = pa.array(np.arange(0, (n + 1) * width, width, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, items, mask=pa.array(none))
