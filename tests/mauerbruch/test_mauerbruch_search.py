@@ -26,7 +26,7 @@ def test_a_rollout_from_the_deal_is_the_kernels_play(policies):
     n_cards = len(setup.cards.kinds)
     st, pw = new_state(config.players, n_cards, setup.sizes.max()), new_pairs()
     order, no_plan = np.empty(n_cards, np.int16), np.full(3, -1)
-    quiet = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
+    quiet = Events(np.zeros((0, EV_COLS), np.int32), 0, -1, np.zeros((0, 0)))
     for play in range(40):
         key = np.uint64(play_key(config.seed, play))
         deal(st, key, setup.sizes, order)

@@ -17,7 +17,7 @@ from simlib.games.mauerbruch.policies import CAUTIOUS, SEARCH
 from simlib.games.mauerbruch.search import new_work, search_take
 from simlib.games.mauerbruch.state import S_PLAYER, S_REASON, S_TAKE, new_pairs, new_state
 
-NO_EV = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
+NO_EV = Events(np.zeros((0, EV_COLS), np.int32), 0, -1, np.zeros((0, 0)))
 
 
 class SearchPlay:

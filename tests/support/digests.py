@@ -29,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simlib.core.config import RunConfig
+from simlib.core.feel import FEEL_FIELDS
 from simlib.core.registry import get_game
 
 RECORDED = Path(__file__).with_name("digests.json")
@@ -67,7 +68,8 @@ BURGENLAND_CASES = [(2, ["random"], 20, 71, {}), (3, ["builder", "saver", "rando
 EVERY_TABLE_CASES = {"sevensteps": SEVENSTEPS_CASES, "burgenland": BURGENLAND_CASES}
 # Columns added to a table after its digest was recorded (they are left out of the digest, so that a new
 # column does not hide whether the old ones kept their values).
-ADDED_SINCE_RECORDING = {"events": {"die_1", "die_2"}}
+ADDED_SINCE_RECORDING = {"games": {f.name for f in FEEL_FIELDS}}
+CATAN_ADDED_SINCE_RECORDING = {**ADDED_SINCE_RECORDING, "events": {"die_1", "die_2"}}
 
 # The small lake the marts are built over: every game, runs with events, and tournaments.
 LAKE_BATCHES = {
@@ -186,6 +188,11 @@ def table_digest(table: pa.Table) -> str:
     return digest.hexdigest()[:16]
 
 
+def recorded_digest(name: str, table: pa.Table, added: dict[str, set[str]] = ADDED_SINCE_RECORDING) -> str:
+    """table_digest of the columns the recording had (those `added` since left out)."""
+    return table_digest(table.select([c for c in table.column_names if c not in added.get(name, ())]))
+
+
 def table_digests() -> dict[str, str]:
     out = {}
     for name, players, policies, plays, seed in TABLE_CASES:
@@ -193,20 +200,20 @@ def table_digests() -> dict[str, str]:
         config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed)
         tables = game.simulate(config, 0, plays, events=False)
         for table in ("games", "seats"):
-            out[f"{name}/{players}p/{table}"] = table_digest(tables[table])
+            out[f"{name}/{players}p/{table}"] = recorded_digest(table, tables[table])
     for players, policies, plays, seed in CATAN_CASES:
         game = get_game("catan")
         config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed)
         tables = game.simulate(config, 0, plays, events=True)
         for table in ("games", "seats", "production", "events"):
-            kept = [c for c in tables[table].column_names if c not in ADDED_SINCE_RECORDING.get(table, ())]
-            out[f"catan/{players}p/{','.join(policies)}/{table}"] = table_digest(tables[table].select(kept))
+            out[f"catan/{players}p/{','.join(policies)}/{table}"] = recorded_digest(table, tables[table],
+                                                                                    CATAN_ADDED_SINCE_RECORDING)
     game = get_game("mauerspechte")
     for players, policies, plays, seed, layout in MAUERSPECHTE_CASES:
         config = RunConfig.build(game, players=players, policies=policies, plays=plays, seed=seed,
                                  options={"layout": layout})
         for table, rows in game.simulate(config, 0, plays, events=True).items():
-            out[f"mauerspechte/{players}p/{','.join(policies)}/{layout}/{table}"] = table_digest(rows)
+            out[f"mauerspechte/{players}p/{','.join(policies)}/{layout}/{table}"] = recorded_digest(table, rows)
     for name, cases in EVERY_TABLE_CASES.items():
         game = get_game(name)
         for players, policies, plays, seed, options in cases:
@@ -214,7 +221,7 @@ def table_digests() -> dict[str, str]:
                                      options=options)
             label = ",".join(f"{k}={v}" for k, v in options.items())
             for table, rows in game.simulate(config, 0, plays, events=True).items():
-                out[f"{name}/{players}p/{','.join(policies)}/{label}/{table}"] = table_digest(rows)
+                out[f"{name}/{players}p/{','.join(policies)}/{label}/{table}"] = recorded_digest(table, rows)
     return out
 
 

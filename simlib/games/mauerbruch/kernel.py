@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import Feel, new_feel, record_feel
 from ...core.rng import play_key
 from .constants import TURN
 from .play import TO_THE_END, Events, deal, play_on
@@ -52,6 +53,7 @@ class MauerbruchOutputs(NamedTuple):
     doubles: np.ndarray        # [plays, table positions] of those, double pairs
     swaps: np.ndarray          # [plays, table positions] Wunschkarte swaps
     breaker: np.ndarray        # [plays] table position of the wall-breaker (-1: blocked)
+    feel: Feel                 # how the play felt, from the cards won after each take (core/feel.py)
 
 
 @block()
@@ -61,7 +63,13 @@ def new_outputs(n_plays, n):
         np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int8), np.full(n_plays, -1, np.int8),
         np.full(n_plays, -1, np.int8), np.zeros(n_plays, np.int16), np.zeros(n_plays, np.int16),
         np.zeros((n_plays, n), np.int16), np.zeros((n_plays, n), np.int16), np.zeros((n_plays, n), np.int16),
-        np.zeros((n_plays, n), np.int16), np.full(n_plays, -1, np.int8))
+        np.zeros((n_plays, n), np.int16), np.full(n_plays, -1, np.int8), new_feel(n_plays))
+
+
+@block()
+def new_standing(n, n_cards):
+    """The standing's rows for one play: every table position's cards won after each take (a take is a pair)."""
+    return np.zeros((n_cards // 2 + 1, n))
 
 
 @block()
@@ -74,6 +82,7 @@ def simulate_plays(seed, first_play, n_plays, setup, lineup, deals, ev, ev_offse
     st, pw = new_state(n, n_cards, setup.sizes.max()), new_pairs()
     order = np.empty(n_cards, np.int16)
     no_plan = np.full(3, -1, np.int64)
+    standing = new_standing(n, n_cards)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
@@ -81,14 +90,15 @@ def simulate_plays(seed, first_play, n_plays, setup, lineup, deals, ev, ev_offse
         deal(st, key, setup.sizes, order)
         if record:
             deals[i] = order
-        play_on(st, setup, pw, lineup, key, no_plan, TO_THE_END, Events(ev, play, ev_offsets[i] if record else -1))
-        write_outputs(out, i, st)
+        play_on(st, setup, pw, lineup, key, no_plan, TO_THE_END,
+                Events(ev, play, ev_offsets[i] if record else -1, standing))
+        write_outputs(out, i, st, standing)
     return out
 
 
 @block()
-def write_outputs(out, i, st):
-    """Play i's outputs from its final state."""
+def write_outputs(out, i, st, standing):
+    """Play i's outputs from its final state and its standing after each take."""
     sc, pile_n, tally = st.sc, st.pile_n, st.tally
     n = pile_n.shape[0]
     # Ended in the opening: seat 0 is the player after the one who broke the wall or was blocked.
@@ -108,3 +118,16 @@ def write_outputs(out, i, st):
         pairs[i, p] = tally[T_PAIRS, p]
         doubles[i, p] = tally[T_DOUBLES, p]
         swaps[i, p] = tally[T_SWAPS, p]
+    record_feel(out.feel, i, standing, sc[S_TAKE], _sole_most(pile_n))
+
+
+@block(inline="always")
+def _sole_most(cards):
+    """The table position with the most cards won, -1 on a tie (most cards wins; ties share the win)."""
+    best, who = -1, -1
+    for p in range(cards.shape[0]):
+        if cards[p] > best:
+            best, who = cards[p], p
+        elif cards[p] == best:
+            who = -1
+    return who

@@ -68,12 +68,14 @@ TO_THE_END = Until(0, 0, -1)
 
 
 class Events(NamedTuple):
-    """Event rows being written: `table` [row, EV_*], the play's index (its rows' EV_PLAY), the next row to
-    write (-1: the play writes none)."""
+    """What a play records: event rows being written (`table` [row, EV_*], the play's index (its rows' EV_PLAY),
+    the next row to write, -1: the play writes none), and the standing, every table position's cards won after
+    each take ([take, table position]; no rows: not kept, as in a search's rollouts)."""
 
     table: np.ndarray
     play: int
     row: int
+    standing: np.ndarray
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -244,7 +246,8 @@ def play_on(st, setup, pw, lineup, key, plan, until, events):
         a, b, kind = fa[p], fb[p], fk[p]
         if row >= 0:
             _store(sc, player, phase, turn, take, must_take, first_player, reason)
-            _record(Events(events.table, events.play, row), st, cards.kinds, a, b, kind, swap_card, swap_stack)
+            _record(Events(events.table, events.play, row, events.standing), st, cards.kinds, a, b, kind, swap_card,
+                    swap_stack)
             row += 1
         if phase != OPENING_DOUBLE or not setup.discard_opening:
             pile[player, pile_n[player]] = stacks[a, heights[a] - 1]
@@ -270,5 +273,8 @@ def play_on(st, setup, pw, lineup, key, plan, until, events):
             must_take = kind == DOUBLE
             if kind != DOUBLE:
                 player = (player + 1) % n
+        if events.standing.shape[0] > 0:  # after the breaker's bonus
+            for q in range(n):
+                events.standing[take - 1, q] = pile_n[q]
     _store(sc, player, phase, turn, take, must_take, first_player, reason)
     return row

@@ -25,7 +25,7 @@ from ...core.rollout_decider import rollout_decider
 from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key, win_share
 from .constants import EV_COLS, N_STACKS, TURN, WISH
 from .decisions import choose_pair, choose_swap
-from .kernel import new_outputs, write_outputs
+from .kernel import new_outputs, new_standing, write_outputs
 from .play import Events, Until, allowed, deal, play_on, refresh, swap
 from .policies import PARAMS, SEARCH
 from .state import S_PHASE, S_PLAYER, S_REASON, S_TAKE, Pairs, Setup, State, copy_state, new_pairs, new_state
@@ -58,7 +58,8 @@ class Decision(NamedTuple):
 def new_work(n, n_cards, height_max, lineup):
     rollouts = Lineup(np.empty(n, np.int64), np.empty((n, lineup.params.shape[1])), lineup.defaults)
     return Work(new_state(n, n_cards, height_max), np.empty((MAX_CANDIDATES, 3), np.int64), np.empty(n_cards, np.bool_),
-                np.empty(n_cards, np.int16), rollouts, Events(np.zeros((0, EV_COLS), np.int32), 0, -1), plan_arrays())
+                np.empty(n_cards, np.int16), rollouts,
+                Events(np.zeros((0, EV_COLS), np.int32), 0, -1, np.zeros((0, 0))), plan_arrays())
 
 
 @block(_nrt=False)
@@ -190,6 +191,7 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, deals, ev, e
     work = new_work(n, n_cards, setup.sizes.max(), lineup)
     order = np.empty(n_cards, np.int16)
     no_plan = np.full(3, -1, np.int64)
+    standing = new_standing(n, n_cards)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
@@ -199,12 +201,12 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, deals, ev, e
             deals[i] = order
         row = ev_offsets[i] if record else -1
         while st.sc[S_REASON] < 0:  # scripted seats' passes; a search seat's take chosen, then its pass
-            row = play_on(st, setup, pw, lineup, key, no_plan, Until(0, 0, SEARCH), Events(ev, play, row))
+            row = play_on(st, setup, pw, lineup, key, no_plan, Until(0, 0, SEARCH), Events(ev, play, row, standing))
             if st.sc[S_REASON] < 0:
                 c = search_take(st, setup, pw, lineup, key, work)
                 take = work.cand[c] if c >= 0 else no_plan
-                row = play_on(st, setup, pw, lineup, key, take, Until(1, 0, -1), Events(ev, play, row))
-        write_outputs(out, i, st)
+                row = play_on(st, setup, pw, lineup, key, take, Until(1, 0, -1), Events(ev, play, row, standing))
+        write_outputs(out, i, st, standing)
     return out
 
 

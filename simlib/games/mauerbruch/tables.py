@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
+from ...core.feel import FEEL_FIELDS, Feel, feel_columns
 from ...core.lake import described
 from .constants import (
     BROKEN,
@@ -59,6 +60,8 @@ GAMES = pa.schema(_KEYS + [
     described("deck_name", _TEXT, "The deck's name."),
     described("deck_id", _TEXT, "The deck's content hash (equal ids: equal cards)."),
     described("winners", pa.list_(pa.int8()), "Seats with the most cards (all of them on a tie)."),
+    # How the play felt (docs/statistics.md): the standing is the cards each seat has won, after each take.
+    *FEEL_FIELDS,
 ])
 
 SEATS = pa.schema(_KEYS + [
@@ -121,6 +124,7 @@ def games_table(rules_version, first_play, out: MauerbruchOutputs, deck: Deck) -
         "cards_left": out.cards_left, "deck_name": shared.constant(deck.name, n),
         "deck_id": shared.constant(deck.id, n),
         "winners": shared.winners(shared.top_scorers(_by_seat(out.piles, out.first_player))),
+        **feel_columns(Feel._make(out.feel), out.first_player, players),
     })
 
 
