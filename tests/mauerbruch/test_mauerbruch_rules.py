@@ -3,6 +3,8 @@ the deck file, and batches replayed through the plain reference implementation."
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -22,6 +24,8 @@ from simlib.games.mauerbruch.rules import bans_in_force, list_pairs
 from simlib.games.mauerbruch.rules import pair_kind as kernel_pair_kind
 from simlib.games.mauerbruch.state import Cards, new_pairs
 
+from support.feel_reference import KEYS as FEEL_KEYS
+from support.feel_reference import reference_features
 from support.mauerbruch_reference import available, bonus_choices, pair_kind, read_deck, replay, swap_could_pair
 
 # The photo of the rule text: K20 D14 V2 D12 Q1 D7 Q10 lie on top of the seven stacks.
@@ -201,6 +205,25 @@ def expected_bonus(stacks, broken, policy) -> list[int]:
     return choices
 
 
+def check_feel(game: dict, standing: list[list[int]]) -> None:
+    """The games row's feel columns: the reference's features of the cards won after each take (docs/statistics.md),
+    or none where the most cards are tied."""
+    final = standing[-1] if standing else []
+    winners = [s for s, cards in enumerate(final) if cards == max(final)]
+    got = {name: game[name] for name in FEEL_KEYS}
+    if len(winners) != 1:
+        assert all(v is None for v in got.values()), got
+        return
+    want = reference_features(standing, winners[0])
+    want["leader_at_quarter"] = [None if s < 0 else s for s in want["leader_at_quarter"]]
+    assert _same(got, want), (got, want)
+
+
+def _same(got: dict, want: dict) -> bool:
+    return all(math.isclose(got[k], want[k], abs_tol=1e-12) if isinstance(want[k], float) else got[k] == want[k]
+               for k in want)
+
+
 def check_batch(config):
     deck = read_deck(BUILTIN["numnum"])
     tables = GAME.simulate(config, 0, config.plays, events=True)
@@ -215,8 +238,9 @@ def check_batch(config):
         play = deal["play_index"]
         game = games[play]
         evs = sorted(events.get(play, []), key=lambda e: e["take"])
+        standing = []
         piles, discarded, stacks, emptied, to_move = replay(config.players, deal["stacks"], evs, deck,
-                                                   config.options["opening"] == "discard")
+                                                   config.options["opening"] == "discard", standing)
         rows = sorted(seats[play], key=lambda s: s["seat"])
         if game["end_reason"] == "broken":
             assert emptied == game["stack_emptied"]
@@ -226,6 +250,7 @@ def check_batch(config):
             assert game["bonus_stack"] in expected, f"play {play}: bonus stack {game['bonus_stack']}, not {expected}"
             assert len(stacks[game["bonus_stack"]]) == game["bonus_cards"]
             piles[breaker] += stacks[game["bonus_stack"]]
+            standing[-1][breaker] = len(piles[breaker])  # the standing after the last take counts the bonus
             stacks[game["bonus_stack"]] = []
             assert rows[breaker]["bonus_cards"] == game["bonus_cards"]
         else:
@@ -244,6 +269,7 @@ def check_batch(config):
         assert sum(len(p) for p in piles) + left + discarded == len(deck)
         best = max(len(p) for p in piles)
         assert game["winners"] == [s for s, p in enumerate(piles) if len(p) == best]
+        check_feel(game, standing)
         assert sum(r["opened"] for r in rows) == 1 and rows[game["opener_seat"]]["opened"]
 
 

@@ -76,9 +76,10 @@ def bonus_choices(stacks: list[list[int]], broken: list[int]) -> list[int]:
     return sorted({n for s in broken for n in (s - 1, s + 1) if 0 <= n < len(stacks) and stacks[n]})
 
 
-def replay(players: int, deal: list[list[int]], events: list[dict], deck, discard_opening: bool = True):
+def replay(players: int, deal: list[list[int]], events: list[dict], deck, discard_opening: bool = True,
+           standing: list | None = None):
     """Replay a play; returns (piles by seat, discarded cards, stacks left, emptied stack or None, the seat
-    to move next)."""
+    to move next). `standing`, if given, gets each seat's cards won after each take."""
     stacks = [list(s) for s in deal]
     piles = [[] for _ in range(players)]
     discarded = 0
@@ -121,6 +122,8 @@ def replay(players: int, deal: list[list[int]], events: list[dict], deck, discar
             discarded += 2
         else:
             piles[seat] += [ev["card_a"], ev["card_b"]]
+        if standing is not None:
+            standing.append([len(p) for p in piles])
         if not stacks[a] or not stacks[b]:
             emptied = a if not stacks[a] else b
             continue
