@@ -82,6 +82,18 @@ def _at(turns, num, den):
     return -(-num * turns // den) - 1
 
 
+@block(inline="always")
+def sole_best(values):
+    """The index of the single largest of `values`, -1 on a tie (where ties share the win: no single winner)."""
+    best, who = values[0], 0
+    for p in range(1, values.shape[0]):
+        if values[p] > best:
+            best, who = values[p], p
+        elif values[p] == best:
+            who = -1
+    return who
+
+
 @block()
 def record_feel(feel, i, standing, turns, winner):
     """Row i of `feel` from the play's standing after each of its `turns` turns (standing[:turns], more is better)

@@ -18,7 +18,7 @@ from simlib.games.sevensteps.policies import GREEDY, POLICIES, SEARCH
 from simlib.games.sevensteps.search import new_work, search_turn
 from simlib.games.sevensteps.state import PLAN_WIDTH, S_REASON, S_TURN, new_state
 
-NO_EV = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
+NO_EV = Events(np.zeros((0, EV_COLS), np.int32), 0, -1, np.zeros((0, 0)))
 
 
 class SearchPlay:

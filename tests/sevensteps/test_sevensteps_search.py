@@ -30,7 +30,7 @@ class Play:
     def play_on(self, turns, plan=None):
         plan = np.zeros(PLAN_WIDTH, np.int64) if plan is None else plan
         play_on(self.st, self.setup, self.lineup, self.key, plan, Until(turns, -1),
-                Events(np.zeros((0, EV_COLS), np.int32), 0, -1), new_turn_work())
+                Events(np.zeros((0, EV_COLS), np.int32), 0, -1, np.zeros((0, 0))), new_turn_work())
 
     def search(self, **params):
         """The plan of a search seat (every seat one, with `params` for its defaults) at this point of the play."""

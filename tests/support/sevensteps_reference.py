@@ -11,10 +11,13 @@ with the rule's name in brackets, e.g. "[adjacent] play 3 turn 17 disc 2: ...".
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections import Counter
 from pathlib import Path
 
+from support.feel_reference import KEYS as FEEL_KEYS
+from support.feel_reference import reference_features
 from support.paths import SIMLIB  # the data files only
 
 # --- Published and settled facts, written out here (not read from the game's code) ---------------------------
@@ -185,6 +188,7 @@ class Replay:
         zero = dict.fromkeys(("turn_points", "bonus_points", "discs", "turns", "passes", "aids_taken",
                               "bonuses_taken", "aids_played", "bonuses_played", "thrown"), 0)
         self.tally = [dict(zero) for _ in range(players)]
+        self.standing: list[list[int]] = []  # every seat's points after each turn (the last with the unused tiles')
         self.collapses = 0
         self.triggered_round: int | None = None
         self.over = False
@@ -474,12 +478,28 @@ class Replay:
         if self.triggered_round is not None and rnd > self.triggered_round:
             self.seen["turn_after_trigger"] += 1
         self.turns += 1
+        self.standing.append([t["turn_points"] for t in self.tally])
         if self.triggered_round is not None and seat == self.players - 1:
             self.over, self.end_reason = True, "bag_empty"
         elif self.turns >= opts["max_turns"]:
             self.over, self.end_reason = True, "turn_limit"
 
     # ------------------------------------------------------------------------------------------------------------
+    def feel(self, games_row: dict, winners: list[int]):
+        """The games row's feel columns: feel_reference's features of the points after each turn (docs/statistics.md),
+        none where the win is shared."""
+        got = {name: games_row[name] for name in FEEL_KEYS if name in games_row}
+        if not got:
+            return  # a table written before the columns existed
+        if len(winners) != 1:
+            if any(v is not None for v in got.values()):
+                self.fail("feel", "games row", f"features {got} for a shared win")
+            return
+        want = reference_features(self.standing, winners[0])
+        want["leader_at_quarter"] = [None if s < 0 else s for s in want["leader_at_quarter"]]
+        if not _feel_agrees(got, want):
+            self.fail("feel", "games row", f"features {got}, the replay's points give {want}")
+
     def finish(self, games_row: dict, seats_rows: list[dict]):
         if not self.over:
             self.fail("end", f"after turn {self.turns - 1}",
@@ -494,6 +514,9 @@ class Replay:
             scores.append(tally["turn_points"] + unused * tiles_left)
         best = max(scores)
         winners = [s for s in range(self.players) if scores[s] == best]
+        if self.standing:
+            self.standing[-1] = scores
+        self.feel(games_row, winners)
         expect_games = {"players": self.players, "turns": self.turns, "rounds": self.turns // self.players,
                         "side": self.options["side"], "collapses": self.collapses, "end_reason": self.end_reason,
                         "completed": self.end_reason == "bag_empty", "bag_left": sum(self.bag), "winners": winners}
@@ -536,6 +559,11 @@ class Replay:
                 self.seen["passes"] += 1
         if self.end_reason == "turn_limit":
             self.seen["turn_limit"] += 1
+
+
+def _feel_agrees(got: dict, want: dict) -> bool:
+    return all(math.isclose(got[k], want[k], abs_tol=1e-12) if isinstance(want[k], float) else got[k] == want[k]
+               for k in want)
 
 
 def replay(players: int, options: dict | None, events_rows: list[dict], turns_rows: list[dict], games_row: dict,

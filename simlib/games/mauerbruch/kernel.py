@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
-from ...core.feel import Feel, new_feel, record_feel
+from ...core.feel import Feel, new_feel, record_feel, sole_best
 from ...core.rng import play_key
 from .constants import TURN
 from .play import TO_THE_END, Events, deal, play_on
@@ -118,16 +118,4 @@ def write_outputs(out, i, st, standing):
         pairs[i, p] = tally[T_PAIRS, p]
         doubles[i, p] = tally[T_DOUBLES, p]
         swaps[i, p] = tally[T_SWAPS, p]
-    record_feel(out.feel, i, standing, sc[S_TAKE], _sole_most(pile_n))
-
-
-@block(inline="always")
-def _sole_most(cards):
-    """The table position with the most cards won, -1 on a tie (most cards wins; ties share the win)."""
-    best, who = -1, -1
-    for p in range(cards.shape[0]):
-        if cards[p] > best:
-            best, who = cards[p], p
-        elif cards[p] == best:
-            who = -1
-    return who
+    record_feel(out.feel, i, standing, sc[S_TAKE], sole_best(pile_n))

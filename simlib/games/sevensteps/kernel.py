@@ -13,8 +13,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import Feel, new_feel, record_feel, sole_best
 from ...core.rng import play_key
-from .constants import SEAT_COLUMNS
+from .constants import SCORE, SEAT_COLUMNS
 from .play import TO_THE_END, Events, _sum, deal, new_turn_work, play_on
 from .state import PLAN_WIDTH, S_COLLAPSES, S_EVENTS, S_MAX_NODES, S_REASON, S_TURN, new_state
 
@@ -29,6 +30,7 @@ class SevenStepsOutputs(NamedTuple):
     n_events: np.ndarray    # [plays] event rows (one per disc, one per turn)
     max_nodes: np.ndarray   # [plays] the most chains one search visited
     seats: np.ndarray       # [plays, SEAT_COLUMNS, seats]
+    feel: Feel              # how the play felt, from the scores after each turn (core/feel.py)
 
     def seat(self, name: str) -> np.ndarray:
         """[plays, seats] of one of SEAT_COLUMNS."""
@@ -40,13 +42,19 @@ def new_outputs(n_plays, n_seats):
     """SevenStepsOutputs' arrays for n_plays plays, as the kernels return them."""
     return (np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int8),
             np.zeros(n_plays, np.int16), np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int32),
-            np.zeros((n_plays, len(SEAT_COLUMNS), n_seats), np.int32))
+            np.zeros((n_plays, len(SEAT_COLUMNS), n_seats), np.int32), new_feel(n_plays))
 
 
 @block()
-def write_outputs(out, i, st):
-    """Play i's outputs from its final state."""
-    turns, collapses, end_reason, bag_left, n_events, max_nodes, seats = out
+def new_standing(setup, n_seats):
+    """The standing's rows for one play: every seat's score after each turn (at most rules.max_turns)."""
+    return np.zeros((setup.rules.max_turns, n_seats))
+
+
+@block()
+def write_outputs(out, i, st, standing):
+    """Play i's outputs from its final state and its standing after each turn."""
+    turns, collapses, end_reason, bag_left, n_events, max_nodes, seats, feel = out
     sc = st.sc
     turns[i] = sc[S_TURN]
     collapses[i] = sc[S_COLLAPSES]
@@ -55,6 +63,7 @@ def write_outputs(out, i, st):
     n_events[i] = sc[S_EVENTS]
     max_nodes[i] = sc[S_MAX_NODES]
     seats[i] = st.seat_out
+    record_feel(feel, i, standing, sc[S_TURN], sole_best(st.seat_out[SCORE]))
 
 
 @block()
@@ -67,11 +76,13 @@ def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
     n_aid, n_bonus = setup.tiles.aid_effect.shape[0], setup.tiles.bonus_measure.shape[0]
     st, work = new_state(n_seats, n_aid, n_bonus), new_turn_work()
     no_plan = np.zeros(PLAN_WIDTH, np.int64)
+    standing = new_standing(setup, n_seats)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
         deal(st, n_aid, n_bonus, key)
-        play_on(st, setup, lineup, key, no_plan, TO_THE_END, Events(ev, play, ev_offsets[i] if record else -1), work)
-        write_outputs(out, i, st)
+        play_on(st, setup, lineup, key, no_plan, TO_THE_END,
+                Events(ev, play, ev_offsets[i] if record else -1, standing), work)
+        write_outputs(out, i, st, standing)
     return out

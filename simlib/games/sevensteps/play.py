@@ -76,12 +76,14 @@ TO_THE_END = Until(0, -1)
 
 
 class Events(NamedTuple):
-    """Event rows being written: `table` [row, EV_*], the play's index (its rows' EV_PLAY), the next row to
-    write (-1: the play writes none)."""
+    """What a play records: event rows being written (`table` [row, EV_*], the play's index (its rows' EV_PLAY),
+    the next row to write, -1: the play writes none), and the standing, every seat's score after each turn
+    ([turn, seat], the last with the unused tiles' points; no rows: not kept, as in a search's rollouts)."""
 
     table: np.ndarray
     play: int
     row: int
+    standing: np.ndarray
 
 
 class TurnWork(NamedTuple):
@@ -373,7 +375,7 @@ def play_on(st, setup, lineup, key, plan, until, events, work):
         ending |= throw_and_refill(st, bd, draws, work, code, tprm, hand)
         seat_out[THROWN, s] += _sum(thrown)
         if row >= 0:
-            row = record_turn(Events(events.table, events.play, row), turn, s, bag, bd.colour, work,
+            row = record_turn(Events(events.table, events.play, row, events.standing), turn, s, bag, bd.colour, work,
                               TurnDone(n, points, aid, aid_a, aid_b, bonus_tile, bonus, taken, taken_tile))
         sc[S_EVENTS] += n + 1
         turn += 1
@@ -383,5 +385,8 @@ def play_on(st, setup, lineup, key, plan, until, events, work):
             reason = C.TURN_LIMIT
         if reason >= 0:
             final_tiles(held, rules.unused_tile_points, seat_out)
+        if events.standing.shape[0] > 0:
+            for q in range(n_seats):
+                events.standing[turn - 1, q] = seat_out[SCORE, q]
     sc[S_TURN], sc[S_ENDING], sc[S_REASON] = turn, ending, reason
     return row

@@ -33,7 +33,7 @@ from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key, win_share
 from .chains import TOP_FIELDS, TOP_N, Query, top_chains
 from .constants import AID, BONUS, EV_COLS, HAND, N_COLOURS, SCORE
 from .decisions import apply_aid, plan_turn
-from .kernel import new_outputs, write_outputs
+from .kernel import new_outputs, new_standing, write_outputs
 from .play import Events, TurnWork, Until, _sum, deal, new_turn_work, play_on
 from .policies import AID_MARGIN, GREEDY, MAX_NODES, PARAMS, RANDOM, SEARCH
 from .rules import draw_disc
@@ -92,7 +92,8 @@ class Decision(NamedTuple):
 def new_work(n_seats, n_aid, n_bonus, lineup):
     rollouts = Lineup(np.empty(n_seats, np.int64), np.empty((n_seats, lineup.params.shape[1])), lineup.defaults)
     return Work(new_state(n_seats, n_aid, n_bonus), np.zeros((MAX_CANDIDATES, PLAN_WIDTH), np.int64),
-                np.empty(n_seats, np.int64), rollouts, Events(np.zeros((0, EV_COLS), np.int32), 0, -1), new_turn_work(),
+                np.empty(n_seats, np.int64), rollouts,
+                Events(np.zeros((0, EV_COLS), np.int32), 0, -1, np.zeros((0, 0))), new_turn_work(),
                 plan_arrays())
 
 
@@ -272,6 +273,7 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offse
     n_aid, n_bonus = setup.tiles.aid_effect.shape[0], setup.tiles.bonus_measure.shape[0]
     st, work = new_state(n_seats, n_aid, n_bonus), new_work(n_seats, n_aid, n_bonus, lineup)
     no_plan = np.zeros(PLAN_WIDTH, np.int64)
+    standing = new_standing(setup, n_seats)
     record = ev_offsets.shape[0] > 0
     for i in range(n_plays):
         play = first_play + i
@@ -279,11 +281,13 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offse
         deal(st, n_aid, n_bonus, key)
         row = ev_offsets[i] if record else -1
         while st.sc[S_REASON] < 0:  # scripted seats' turns; a search seat's turn chosen, then played
-            row = play_on(st, setup, lineup, key, no_plan, Until(0, SEARCH), Events(ev, play, row), work.turn)
+            row = play_on(st, setup, lineup, key, no_plan, Until(0, SEARCH), Events(ev, play, row, standing),
+                          work.turn)
             if st.sc[S_REASON] < 0:
                 c = search_turn(st, setup, lineup, key, work)
-                row = play_on(st, setup, lineup, key, work.cand[c], Until(1, -1), Events(ev, play, row), work.turn)
-        write_outputs(out, i, st)
+                row = play_on(st, setup, lineup, key, work.cand[c], Until(1, -1), Events(ev, play, row, standing),
+                              work.turn)
+        write_outputs(out, i, st, standing)
     return out
 
 

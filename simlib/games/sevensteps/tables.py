@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
+from ...core.feel import FEEL_FIELDS, Feel, feel_columns
 from ...core.lake import described
 from .constants import (
     AID,
@@ -69,6 +70,9 @@ GAMES = pa.schema(_KEYS + [
     described("bag_left", pa.int16(), "Discs left in the bag at the end."),
     described("max_nodes", pa.int32(), "The most chains one search of a greedy or climber seat visited (0: none)."),
     described("winners", pa.list_(pa.int8()), "Seats with the highest score (all of them on a tie)."),
+    # How the play felt (docs/statistics.md): the standing is each seat's score after each turn, the unused tiles'
+    # points counted after the last.
+    *FEEL_FIELDS,
 ])
 
 SEATS = pa.schema(_KEYS + [
@@ -147,6 +151,7 @@ def games_table(rules_version, first_play, out: SevenStepsOutputs, side: str) ->
         "collapses": out.collapses, "end_reason": shared.Text(out.end_reason, END_REASONS),
         "completed": out.end_reason == BAG_EMPTY, "bag_left": out.bag_left, "max_nodes": out.max_nodes,
         "winners": shared.winners(shared.top_scorers(out.seat("score"))),
+        **feel_columns(Feel._make(out.feel)),
     })
 
 
