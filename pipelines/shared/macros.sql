@@ -29,6 +29,10 @@ create or replace macro sd_from_int_sums(n, s, ss) as
 create or replace macro mean_lo_int(n, s, ss) as s / n - mean_ci_half(sd_from_int_sums(n, s, ss), n);
 create or replace macro mean_hi_int(n, s, ss) as s / n + mean_ci_half(sd_from_int_sums(n, s, ss), n);
 
+-- The 95% interval of a mean, from a count, a sum and a sum of squares (of fractions and other doubles).
+create or replace macro mean_lo(n, s, ss) as s / n - mean_ci_half(sd_from_sums(n, s, ss), n);
+create or replace macro mean_hi(n, s, ss) as s / n + mean_ci_half(sd_from_sums(n, s, ss), n);
+
 -- The q-quantile of a distribution given as counts (quantile_disc: the smallest value with at least a share q
 -- of the plays at or below it), an aggregate over rows of value, the plays up to it and the plays in all.
 create or replace macro disc_quantile(value, up_to, total, q) as min(value) filter (where up_to >= total * q);

@@ -1,0 +1,76 @@
+"""mart_setup_feel against the lake: the same numbers worked out here in Polars from the games table's feel columns,
+each distinct play counted once (a shorter run of the same set-up and seed adds nothing)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from support.mart_checks import cli, lake_table, marts_of, row, wilson
+
+# (players, policies, plays): the 240-play run is the first 240 plays of the 400-play one.
+RUNS = [(4, "random", 400), (4, "random", 240), (4, "greedy", 300), (3, "random", 300)]
+FEATURES = ["lead_changes", "winner_lead_share", "decided_at", "decisive_at", "drama", "max_deficit"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("feel")
+    lake = root / "lake"
+    for players, policy, plays in RUNS:
+        status, out = cli("simulate", "mauerbruch", "--players", str(players), "--policies", policy, "--plays",
+                          str(plays), "--seed", "38", "--workers", "1", "--lake", str(lake), "--quiet")
+        assert status == 0, out
+    status, out = cli("pipeline", "--lake", str(lake), "--marts", str(root / "marts"), "--db",
+                      str(root / "simlib.duckdb"))
+    assert status == 0 and ", 0 failed" in out, out
+    return (lake_table(lake, "mauerbruch", "games"), lake_table(lake, "mauerbruch", "runs"),
+            marts_of(root / "marts")["mart_setup_feel"])
+
+
+def plays_of(games: pl.DataFrame, runs: pl.DataFrame, players: int, policy: str) -> pl.DataFrame:
+    """The distinct plays of a set-up with a single winner: those of the longest of its runs (one seed)."""
+    names = pl.col("policies").str.split(",").list.eval(pl.element().str.split(":").list.first())
+    run_ids = runs.filter((pl.col("players") == players) & (names == [policy] * players)).sort("plays")["run_id"]
+    return games.filter((pl.col("run_id") == run_ids[-1]) & pl.col("worst_rank").is_not_null())
+
+
+SETUPS = [(4, "random", "4 random players"), (4, "greedy", "4 greedy players"), (3, "random", "3 random players")]
+
+
+@pytest.mark.parametrize("players, policy, label", SETUPS)
+def test_the_mart_is_the_lake_worked_out_by_hand(built, players, policy, label):
+    games, runs, mart = built
+    plays = plays_of(games, runs, players, policy)
+    got = row(mart.filter(pl.col("game") == "mauerbruch"), setup_label=label)
+    n = plays.height
+    assert got["n_plays"] == n > 0
+    for name in FEATURES:
+        values = plays[name].cast(pl.Float64).to_numpy()
+        half = 1.96 * values.std(ddof=1) / math.sqrt(n)
+        assert got[f"mean_{name}"] == pytest.approx(values.mean())
+        assert (got[f"mean_{name}_lo"], got[f"mean_{name}_hi"]) == pytest.approx((values.mean() - half,
+                                                                                     values.mean() + half))
+    winner = plays["winners"].list.first()
+    half_leader = plays["leader_at_quarter"].list.get(1)
+    single = half_leader.is_not_null()
+    k, m = int((half_leader == winner).fill_null(False).sum()), int(single.sum())
+    assert (got["half_leader_plays"], got["half_leader_wins"]) == (m, k)
+    assert got["half_leader_win_rate"] == pytest.approx(k / m)
+    assert (got["half_leader_win_rate_lo"], got["half_leader_win_rate_hi"]) == pytest.approx(wilson(k, m))
+    last = int(plays["winner_last_at_half"].sum())
+    assert got["wins_from_last"] == last
+    assert (got["won_from_last_share_lo"], got["won_from_last_share_hi"]) == pytest.approx(wilson(last, n))
+
+
+def test_a_play_without_a_single_winner_is_left_out(built):
+    games, _, mart = built
+    tied = games.filter(pl.col("winners").list.len() > 1)
+    assert tied.height > 0 and tied["worst_rank"].is_null().all() and tied["drama"].is_null().all()
+    solo = games.filter(pl.col("winners").list.len() == 1)
+    assert solo["worst_rank"].is_not_null().all()
+    assert np.all(mart["n_plays"].to_numpy() < 400)
+
