@@ -33,7 +33,8 @@ class Table:
         self.st = new_play(players, len(self.setup.cards.bonus_effect), len(self.setup.cards.master_builders))
         self.wk, self.work = new_work(DEFAULT_WEIGHTS), new_search_work(self.st, self.lineup)
         self.seat_out = np.zeros((len(O.SEAT_COLUMNS), players), np.int32)
-        self.events = Events(np.zeros((0, EV_COLS), np.int32), False, self.seat_out, np.zeros(1, np.int32), 0, 0)
+        self.events = Events(np.zeros((0, EV_COLS), np.int32), False, self.seat_out, np.zeros(1, np.int32), 0, 0,
+                             np.zeros((0, 0)))
 
     def deal(self, play):
         key = np.uint64(play_key(self.config.seed, play))

@@ -43,7 +43,7 @@ class SearchPlay:
         self.wk, self.work = new_work(DEFAULT_WEIGHTS), new_search_work(self.st, self.lineup)
         self.plan = np.full(PLAN_SIZE, -1, np.int64)
         self.seat_out, self.n_events = np.zeros((len(O.SEAT_COLUMNS), n), np.int32), np.zeros(1, np.int32)
-        self.events = Events(NO_EV, False, self.seat_out, self.n_events, 0, play)
+        self.events = Events(NO_EV, False, self.seat_out, self.n_events, 0, play, np.zeros((0, 0)))
         self.key, self.play, self.leftovers = np.uint64(play_key(config.seed, play)), play, leftovers
         start_play(self.st, self.setup, self.wk.rec, self.key, self.events, 0)
 

@@ -3,8 +3,6 @@ the deck file, and batches replayed through the plain reference implementation."
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -24,8 +22,7 @@ from simlib.games.mauerbruch.rules import bans_in_force, list_pairs
 from simlib.games.mauerbruch.rules import pair_kind as kernel_pair_kind
 from simlib.games.mauerbruch.state import Cards, new_pairs
 
-from support.feel_reference import KEYS as FEEL_KEYS
-from support.feel_reference import reference_features
+from support.feel_reference import feel_mismatch
 from support.mauerbruch_reference import available, bonus_choices, pair_kind, read_deck, replay, swap_could_pair
 
 # The photo of the rule text: K20 D14 V2 D12 Q1 D7 Q10 lie on top of the seven stacks.
@@ -206,22 +203,11 @@ def expected_bonus(stacks, broken, policy) -> list[int]:
 
 
 def check_feel(game: dict, standing: list[list[int]]) -> None:
-    """The games row's feel columns: the reference's features of the cards won after each take (docs/statistics.md),
-    or none where the most cards are tied."""
+    """The games row's feel columns: the features of the cards won after each take, none where the most are tied."""
     final = standing[-1] if standing else []
     winners = [s for s, cards in enumerate(final) if cards == max(final)]
-    got = {name: game[name] for name in FEEL_KEYS}
-    if len(winners) != 1:
-        assert all(v is None for v in got.values()), got
-        return
-    want = reference_features(standing, winners[0])
-    want["leader_at_quarter"] = [None if s < 0 else s for s in want["leader_at_quarter"]]
-    assert _same(got, want), (got, want)
-
-
-def _same(got: dict, want: dict) -> bool:
-    return all(math.isclose(got[k], want[k], abs_tol=1e-12) if isinstance(want[k], float) else got[k] == want[k]
-               for k in want)
+    why = feel_mismatch(game, standing, winners[0] if len(winners) == 1 else None)
+    assert why is None, why
 
 
 def check_batch(config):

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from support.feel_reference import feel_mismatch
 from support.paths import SIMLIB  # the data files only
 
 # --- Published and documented facts, written out here (not read from the game's code) ------------------------
@@ -317,6 +318,7 @@ class Replay:
         # the play
         self.dealt = 0
         self.turn = 0                      # the next turn
+        self.standing: list[list[int]] = []  # after each turn, every seat's pieces left, negated
         self.turn_events: list[str] = []   # actions of the running turn
         self.stall = 0                     # turns in a row without a build while draws yielded nothing
         self.over: str | None = None
@@ -579,6 +581,7 @@ class Replay:
                 self.draw(ev) if action == "draw" else self.build(ev)
                 self.turn_events = []
                 self.turn += 1
+                self.standing.append([-sum(s.values()) for s in self.supply])  # fewer pieces left is better
                 self.games["turns"] += 1
                 if not self.over and self.turn >= self.options["max_turns"]:
                     self.over = "turn_limit"
@@ -1099,6 +1102,10 @@ class Replay:
             got = list(games_row[key]) if key == "winners" else games_row[key]
             if got != value:
                 self.fail("games", f"{key} is {got}, expected {value}")
+        if "worst_rank" in games_row:  # not in a table written before the feel columns existed
+            why = feel_mismatch(games_row, self.standing, self.winner)
+            if why:
+                self.fail("feel", why)
         rows = sorted(seats_rows, key=lambda s: s["seat"])
         if [s["seat"] for s in rows] != list(range(players)):
             self.fail("seats", f"seats {[s['seat'] for s in rows]}")

@@ -177,3 +177,18 @@ def reference_features(standing: list[list[float]], winner: int) -> dict:
         "winner_rank_at_half": winner_rank_at_half,
         "winner_last_at_half": winner_last_at_half,
     }
+
+
+def feel_mismatch(games_row: dict, standing: list[list[float]], winner: int | None) -> str | None:
+    """Why a games row's feel columns are not the reference's features of `standing` (each seat's standing after
+    each turn, replayed) with the single `winner` (None: no single winner, so no features); None when they are."""
+    got = {key: games_row[key] for key in KEYS}
+    if winner is None:
+        return None if all(v is None for v in got.values()) else f"features {got} for a play without a single winner"
+    want = reference_features(standing, winner)
+    want["leader_at_quarter"] = [None if s < 0 else s for s in want["leader_at_quarter"]]
+    for key, value in want.items():
+        same = math.isclose(got[key], value, abs_tol=1e-12) if isinstance(value, float) else got[key] == value
+        if not same:
+            return f"{key} is {got[key]}, the replayed standing gives {value}"
+    return None

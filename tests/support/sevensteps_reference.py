@@ -11,13 +11,11 @@ with the rule's name in brackets, e.g. "[adjacent] play 3 turn 17 disc 2: ...".
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections import Counter
 from pathlib import Path
 
-from support.feel_reference import KEYS as FEEL_KEYS
-from support.feel_reference import reference_features
+from support.feel_reference import feel_mismatch
 from support.paths import SIMLIB  # the data files only
 
 # --- Published and settled facts, written out here (not read from the game's code) ---------------------------
@@ -486,19 +484,12 @@ class Replay:
 
     # ------------------------------------------------------------------------------------------------------------
     def feel(self, games_row: dict, winners: list[int]):
-        """The games row's feel columns: feel_reference's features of the points after each turn (docs/statistics.md),
-        none where the win is shared."""
-        got = {name: games_row[name] for name in FEEL_KEYS if name in games_row}
-        if not got:
+        """The games row's feel columns: the features of the points after each turn, none for a shared win."""
+        if "worst_rank" not in games_row:
             return  # a table written before the columns existed
-        if len(winners) != 1:
-            if any(v is not None for v in got.values()):
-                self.fail("feel", "games row", f"features {got} for a shared win")
-            return
-        want = reference_features(self.standing, winners[0])
-        want["leader_at_quarter"] = [None if s < 0 else s for s in want["leader_at_quarter"]]
-        if not _feel_agrees(got, want):
-            self.fail("feel", "games row", f"features {got}, the replay's points give {want}")
+        why = feel_mismatch(games_row, self.standing, winners[0] if len(winners) == 1 else None)
+        if why:
+            self.fail("feel", "games row", why)
 
     def finish(self, games_row: dict, seats_rows: list[dict]):
         if not self.over:
@@ -559,11 +550,6 @@ class Replay:
                 self.seen["passes"] += 1
         if self.end_reason == "turn_limit":
             self.seen["turn_limit"] += 1
-
-
-def _feel_agrees(got: dict, want: dict) -> bool:
-    return all(math.isclose(got[k], want[k], abs_tol=1e-12) if isinstance(want[k], float) else got[k] == want[k]
-               for k in want)
 
 
 def replay(players: int, options: dict | None, events_rows: list[dict], turns_rows: list[dict], games_row: dict,

@@ -13,6 +13,7 @@ the search.
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import new_feel, record_feel
 from ...core.rng import play_key
 from . import constants as C
 from . import state as O
@@ -28,14 +29,20 @@ def new_outputs(n_plays, n_seats):
     return (np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int8), np.full(n_plays, -1, np.int8),
             np.zeros(n_plays, np.int16), np.zeros(n_plays, np.int16), np.zeros(n_plays, np.int16),
             np.zeros(n_plays, np.int16), np.zeros((n_plays, C.N_POSITIONS), np.int8), np.zeros(n_plays, np.int32),
-            np.zeros((n_plays, len(O.SEAT_COLUMNS), n_seats), np.int32))
+            np.zeros((n_plays, len(O.SEAT_COLUMNS), n_seats), np.int32), new_feel(n_plays))
 
 
 @block()
-def play_events(out, i, play, ev, ev_offsets):
-    """Where play i's actions go (Events), and its first event row."""
+def new_standing(setup, n_seats):
+    """The standing's rows for one play: every seat's pieces placed after each turn (at most rules.max_turns)."""
+    return np.zeros((setup.rules.max_turns, n_seats))
+
+
+@block()
+def play_events(out, i, play, ev, ev_offsets, standing):
+    """Where play i's actions go (Events; its standing into `standing`), and its first event row."""
     record = ev_offsets.shape[0] > 0
-    return Events(ev, record, out[9][i], out[8], i, play), ev_offsets[i] if record else 0
+    return Events(ev, record, out[9][i], out[8], i, play, standing), ev_offsets[i] if record else 0
 
 
 @block()
@@ -47,9 +54,9 @@ def begin_play(out, st, setup, rec, key, events, row):
 
 
 @block()
-def write_outputs(out, i, st, bd):
-    """Play i's outputs from its final state."""
-    turns, end_reason, winner, wells, swaps, reshuffles, central, _, _, seats = out
+def write_outputs(out, i, st, bd, standing):
+    """Play i's outputs from its final state and its standing after each turn."""
+    turns, end_reason, winner, wells, swaps, reshuffles, central, _, _, seats, feel = out
     seat_out, n_seats = seats[i], seats.shape[2]
     turn, pool, supply = st.sc[S_TURN], st.pool, st.supply
     turns[i], end_reason[i], winner[i] = turn, st.sc[S_REASON], st.sc[S_WINNER]
@@ -62,6 +69,7 @@ def write_outputs(out, i, st, bd):
         seat_out[O.TURNS, s] = turn // n_seats + (s < turn % n_seats)
         seat_out[O.CARDS_LEFT, s] = total_cards(st.hands[s])
         seat_out[O.JOKERS_LEFT, s] = st.jokers[s]
+    record_feel(feel, i, standing, turn, st.sc[S_WINNER])
 
 
 @block()
@@ -73,11 +81,12 @@ def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
     st = new_play(n_seats, setup.cards.bonus_effect.shape[0], setup.cards.master_builders.shape[0])
     wk = new_work(DEFAULT_WEIGHTS)
     to_the_end = Until(np.full(PLAN_SIZE, -1, np.int64), False, 0, -1)
+    standing = new_standing(setup, n_seats)
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
-        events, row = play_events(out, i, play, ev, ev_offsets)
+        events, row = play_events(out, i, play, ev, ev_offsets, standing)
         row = begin_play(out, st, setup, wk.rec, key, events, row)
         play_turns(st, wk, setup, lineup, lineup, key, to_the_end, events, row)
-        write_outputs(out, i, st, setup.bd)
+        write_outputs(out, i, st, setup.bd, standing)
     return out

@@ -410,5 +410,8 @@ def play_turns(st, wk, setup, lineup, free, key, until, events, row):
             reason = C.STALLED
         elif turn >= rules.max_turns:
             reason = C.TURN_LIMIT
+        if events.standing.shape[0] > 0:
+            for q in range(n_seats):
+                events.standing[turn - 1, q] = setup.bd.supply.sum() - st.supply[q].sum()
     sc[S_TURN], sc[S_IDLE], sc[S_REASON], sc[S_WINNER], sc[S_PENDING] = turn, idle, reason, winner, pending
     return row

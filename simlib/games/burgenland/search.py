@@ -40,7 +40,7 @@ from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key, win_share
 from . import constants as C
 from .builds import CASTLE, Means, legal_builds
 from .decisions import DEFAULT_WEIGHTS, choose_build
-from .kernel import begin_play, new_outputs, play_events, write_outputs
+from .kernel import begin_play, new_outputs, new_standing, play_events, write_outputs
 from .play import PL_PIECE, PL_SPEND, PLAN_SIZE, Until, play_turns, start_play, turn_of
 from .policies import PARAMS, SEARCH
 from .rules import BONUS_TOP, MASTER_TOP, WELL_TOP, begin_draws, draw_card, shuffle, total_cards
@@ -78,7 +78,7 @@ def new_search_work(st, lineup):
     n, n_tiles = st.hands.shape[0], st.bonus_order.shape[0]
     rollouts = Lineup(np.empty(n, np.int64), np.empty((n, lineup.params.shape[1])), lineup.defaults)
     quiet = Events(np.zeros((0, C.EV_COLS), np.int32), False, np.zeros((len(SEAT_COLUMNS), n), np.int32),
-                   np.zeros(1, np.int32), 0, 0)
+                   np.zeros(1, np.int32), 0, 0, np.zeros((0, 0)))
     return Work(new_play(n, n_tiles, st.master.shape[0]), np.zeros((MAX_CANDIDATES, PLAN_SIZE), np.int64),
                 np.zeros(n_tiles, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), rollouts, quiet,
                 plan_arrays())
@@ -265,10 +265,11 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offse
     wk, free = new_work(DEFAULT_WEIGHTS), free_actions(lineup)
     work = new_search_work(st, lineup)
     to_a_search_seat = Until(np.full(PLAN_SIZE, -1, np.int64), False, 0, SEARCH)
+    standing = new_standing(setup, n_seats)
     for i in range(n_plays):
         play = first_play + i
         key = play_key(seed, play)
-        events, row = play_events(out, i, play, ev, ev_offsets)
+        events, row = play_events(out, i, play, ev, ev_offsets, standing)
         row = begin_play(out, st, setup, wk.rec, key, events, row)
         while True:  # the scripted seats' turns; a search seat's turn chosen, then played
             row = play_turns(st, wk, setup, lineup, free, key, to_a_search_seat, events, row)
@@ -276,7 +277,7 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offse
                 break
             plan = search_turn(st, wk, setup, lineup, key, work)
             row = play_turns(st, wk, setup, lineup, free, key, Until(plan, True, 1, -1), events, row)
-        write_outputs(out, i, st, setup.bd)
+        write_outputs(out, i, st, setup.bd, standing)
     return out
 
 

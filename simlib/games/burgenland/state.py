@@ -7,6 +7,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import Feel
 from . import constants as C
 from .board import Board
 from .builds import MAX_BUILDS
@@ -121,6 +122,7 @@ class Events(NamedTuple):
     n_events: np.ndarray  # [plays] rows per play
     i: int                # the play's index in the batch
     play: int             # the play's number
+    standing: np.ndarray  # [turn, seats] each seat's pieces placed after each turn (no rows: not kept, as in rollouts)
 
 
 class TurnWork(NamedTuple):
@@ -205,6 +207,7 @@ class BurgenlandOutputs(NamedTuple):
     stones: np.ndarray      # [plays, 8] the colour of the stone on each position at set-up
     n_events: np.ndarray    # [plays] event rows
     seats: np.ndarray       # [plays, SEAT_COLUMNS, seats]
+    feel: Feel              # how the play felt, from the pieces placed after each turn (core/feel.py)
 
     def seat(self, name: str) -> np.ndarray:
         """[plays, seats] of one of SEAT_COLUMNS."""

@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
+from ...core.feel import FEEL_FIELDS, Feel, feel_columns
 from ...core.lake import described
 from . import constants as C
 from .state import SEAT_COLUMNS
@@ -40,6 +41,8 @@ GAMES = pa.schema(_KEYS + [
     described("stones", pa.list_(_TEXT), "The colour of the border stone on each position 0-7 at set-up."),
     described("winners", pa.list_(pa.int8()), "The seat that placed its last piece (empty if the play did not end "
                                               "by the rules)."),
+    # How the play felt (docs/statistics.md): the standing is each seat's pieces placed after each turn.
+    *FEEL_FIELDS,
 ])
 
 SEATS = pa.schema(_KEYS + [
@@ -133,6 +136,7 @@ def games_table(rules_version, first_play, out: BurgenlandOutputs, start_hands: 
         "reshuffles": out.reshuffles,
         "stones": shared.Lists(shared.Text(out.stones.ravel(), board.colours), np.full(n, C.N_POSITIONS)),
         "winners": shared.winners(winners),
+        **feel_columns(Feel._make(out.feel)),
     })
 
 
