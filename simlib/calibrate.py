@@ -143,6 +143,54 @@ def share_checks(name: str, draw: Callable, truth: np.ndarray, n: int, reps: int
     return checks
 
 
+FEEL_MEANS = ("lead_changes", "decided_at", "decisive_at", "drama", "winner_lead_share", "max_deficit")
+
+
+def real_feel(game: str, players: int, policy: str, plays: int, seed: int) -> dict[str, np.ndarray]:
+    """A real run's plays with a single winner: each feel feature (mart_setup_feel's means), and per play whether a
+    single leader at half-time (1: he won, 0: he lost; -1: no single leader) and whether the winner was last."""
+    from .core.config import RunConfig
+    from .core.registry import get_game
+
+    g = get_game(game)
+    config = RunConfig.build(g, players=players, policies=[policy], plays=plays, seed=seed)
+    games = g.simulate(config, 0, plays, events=False)["games"].to_pylist()
+    rows = [r for r in games if r["worst_rank"] is not None]
+    pool = {name: np.array([r[name] for r in rows], float) for name in FEEL_MEANS}
+    half = [r["leader_at_quarter"][1] for r in rows]
+    pool["half_leader_won"] = np.array([-1 if h is None else int(h == r["winners"][0]) for h, r in zip(half, rows)])
+    pool["won_from_last"] = np.array([r["winner_last_at_half"] for r in rows], float)
+    return pool
+
+
+def feel_checks(name: str, pool: dict[str, np.ndarray], n: int, reps: int, seed: int) -> list[Check]:
+    """mart_setup_feel's intervals on n plays drawn from a real run's (with replacement: the run's plays are the
+    population, their mean the truth): each feature's mean interval, Wilson's for the half-time leader's win rate
+    (over the plays with a single half-time leader) and for the share won from last place."""
+    hits = dict.fromkeys([*FEEL_MEANS, "half_leader_won", "won_from_last"], 0)
+    truth = {k: pool[k].mean() for k in FEEL_MEANS + ("won_from_last",)}
+    led = pool["half_leader_won"][pool["half_leader_won"] >= 0]
+    truth["half_leader_won"] = led.mean()
+
+    def one(rng):
+        rows = rng.integers(0, len(pool["decided_at"]), n)
+        for k in FEEL_MEANS:
+            x = pool[k][rows]
+            lo, hi = E.mean_interval(n, x.sum(), (x * x).sum())
+            hits[k] += lo <= truth[k] <= hi
+        won = pool["half_leader_won"][rows]
+        lo, hi = E.wilson((won == 1).sum(), (won >= 0).sum())
+        hits["half_leader_won"] += lo <= truth["half_leader_won"] <= hi
+        lo, hi = E.wilson(pool["won_from_last"][rows].sum(), n)
+        hits["won_from_last"] += lo <= truth["won_from_last"] <= hi
+        return True
+
+    _count(reps, seed, one)
+    words = {"half_leader_won": "half-time leader's win rate (Wilson)", "won_from_last": "share won from last (Wilson)"}
+    return [Check(f"feel: {words.get(k, 'mean ' + k)}", f"{name}: {truth[k]:.3f}", "coverage", hits[k], reps, n)
+            for k in hits]
+
+
 def paired_checks(name: str, pool: np.ndarray, n: int, reps: int, seed: int, variants: int = 4) -> list[Check]:
     """Variants that change nothing: each a fresh relabelling of the baseline's plays, seat 0's share paired play by
     play; per replicate one figure of `variants` tests, Holm-adjusted."""
@@ -233,6 +281,11 @@ def run_checks(quick: bool, replicates: int | None = None) -> list[Check]:
         checks += share_checks(name, lambda m, rng, p=p, tie=tie: bernoulli(p, tie, m, rng), bernoulli_truth(p, tie),
                                n, reps, seed=len(p) + 10)
     cheap = 4 * reps  # these draw no balance: more replicates for the same time, a finer measured rate
+    for game, title, players, policy in (("mauerbruch", "Mauerbruch", 4, "random"),
+                                         ("sevensteps", "7 Steps", 3, "random")):
+        pool = real_feel(game, players, policy, pool_plays, seed=38)
+        for m in (n,) if quick else (n, 100):  # a set-up's usual plays, and few
+            checks += feel_checks(f"{title}, {players} {policy} players", pool, m, cheap, seed=m)
     checks.append(tost_check(n, cheap, seed=50))
     checks += ladder_checks(n, cheap, seed=60)
     return checks
