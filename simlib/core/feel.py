@@ -190,3 +190,15 @@ def feel_columns(feel: Feel, first_player: np.ndarray | None = None, players: in
 def _lists(items: pa.Array, n: int, width: int, none: np.ndarray) -> pa.Array:
     offsets = pa.array(np.arange(0, (n + 1) * width, width, dtype=np.int32))
     return pa.ListArray.from_arrays(offsets, items, mask=pa.array(none))
+
+
+def feel_sentence(games_row: dict, unit: str, turn: str) -> str:
+    """How one play felt, in words, from its games row (`unit`: the standing's, "cards won"; `turn`: what the
+    standing is counted after, "take"): for `simlib replay`."""
+    if games_row.get("worst_rank") is None:
+        return "feel: no single winner, so no features (docs/statistics.md, 'How a play feels')"
+    half, changes = games_row["winner_rank_at_half"], games_row["lead_changes"]
+    return (f"feel: the lead changed hands {changes} time{'' if changes == 1 else 's'}; the winner led after "
+            f"{games_row['winner_lead_share']:.0%} of the {turn}s and for good from {games_row['decided_at']:.0%} of "
+            f"the play; he was at worst rank {games_row['worst_rank']}, up to {games_row['max_deficit']:g} {unit} "
+            f"behind; rank {half} at half-time{' (last)' if games_row['winner_last_at_half'] else ''}")

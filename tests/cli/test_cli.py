@@ -353,3 +353,44 @@ def test_compile_loads_a_games_scripted_and_search_kernels(monkeypatch):
     assert done.returncode == 0 and "Mauerbruch" in done.stdout
     assert sorted(c.policies[0].name for c in asked) == ["random", "search"]
     assert run_cli("compile", "nosuch").returncode == 2
+
+
+def test_a_run_written_before_the_feel_columns_replays_on_the_columns_it_has(tmp_path, capsys):
+    """Lakes written before a games column was added (issue 38's feel columns): `simlib replay` compares the columns
+    the run has, and still finds a changed value."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from simlib.core.config import RunConfig
+    from simlib.core.feel import FEEL_FIELDS
+    from simlib.core.registry import get_game
+    from simlib.core.replay import compare_with_lake
+
+    assert main(["simulate", "mauerbruch", "--plays", "40", "--players", "3", "--policies", "random", "--seed", "5",
+                 "--lake", str(tmp_path), "--quiet"]) == 0
+    run_id = capsys.readouterr().out.split("wrote run ")[1].split()[0]
+    parts = sorted((tmp_path / "games" / "game=mauerbruch").rglob("part-*.parquet"))
+    for part in parts:  # as a writer before the columns existed left them
+        old = pq.read_table(part)
+        pq.write_table(old.drop_columns([f.name for f in FEEL_FIELDS]), part)
+    game = get_game("mauerbruch")
+    config = RunConfig.build(game, players=3, policies=["random"], plays=40, seed=5)
+    assert compare_with_lake(game, config, tmp_path, run_id, 7) == []
+    changed = pq.read_table(parts[0])
+    turns = changed["turns"].cast("int64")
+    pq.write_table(changed.set_column(changed.schema.get_field_index("turns"), "turns",
+                                      pc.add(turns, 1).cast(changed.schema.field("turns").type)), parts[0])
+    first = pq.read_table(parts[0])["play_index"][0].as_py()
+    assert compare_with_lake(game, config, tmp_path, run_id, first) == ["games"]
+
+
+def test_a_mauerbruch_replay_shows_the_standing_and_how_the_play_felt(tmp_path, capsys):
+    assert main(["simulate", "mauerbruch", "--plays", "20", "--players", "3", "--policies", "random", "--seed", "5",
+                 "--lake", str(tmp_path), "--quiet", "--events"]) == 0
+    run_id = capsys.readouterr().out.split("wrote run ")[1].split()[0]
+    assert main(["replay", "mauerbruch", "--run", run_id, "--play", "4", "--lake", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    takes = [line for line in text.splitlines() if "cards won: " in line]
+    won = [list(map(int, line.split("cards won: ")[1].split())) for line in takes]
+    assert won and all(len(w) == 3 for w in won) and all(sum(b) - sum(a) in (0, 2) for a, b in zip(won, won[1:]))
+    assert "feel: " in text and "replay matches the lake's rows" in text

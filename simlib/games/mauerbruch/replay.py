@@ -6,6 +6,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...core.config import RunConfig
+from ...core.feel import feel_sentence
 
 
 def _rows(table: pa.Table, play: int) -> list[dict]:
@@ -22,13 +23,17 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table]) -> str:
         "seats: " + ", ".join(f"{s['seat']}={s['policy_spec']}" for s in seats),
         "wall (stack: cards bottom to top, by id): " + " | ".join(f"{i}: {len(s)} cards" for i, s in enumerate(deal)),
     ]
+    won = [0] * config.players  # the standing: cards won by seat after each take
+    discard = config.options.get("opening") == "discard"
     for ev in _rows(result["events"], play):
         swap = f"swaps card {ev['swap_card']} onto stack {ev['swap_stack']} for a Wunschkarte, " \
             if ev["swap_card"] is not None else ""
         bans = " ".join(b for b, on in (("2-ban", ev["ban2"]), ("5-ban", ev["ban5"])) if on)
+        if not (discard and ev["phase"] == "opening_double"):
+            won[ev["seat"]] += 2
         lines.append(f"{ev['take']:3d} {ev['phase']:14s} seat {ev['seat']}: {swap}takes {ev['label_a']} "
                      f"(stack {ev['stack_a']}) + {ev['label_b']} (stack {ev['stack_b']}): {ev['pair_kind']}"
-                     f"{'  [' + bans + ']' if bans else ''}")
+                     f"{'  [' + bans + ']' if bans else ''}   cards won: {' '.join(map(str, won))}")
     if game["end_reason"] == "broken":
         lines.append(f"end: broken after {game['turns']} turns: stack {game['stack_emptied']} emptied, the breaker "
                      f"adds stack {game['bonus_stack']} ({game['bonus_cards']} cards); {game['cards_left']} cards left")
@@ -37,4 +42,5 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table]) -> str:
     for s in seats:
         lines.append(f"seat {s['seat']} (player {s['player']}, {s['policy']}): {s['cards']} cards, rank {s['rank']}"
                      f"{', winner' if s['winner'] else ''}")
+    lines.append(feel_sentence(game, "cards won", "take"))
     return "\n".join(lines)
