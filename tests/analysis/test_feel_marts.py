@@ -27,8 +27,8 @@ def built(tmp_path_factory):
     status, out = cli("pipeline", "--lake", str(lake), "--marts", str(root / "marts"), "--db",
                       str(root / "simlib.duckdb"))
     assert status == 0 and ", 0 failed" in out, out
-    return (lake_table(lake, "mauerbruch", "games"), lake_table(lake, "mauerbruch", "runs"),
-            marts_of(root / "marts")["mart_setup_feel"])
+    marts = marts_of(root / "marts")
+    return lake_table(lake, "mauerbruch", "games"), lake_table(lake, "mauerbruch", "runs"), marts
 
 
 def plays_of(games: pl.DataFrame, runs: pl.DataFrame, players: int, policy: str) -> pl.DataFrame:
@@ -43,7 +43,8 @@ SETUPS = [(4, "random", "4 random players"), (4, "greedy", "4 greedy players"), 
 
 @pytest.mark.parametrize("players, policy, label", SETUPS)
 def test_the_mart_is_the_lake_worked_out_by_hand(built, players, policy, label):
-    games, runs, mart = built
+    games, runs, marts = built
+    mart = marts["mart_setup_feel"]
     plays = plays_of(games, runs, players, policy)
     got = row(mart.filter(pl.col("game") == "mauerbruch"), setup_label=label)
     n = plays.height
@@ -67,10 +68,25 @@ def test_the_mart_is_the_lake_worked_out_by_hand(built, players, policy, label):
 
 
 def test_a_play_without_a_single_winner_is_left_out(built):
-    games, _, mart = built
+    games, _, marts = built
+    mart = marts["mart_setup_feel"]
     tied = games.filter(pl.col("winners").list.len() > 1)
     assert tied.height > 0 and tied["worst_rank"].is_null().all() and tied["drama"].is_null().all()
     solo = games.filter(pl.col("winners").list.len() == 1)
     assert solo["worst_rank"].is_not_null().all()
     assert np.all(mart["n_plays"].to_numpy() < 400)
 
+
+
+def test_the_ladder_reads_each_rungs_own_tables(built):
+    """mart_ladder_feel: a row per rung played at a table of its own (4 players: random, then greedy), weakest first,
+    with that set-up's figures."""
+    _, _, marts = built
+    ladder = marts["mart_ladder_feel"].filter(pl.col("players") == 4).sort("rung")
+    assert ladder["rung_label"].to_list() == ["random", "greedy"]
+    setups = marts["mart_setup_feel"]
+    for rung in ladder.iter_rows(named=True):
+        setup = row(setups, setup_id=rung["setup_id"])
+        for key, value in setup.items():
+            if key != "lineup_kind":
+                assert (rung[key] == pytest.approx(value)) if isinstance(value, float) else rung[key] == value, key
