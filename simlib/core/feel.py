@@ -10,6 +10,7 @@ games table's columns, and `feel_columns`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -144,30 +145,45 @@ def record_feel(feel, i, standing, turns, winner):
     feel.winner_last_at_half[i] = behind == 0 and _rank(s, half, w) > 1
 
 
-FEEL_FIELDS = [
-    described("lead_changes", pa.int32(), "How often the lead passed from one single leader to another (turns "
-              "with a shared lead neither count nor reset it).", nullable=True),
-    described("winner_lead_share", pa.float64(), "Share of the turns after which the winner was among the leaders.",
-              nullable=True),
-    described("decided_at", pa.float64(), "Share of the play before the winner led for good (0: led after every "
-              "turn; 1: not leading at the end).", nullable=True),
-    described("max_deficit", pa.float64(), "Largest gap between the leaders' standing and the winner's, in the "
-              "standing's unit.", nullable=True),
-    described("worst_rank", pa.int8(), "The winner's worst rank over the play (1: never behind anyone).",
-              nullable=True),
-    described("drama", pa.float64(), "Mean over the turns of the gap between the leaders' standing and the winner's "
-              "(0 where the winner leads).", nullable=True),
-    described("decisive_at", pa.float64(), "Share of the play before the winner's standing first passed the best any "
-              "other seat reached in the play (1: never).", nullable=True),
-    described("winner_leads_at", pa.list_(pa.bool_()), "For each tenth of the play (10 items), whether the winner "
-              "was among the leaders then.", nullable=True),
-    described("leader_at_quarter", pa.list_(pa.int8()), "The single leader's seat at 1/4, 1/2 and 3/4 of the play "
-              "(3 items; null when several lead).", nullable=True),
-    described("winner_rank_at_half", pa.int8(), "The winner's rank at half-time (1 + the seats strictly ahead).",
-              nullable=True),
-    described("winner_last_at_half", pa.bool_(), "At half-time no seat was behind the winner and one was ahead.",
-              nullable=True),
+@dataclass(frozen=True)
+class Standing:
+    """A game's standing, as its games table and `simlib replay` name it: what every player at the table can see of
+    how each seat is doing (`unit`, "cards won"), counted after each `step` ("take", "turn"). Its kernel records it
+    oriented so that more is better."""
+
+    unit: str
+    step: str = "turn"
+
+
+# The games table's columns; {unit} and {step} are the game's Standing's words (feel_fields).
+_FIELDS = [
+    ("lead_changes", pa.int32(), "How often the lead ({unit}) passed from one single leader to another ({step}s "
+     "with a shared lead neither count nor reset it)."),
+    ("winner_lead_share", pa.float64(), "Share of the {step}s after which the winner was among the leaders."),
+    ("decided_at", pa.float64(), "Share of the play before the winner led for good (0: led after every {step}; 1: "
+     "not leading at the end)."),
+    ("max_deficit", pa.float64(), "Largest gap between the leaders' {unit} and the winner's."),
+    ("worst_rank", pa.int8(), "The winner's worst rank over the play (1: never behind anyone)."),
+    ("drama", pa.float64(), "Mean over the {step}s of the gap between the leaders' {unit} and the winner's (0 where "
+     "the winner leads)."),
+    ("decisive_at", pa.float64(), "Share of the play before the winner's {unit} first passed the most any other seat "
+     "reached in the play (1: never)."),
+    ("winner_leads_at", pa.list_(pa.bool_()), "For each tenth of the play (10 items), whether the winner was among "
+     "the leaders then."),
+    ("leader_at_quarter", pa.list_(pa.int8()), "The single leader's seat at 1/4, 1/2 and 3/4 of the play (3 items; "
+     "null when several lead)."),
+    ("winner_rank_at_half", pa.int8(), "The winner's rank at half-time (1 + the seats strictly ahead)."),
+    ("winner_last_at_half", pa.bool_(), "At half-time no seat was behind the winner and one was ahead."),
 ]
+
+
+def feel_fields(standing: Standing) -> list[pa.Field]:
+    """The games table's feel columns, described in the game's words; null without a single winner."""
+    return [described(name, type_, doc.format(unit=standing.unit, step=standing.step), nullable=True)
+            for name, type_, doc in _FIELDS]
+
+
+FEEL_FIELDS = feel_fields(Standing("standing"))  # the names and types every game's columns share
 
 
 def feel_columns(feel: Feel, first_player: np.ndarray | None = None, players: int = 0) -> dict[str, pa.Array]:
@@ -192,13 +208,12 @@ def _lists(items: pa.Array, n: int, width: int, none: np.ndarray) -> pa.Array:
     return pa.ListArray.from_arrays(offsets, items, mask=pa.array(none))
 
 
-def feel_sentence(games_row: dict, unit: str, turn: str) -> str:
-    """How one play felt, in words, from its games row (`unit`: the standing's, "cards won"; `turn`: what the
-    standing is counted after, "take"): for `simlib replay`."""
+def feel_sentence(games_row: dict, standing: Standing) -> str:
+    """How one play felt, in words, from its games row: for `simlib replay`."""
     if games_row.get("worst_rank") is None:
         return "feel: no single winner, so no features (docs/statistics.md, 'How a play feels')"
-    half, changes = games_row["winner_rank_at_half"], games_row["lead_changes"]
+    g, changes = games_row, games_row["lead_changes"]
     return (f"feel: the lead changed hands {changes} time{'' if changes == 1 else 's'}; the winner led after "
-            f"{games_row['winner_lead_share']:.0%} of the {turn}s and for good from {games_row['decided_at']:.0%} of "
-            f"the play; he was at worst rank {games_row['worst_rank']}, up to {games_row['max_deficit']:g} {unit} "
-            f"behind; rank {half} at half-time{' (last)' if games_row['winner_last_at_half'] else ''}")
+            f"{g['winner_lead_share']:.0%} of the {standing.step}s and for good from {g['decided_at']:.0%} of the "
+            f"play; he was at worst rank {g['worst_rank']}, up to {g['max_deficit']:g} {standing.unit} behind; rank "
+            f"{g['winner_rank_at_half']} at half-time{' (last)' if g['winner_last_at_half'] else ''}")

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
-from ...core.feel import FEEL_FIELDS, Feel, feel_columns
+from ...core.feel import Feel, Standing, feel_columns, feel_fields
 from ...core.lake import described
 from . import constants as C
 from .state import SEAT_COLUMNS
@@ -24,6 +24,8 @@ _KEYS = [
     described("rules_version", pa.int16(), "Burgenland rules version the row was simulated with."),
     described("play_index", pa.int64(), "Index of the play in its run, from 0."),
 ]
+
+STANDING = Standing("pieces placed")  # each seat's pieces placed after each turn
 
 GAMES = pa.schema(_KEYS + [
     described("players", pa.int8(), "Number of players."),
@@ -41,8 +43,8 @@ GAMES = pa.schema(_KEYS + [
     described("stones", pa.list_(_TEXT), "The colour of the border stone on each position 0-7 at set-up."),
     described("winners", pa.list_(pa.int8()), "The seat that placed its last piece (empty if the play did not end "
                                               "by the rules)."),
-    # How the play felt (docs/statistics.md): the standing is each seat's pieces placed after each turn.
-    *FEEL_FIELDS,
+    # How the play felt (docs/statistics.md), in the standing's words
+    *feel_fields(STANDING),
 ])
 
 SEATS = pa.schema(_KEYS + [

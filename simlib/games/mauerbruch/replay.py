@@ -7,6 +7,7 @@ import pyarrow.compute as pc
 
 from ...core.config import RunConfig
 from ...core.feel import feel_sentence
+from .tables import STANDING
 
 
 def _rows(table: pa.Table, play: int) -> list[dict]:
@@ -42,5 +43,5 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table]) -> str:
     for s in seats:
         lines.append(f"seat {s['seat']} (player {s['player']}, {s['policy']}): {s['cards']} cards, rank {s['rank']}"
                      f"{', winner' if s['winner'] else ''}")
-    lines.append(feel_sentence(game, "cards won", "take"))
+    lines.append(feel_sentence(game, STANDING))
     return "\n".join(lines)

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
-from ...core.feel import FEEL_FIELDS, Feel, feel_columns
+from ...core.feel import Feel, Standing, feel_columns, feel_fields
 from ...core.lake import described
 from .constants import (
     BROKEN,
@@ -43,6 +43,8 @@ _KEYS = [
     described("play_index", pa.int64(), "Index of the play in its run, from 0."),
 ]
 
+STANDING = Standing("cards won", "take")  # the cards each seat has won, after each take (the bonus in the last)
+
 GAMES = pa.schema(_KEYS + [
     described("players", pa.int8(), "Number of players."),
     described("first_player", pa.int8(), "Table position of seat 0, the player who begins after the opening."),
@@ -60,8 +62,8 @@ GAMES = pa.schema(_KEYS + [
     described("deck_name", _TEXT, "The deck's name."),
     described("deck_id", _TEXT, "The deck's content hash (equal ids: equal cards)."),
     described("winners", pa.list_(pa.int8()), "Seats with the most cards (all of them on a tie)."),
-    # How the play felt (docs/statistics.md): the standing is the cards each seat has won, after each take.
-    *FEEL_FIELDS,
+    # How the play felt (docs/statistics.md), in the standing's words
+    *feel_fields(STANDING),
 ])
 
 SEATS = pa.schema(_KEYS + [

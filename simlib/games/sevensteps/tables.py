@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
-from ...core.feel import FEEL_FIELDS, Feel, feel_columns
+from ...core.feel import Feel, Standing, feel_columns, feel_fields
 from ...core.lake import described
 from .constants import (
     AID,
@@ -57,6 +57,8 @@ _KEYS = [
     described("play_index", pa.int64(), "Index of the play in its run, from 0."),
 ]
 
+STANDING = Standing("points")  # each seat's score after each turn, the unused tiles' points after the last
+
 GAMES = pa.schema(_KEYS + [
     described("players", pa.int8(), "Number of players."),
     described("turns", pa.int32(), "Turns played, every seat's (passes with an empty hand included)."),
@@ -70,9 +72,8 @@ GAMES = pa.schema(_KEYS + [
     described("bag_left", pa.int16(), "Discs left in the bag at the end."),
     described("max_nodes", pa.int32(), "The most chains one search of a greedy or climber seat visited (0: none)."),
     described("winners", pa.list_(pa.int8()), "Seats with the highest score (all of them on a tie)."),
-    # How the play felt (docs/statistics.md): the standing is each seat's score after each turn, the unused tiles'
-    # points counted after the last.
-    *FEEL_FIELDS,
+    # How the play felt (docs/statistics.md), in the standing's words
+    *feel_fields(STANDING),
 ])
 
 SEATS = pa.schema(_KEYS + [
