@@ -11,7 +11,7 @@ import pytest
 
 from simlib.core.feel import new_feel, record_feel
 
-from support.feel_reference import reference_features
+from support.feel_reference import first_difference, reference_features
 
 # Three seats, six turns; seat 2 comes back from last place at half-time and wins.
 COMEBACK = [[1, 0, 0], [2, 1, 0], [2, 3, 1], [3, 3, 2], [3, 4, 4], [4, 4, 6]]
@@ -54,10 +54,8 @@ def features(standing, winner: int, rows: int = 2, row: int = 1) -> dict:
 
 
 def agree(got: dict, want: dict) -> bool:
-    """The same keys; floats within rounding, the rest equal (pytest.approx takes no lists inside a dict)."""
-    return got.keys() == want.keys() and all(
-        math.isclose(got[k], want[k], abs_tol=1e-12) if isinstance(want[k], float) else got[k] == want[k]
-        for k in want)
+    """The same features (pytest.approx takes no lists inside a dict)."""
+    return first_difference(got, want) is None
 
 
 @pytest.mark.parametrize("standing, winner, expected", [(COMEBACK, 2, COMEBACK_FEEL), (RUNAWAY, 0, RUNAWAY_FEEL)],

@@ -187,8 +187,15 @@ def feel_mismatch(games_row: dict, standing: list[list[float]], winner: int | No
         return None if all(v is None for v in got.values()) else f"features {got} for a play without a single winner"
     want = reference_features(standing, winner)
     want["leader_at_quarter"] = [None if s < 0 else s for s in want["leader_at_quarter"]]
+    return first_difference(got, want)
+
+
+def first_difference(got: dict, want: dict) -> str | None:
+    """The first feature where `got` is not `want` (floats within rounding, the rest equal), in words; None if none."""
+    if got.keys() != want.keys():
+        return f"features {sorted(got)}, expected {sorted(want)}"
     for key, value in want.items():
         same = math.isclose(got[key], value, abs_tol=1e-12) if isinstance(value, float) else got[key] == value
         if not same:
-            return f"{key} is {got[key]}, the replayed standing gives {value}"
+            return f"{key} is {got[key]}, expected {value}"
     return None
