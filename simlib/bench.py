@@ -161,6 +161,7 @@ def mauerspechte_versus_catan(games: int, catan_rate: float) -> float:
 def kernel_designs(plays: int) -> dict[str, float]:
     """Single-thread plays/s of the Numba kernel and the lockstep NumPy version (4 players, random)."""
     from .core.lineup import Lineup
+    from .core.tables import no_standings
     from .games.mauer.constants import EV_COLS
     from .games.mauer.kernel import simulate_matches
     from .games.mauer.lockstep import simulate_random
@@ -168,7 +169,7 @@ def kernel_designs(plays: int) -> dict[str, float]:
 
     pen = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)
     setup = Setup(pen, 500, 1, 0)
-    args = (setup, Lineup(np.zeros(4, np.int64), np.zeros((4, 5)), np.zeros((1, 5))),
+    args = (setup, Lineup(np.zeros(4, np.int64), np.zeros((4, 5)), np.zeros((1, 5))), *no_standings(4),
             np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
     simulate_matches(1, 0, 10, *args)
     t = time.perf_counter()

@@ -159,6 +159,8 @@ def options(args, game: Game) -> dict:
 
 def add_events(p: argparse.ArgumentParser) -> None:
     p.add_argument("--events", action="store_true", help="also write the events table (much larger)")
+    p.add_argument("--standings", action="store_true",
+                   help="also write the standings table: each seat's standing after each turn (play, turn, seat)")
 
 
 def add_quiet(p: argparse.ArgumentParser, what: str = "no progress bar (on a terminal) or progress lines (in a log)"):

@@ -75,7 +75,8 @@ def _cmd_simulate(args) -> None:
 
     game = get_game(args.game)
     config = RunConfig.build(game, players=args.players, policies=args.policies.split(","), plays=args.plays,
-                             seed=args.seed, options=flags.options(args, game), events=args.events)
+                             seed=args.seed, options=flags.options(args, game), events=args.events,
+                             standings=args.standings)
     limits.check_parts(config.plays, args.shard_size)  # as run() does, but before minutes of compiling
     lake = Lake.at(args.lake)
     if args.executor == "local":  # Dask workers load their kernels where they run

@@ -44,6 +44,8 @@ class GameRules(Protocol):
 
     def resolve_options(self, options: dict) -> dict: ...
 
+    def schemas(self) -> dict: ...
+
     def validate(self, config: RunConfig) -> None: ...
 
 
@@ -111,16 +113,20 @@ class RunConfig:
     seed: int
     options: dict[str, Any] = field(default_factory=dict)  # every rule parameter, resolved
     events: bool = False
+    standings: bool = False  # write the standings table (each seat's standing after each turn: core/feel.py)
 
     @classmethod
     def build(cls, game: GameRules, *, players: int, policies: list[str], plays: int, seed: int,
-              options: dict[str, Any] | None = None, events: bool = False) -> RunConfig:
+              options: dict[str, Any] | None = None, events: bool = False, standings: bool = False) -> RunConfig:
         """Validate user input and resolve defaults; raises SimlibError with one clear line."""
         check_players(game, players)
         PLAYS.check("--plays", plays)
         SEED.check("--seed", seed)
-        if not isinstance(events, bool):
-            raise SimlibError(f"events is true or false, not {events!r}")
+        for name, flag in (("events", events), ("standings", standings)):
+            if not isinstance(flag, bool):
+                raise SimlibError(f"{name} is true or false, not {flag!r}")
+        if standings and "standings" not in game.schemas():
+            raise SimlibError(f"{game.name} keeps no standings table yet: --standings is not available for it")
         if len(policies) == 1:
             policies = policies * players
         if len(policies) != players:
@@ -133,7 +139,7 @@ class RunConfig:
                 raise SimlibError(f"unknown option {name!r} for {game.name} (settable: {', '.join(settable(params))})")
             resolved[name] = params[name].coerce(value)
         resolved = game.resolve_options(resolved)
-        config = cls(game.name, players, specs, plays, seed, resolved, events)
+        config = cls(game.name, players, specs, plays, seed, resolved, events, standings)
         game.validate(config)
         return config
 
@@ -146,6 +152,8 @@ class RunConfig:
             "seed": self.seed,
             "options": dict(sorted(self.options.items())),
             "events": self.events,
+            # Only when asked: a run without standings keeps the run id it had before the option existed.
+            **({"standings": True} if self.standings else {}),
         }
 
     def to_json(self) -> str:
@@ -155,7 +163,8 @@ class RunConfig:
     def from_json(cls, text: str, game: GameRules) -> RunConfig:
         d = json.loads(text)
         return cls.build(game, players=d["players"], policies=d["policies"], plays=d["plays"],
-                         seed=d["seed"], options=d["options"], events=d["events"])
+                         seed=d["seed"], options=d["options"], events=d["events"],
+                         standings=d.get("standings", False))
 
     def run_id(self, rules_versions: dict[str, int]) -> str:
         """Same configuration, rules (of the game and every engine it runs on) and simlib version → same run

@@ -11,10 +11,11 @@ games table's columns, and `feel_columns`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .blocks import block
 from .lake import described
@@ -134,7 +135,7 @@ def record_feel(feel, i, standing, turns, winner):
     feel.decisive_at[i] = first_past / turns if first_past >= 0 else 1.0
     for k in range(TENTHS):
         t = _at(turns, k + 1, TENTHS)
-        feel.winner_leads_at[i, k] = s[t, w] == _top(s, t)
+        feel.winner_leads_at[i, k] = _sole_leader(s, t) == w
     for q in range(QUARTERS):
         feel.leader_at_quarter[i, q] = _sole_leader(s, _at(turns, q + 1, QUARTERS + 1))
     half = _at(turns, 1, 2)
@@ -145,31 +146,46 @@ def record_feel(feel, i, standing, turns, winner):
     feel.winner_last_at_half[i] = behind == 0 and _rank(s, half, w) > 1
 
 
+@block()
+def keep_standing(rows, starts, i, standing, turns):
+    """Play i's standing after each of its `turns` turns into `rows` from row starts[i] (a run with --standings,
+    core/tables.record_kernel); no starts: nothing kept."""
+    if starts.shape[0] > 0:
+        rows[starts[i]:starts[i] + turns] = standing[:turns]
+
+
 @dataclass(frozen=True)
 class Standing:
     """A game's standing, as its games table and `simlib replay` name it: what every player at the table can see of
     how each seat is doing (`unit`, "cards won"), counted after each `step` ("take", "turn"). Its kernel records it
-    oriented so that more is better."""
+    oriented so that more is better: `sign` -1 where the unit counts against a seat (penalty points), so that the
+    standings table shows it in the game's own unit."""
 
     unit: str
     step: str = "turn"
+    sign: int = 1
+    steps: str = ""  # the plural of `step` where it is not step + "s" ("Baurunden")
+
+    @property
+    def plural(self) -> str:
+        return self.steps or self.step + "s"
 
 
 # The games table's columns; {unit} and {step} are the game's Standing's words (feel_fields).
 _FIELDS = [
-    ("lead_changes", pa.int32(), "How often the lead ({unit}) passed from one single leader to another ({step}s "
+    ("lead_changes", pa.int32(), "How often the lead ({unit}) passed from one single leader to another ({steps} "
      "with a shared lead neither count nor reset it)."),
-    ("winner_lead_share", pa.float64(), "Share of the {step}s after which the winner was among the leaders."),
+    ("winner_lead_share", pa.float64(), "Share of the {steps} after which the winner was among the leaders."),
     ("decided_at", pa.float64(), "Share of the play before the winner led for good (0: led after every {step}; 1: "
      "not leading at the end)."),
     ("max_deficit", pa.float64(), "Largest gap between the leaders' {unit} and the winner's."),
     ("worst_rank", pa.int8(), "The winner's worst rank over the play (1: never behind anyone)."),
-    ("drama", pa.float64(), "Mean over the {step}s of the gap between the leaders' {unit} and the winner's (0 where "
+    ("drama", pa.float64(), "Mean over the {steps} of the gap between the leaders' {unit} and the winner's (0 where "
      "the winner leads)."),
-    ("decisive_at", pa.float64(), "Share of the play before the winner's {unit} first passed the most any other seat "
+    ("decisive_at", pa.float64(), "Share of the play before the winner's {unit} first beat the best any other seat "
      "reached in the play (1: never)."),
-    ("winner_leads_at", pa.list_(pa.bool_()), "For each tenth of the play (10 items), whether the winner was among "
-     "the leaders then."),
+    ("winner_leads_at", pa.list_(pa.bool_()), "For each tenth of the play (10 items), whether the winner led alone "
+     "then (a shared lead does not count)."),
     ("leader_at_quarter", pa.list_(pa.int8()), "The single leader's seat at 1/4, 1/2 and 3/4 of the play (3 items; "
      "null when several lead)."),
     ("winner_rank_at_half", pa.int8(), "The winner's rank at half-time (1 + the seats strictly ahead)."),
@@ -179,11 +195,36 @@ _FIELDS = [
 
 def feel_fields(standing: Standing) -> list[pa.Field]:
     """The games table's feel columns, described in the game's words; null without a single winner."""
-    return [described(name, type_, doc.format(unit=standing.unit, step=standing.step), nullable=True)
-            for name, type_, doc in _FIELDS]
+    words = {"unit": standing.unit, "step": standing.step, "steps": standing.plural}
+    return [described(name, type_, doc.format(**words), nullable=True) for name, type_, doc in _FIELDS]
 
 
 FEEL_FIELDS = feel_fields(Standing("standing"))  # the names and types every game's columns share
+
+
+def standings_fields(standing: Standing) -> list[pa.Field]:
+    """The standings table's columns after the keys (a run with --standings): one row per play, turn and seat."""
+    better = "fewer" if standing.sign < 0 else "more"
+    return [described("turn", pa.int32(), f"The {standing.step} after which the standing is counted, from 0 (the last: "
+                                          "the play's end, as the game scores it)."),
+            described("seat", pa.int8(), "Seat, 0 = the start player."),
+            described("standing", pa.float64(), f"The seat's {standing.unit} then, as every player can see them "
+                                                f"({better} is better).")]
+
+
+def standings_columns(standing: Standing, first_play: int, turns: np.ndarray, rows: np.ndarray,
+                      first_player: np.ndarray | None = None) -> dict[str, Any]:
+    """The standings table's play_index and standings_fields columns from the kept rows (core/tables.Recorded):
+    play first_play + i has turns[i] rows, one after another, a column per seat; a kernel counting in table
+    positions gives each play's `first_player` (seat 0's position), so that its columns are named by seat."""
+    n_seats, turns = rows.shape[1], turns.astype(np.int64)
+    play_of_row = np.repeat(np.arange(len(turns)), turns)
+    turn = np.arange(len(play_of_row), dtype=np.int64) - np.repeat(np.cumsum(turns) - turns, turns)
+    seat = np.tile(np.arange(n_seats), len(play_of_row))
+    if first_player is not None:
+        seat = (seat - np.repeat(first_player.astype(np.int64)[play_of_row], n_seats)) % n_seats
+    return {"play_index": np.repeat(first_play + play_of_row, n_seats), "turn": np.repeat(turn, n_seats),
+            "seat": seat, "standing": standing.sign * rows.ravel() + 0.0}  # + 0.0: no negative zeros
 
 
 def feel_columns(feel: Feel, first_player: np.ndarray | None = None, players: int = 0) -> dict[str, pa.Array]:
@@ -208,12 +249,24 @@ def _lists(items: pa.Array, n: int, width: int, none: np.ndarray) -> pa.Array:
     return pa.ListArray.from_arrays(offsets, items, mask=pa.array(none))
 
 
+def standing_lines(standings: pa.Table, play: int, standing: Standing) -> list[str]:
+    """`simlib replay`'s account of one play's standing: each seat's, after each turn (from a standings table)."""
+    rows = standings.filter(pc.equal(standings["play_index"], play)).sort_by([("turn", "ascending"),
+                                                                                     ("seat", "ascending")])
+    turn, values = rows["turn"].to_numpy(), rows["standing"].to_numpy()
+    seats = int(rows["seat"].to_numpy().max()) + 1 if rows.num_rows else 0
+    lines = [f"standing: {standing.unit} after each {standing.step}, seat 0 first"]
+    for t in range(0, len(turn), seats):
+        lines.append(f"{turn[t]:5d}  " + " ".join(f"{v:g}" for v in values[t:t + seats]))
+    return lines
+
+
 def feel_sentence(games_row: dict, standing: Standing) -> str:
     """How one play felt, in words, from its games row: for `simlib replay`."""
     if games_row.get("worst_rank") is None:
         return "feel: no single winner, so no features (docs/statistics.md, 'How a play feels')"
     g, changes = games_row, games_row["lead_changes"]
     return (f"feel: the lead changed hands {changes} time{'' if changes == 1 else 's'}; the winner led after "
-            f"{g['winner_lead_share']:.0%} of the {standing.step}s and for good from {g['decided_at']:.0%} of the "
+            f"{g['winner_lead_share']:.0%} of the {standing.plural} and for good from {g['decided_at']:.0%} of the "
             f"play; he was at worst rank {g['worst_rank']}, up to {g['max_deficit']:g} {standing.unit} behind; rank "
             f"{g['winner_rank_at_half']} at half-time{' (last)' if g['winner_last_at_half'] else ''}")

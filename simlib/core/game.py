@@ -7,11 +7,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
 from .config import PolicyInfo, RunConfig, parse_policy
 from .params import Parameter, load_parameters
+
+if TYPE_CHECKING:
+    from .feel import Standing
 from .resources import pipelines_root
 
 
@@ -44,6 +48,9 @@ class Game(ABC):
     # The game's best heuristic, a rung of the ladder: every stronger rung also plays against it, one player at a
     # table of it (does search beat the best scripted play?). Empty: no such tables.
     best_heuristic: str = ""
+    # The game's standing, read for how a play feels (core/feel.py): its unit and step in words, for the games
+    # table's columns, `simlib replay` and the report. None: its games table has no feel columns.
+    standing: Standing | None = None
     # Tables written only for runs with --events (they are large).
     event_tables: tuple[str, ...] = ("events",)
 

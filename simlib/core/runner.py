@@ -78,7 +78,9 @@ def _shards(plays: int, block: int, shard_size: int) -> list[tuple[int, int, int
 
 
 def _tables_for(game: Game, config: RunConfig) -> list[str]:
-    return [t for t in game.schemas() if t not in game.event_tables or config.events]
+    """The tables a run writes: the events tables only with --events, the standings only with --standings."""
+    return [t for t in game.schemas() if (t not in game.event_tables or config.events)
+            and (t != "standings" or config.standings)]
 
 
 def _write_shard(config: RunConfig, lake: Lake, run_id: str, part: int, start: int, stop: int) -> dict:

@@ -3,8 +3,9 @@
 A game's `tables.py` declares its schemas (the documented contract) and computes its own columns;
 this module knows no game and supplies the rest:
 
-- `run_kernel`: calls a compiled kernel, names its arrays (a NamedTuple defined beside the kernel) and,
-  for runs with events, fills the event rows by the count-then-fill pass.
+- `record_kernel` (`run_kernel` for a kernel that keeps no standings): calls a compiled kernel, names its arrays (a
+  NamedTuple defined beside the kernel) and, for runs with events or standings, fills their rows by the
+  count-then-fill pass.
 - `table`: an Arrow table from a dict of columns by name, each converted to its schema field's type.
   A column is a numpy array, a numpy masked array (masked = null), `Text` (dictionary-encoded),
   `Constant`, `Lists` (a list column), a dict of columns (a struct column) or a ready Arrow array.
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -30,21 +31,63 @@ import pyarrow as pa
 Outputs = TypeVar("Outputs", bound=tuple)  # a NamedTuple of the kernel's arrays
 
 
+@dataclass(frozen=True)
+class Standings:
+    """How a kernel keeps each play's standing after every turn (core/feel.py): it takes, before its event buffers,
+    a float64 buffer [rows, seats] and the row where each play's standing starts (no start rows: it keeps none).
+    `turns_per_play` names the output field counting each play's turns, its standing's rows; `keep` fills them."""
+
+    seats: int
+    turns_per_play: str
+    keep: bool
+
+
+class Recorded(NamedTuple):
+    out: Any                       # the kernel's named arrays
+    events: np.ndarray | None      # the event rows (None without events)
+    standings: np.ndarray | None   # [rows, seats] each play's standing after each turn (None without)
+
+
+def record_kernel(kernel: Callable[..., tuple], args: tuple, outputs: type[Outputs], *, events: bool = False,
+                  events_per_play: str = "", event_columns: int = 0, standings: Standings | None = None) -> Recorded:
+    """`kernel(*args, [standing rows, their starts,] ev, ev_start)`'s arrays as `outputs`, its event rows and
+    standings where asked.
+
+    Every kernel takes, last, an int32 event buffer (rows x event_columns) and the row where each play's events
+    start; with no start rows it records nothing. For events and standings, the count-then-fill pass: run once with
+    empty buffers, read each play's counts from the output fields `events_per_play` and `standings.turns_per_play`,
+    allocate, and run again (draws are keyed by play, so the second run replays the same plays).
+    """
+    no_standing = () if standings is None else no_standings(standings.seats)
+    out = outputs._make(kernel(*args, *no_standing, np.zeros((0, event_columns), np.int32), np.zeros(0, np.int64)))
+    keep = standings is not None and standings.keep
+    if not events and not keep:
+        return Recorded(out, None, None)
+    ev, ev_start = _buffer(getattr(out, events_per_play) if events else None, event_columns, np.int32)
+    sd, sd_start = _buffer(getattr(out, standings.turns_per_play) if keep else None,
+                           standings.seats if standings else 0, np.float64)
+    kernel(*args, *((sd, sd_start) if standings else ()), ev, ev_start)
+    return Recorded(out, ev if events else None, sd if keep else None)
+
+
+def no_standings(seats: int) -> tuple[np.ndarray, np.ndarray]:
+    """A kernel's standing buffers that keep nothing (for calls outside record_kernel: benchmarks)."""
+    return np.zeros((0, seats)), np.zeros(0, np.int64)
+
+
+def _buffer(counts: np.ndarray | None, columns: int, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """A buffer of every play's `counts` rows and the row where each play's rows start (no counts: empty)."""
+    if counts is None:
+        return np.zeros((0, columns), dtype), np.zeros(0, np.int64)
+    ends = np.cumsum(counts, dtype=np.int64)
+    return np.zeros((int(ends[-1]) if len(ends) else 0, columns), dtype), ends - counts
+
+
 def run_kernel(kernel: Callable[..., tuple], args: tuple, outputs: type[Outputs], *, events: bool = False,
                events_per_play: str = "", event_columns: int = 0) -> tuple[Outputs, np.ndarray | None]:
-    """`kernel(*args, ev, ev_start)`'s arrays as `outputs`, and its event rows (None without events).
-
-    Every kernel takes, last, an int32 event buffer (rows x event_columns) and the row where each play's
-    events start; with no start rows it records nothing. For events, the count-then-fill pass: run once
-    with empty buffers, read each play's event count from the output field `events_per_play`, allocate,
-    and run again (draws are keyed by play, so the second run replays the same plays).
-    """
-    out = outputs._make(kernel(*args, np.zeros((0, event_columns), np.int32), np.zeros(0, np.int64)))
-    if not events:
-        return out, None
-    ends = np.cumsum(getattr(out, events_per_play), dtype=np.int64)
-    ev = np.zeros((int(ends[-1]) if len(ends) else 0, event_columns), np.int32)
-    kernel(*args, ev, ends - getattr(out, events_per_play))
+    """record_kernel for a kernel that keeps no standings: its arrays as `outputs`, and its event rows."""
+    out, ev, _ = record_kernel(kernel, args, outputs, events=events, events_per_play=events_per_play,
+                               event_columns=event_columns)
     return out, ev
 
 

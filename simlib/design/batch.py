@@ -10,6 +10,7 @@ core. A game's own batches are files of its package: report_batch.toml and ladde
     plays = 100_000              # times --scale, rounded to a multiple of the game's block (a match)
     options = { penalty_tower = 12 }               # optional rule parameters (settable ones: simlib params)
     events = false               # optional: also the events table
+    standings = false            # optional: also the standings table (each seat's standing after each turn)
     seed = 1                     # optional, default 1
 
     [[tournament]]               # one `policy` at each seat of a table of `field`, for every ordered pair,
@@ -57,9 +58,9 @@ from ..core.params import check_settable, read_toml
 from ..core.sweep import Sweep
 from .fixes import FixSearch, fix_searches
 
-_RUN_KEYS = {"players", "policies", "plays", "options", "events", "seed"}
+_RUN_KEYS = {"players", "policies", "plays", "options", "events", "standings", "seed"}
 _LADDER_KEYS = (_RUN_KEYS - {"policies"}) | {"rungs"}
-_SWEEP_KEYS = _RUN_KEYS | {"vary", "base"}
+_SWEEP_KEYS = (_RUN_KEYS - {"standings"}) | {"vary", "base"}
 _FIXES_KEYS = {"players", "policies", "budget", "only", "options", "seed"}
 
 
@@ -145,6 +146,7 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
     check_settable(game.name, game.parameters(), options)
     seed = SEED.check("seed", entry.get("seed", 1))
     events = _flag("events", entry.get("events", False))
+    standings = _flag("standings", entry.get("standings", False))
     if kind == "run":
         tables = [(n, p.split(",")) for n in players for p in policies]
     elif kind == "ladder":
@@ -166,7 +168,8 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
     for n, seats in tables:
         probe = RunConfig.build(game, players=n, policies=seats, plays=10**9, seed=seed, options=options)
         configs.append(RunConfig.build(game, players=n, policies=seats, seed=seed, options=options,
-                                       plays=_plays(plays, scale, game.block_size(probe)), events=events))
+                                       plays=_plays(plays, scale, game.block_size(probe)), events=events,
+                                       standings=standings))
     return configs
 
 

@@ -38,6 +38,7 @@ from support.burgenland_reference import (
     replay,
 )
 from support.cli_runs import simulated_plays
+from support.feel_reference import kept_standing
 from support.paths import SIMLIB
 
 # name: (players, policies, options, plays, seed)
@@ -87,8 +88,11 @@ def played(name: str) -> tuple[dict, ...]:
 def check(name: str, play: dict, waive=KNOWN_DISCREPANCIES, **override) -> Replay:
     """The play replayed under its run's recorded options, `override` changed."""
     players, policies, _, _, _ = RUNS[name]
-    return replay(players, {**play["options"], **override}, play["games"][0], play["seats"], play["events"], policies,
+    game = replay(players, {**play["options"], **override}, play["games"][0], play["seats"], play["events"], policies,
                   waive=waive)
+    placed = [[game.start_supply + left for left in turn] for turn in game.standing]  # its standing: -pieces left
+    assert kept_standing(play["standings"]) == placed, "the standings table is not the replayed pieces placed"
+    return game
 
 
 @functools.lru_cache(maxsize=None)

@@ -394,3 +394,40 @@ def test_a_mauerbruch_replay_shows_the_standing_and_how_the_play_felt(tmp_path, 
     won = [list(map(int, line.split("cards won: ")[1].split())) for line in takes]
     assert won and all(len(w) == 3 for w in won) and all(sum(b) - sum(a) in (0, 2) for a, b in zip(won, won[1:]))
     assert "feel: " in text and "replay matches the lake's rows" in text
+
+
+@pytest.mark.parametrize("game, step", [("mauer", "Baurunde"), ("sevensteps", "turn"), ("burgenland", "turn")])
+def test_a_replay_shows_the_standing_after_each_turn(tmp_path, capsys, game, step):
+    """Issue 38 item 6: the standing after every turn (the kernel's own, as --standings writes it), then the feel."""
+    assert main(["simulate", game, "--plays", "10", "--players", "3", "--policies", "random", "--seed", "5",
+                 "--lake", str(tmp_path), "--quiet"]) == 0
+    run_id = capsys.readouterr().out.split("wrote run ")[1].split()[0]
+    assert main(["replay", game, "--run", run_id, "--play", "2", "--lake", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    head = next(line for line in text.splitlines() if line.startswith("standing: "))
+    assert head.endswith(f"after each {step}, seat 0 first")
+    rows = text.split(head)[1].split("\nfeel: ")[0].strip().splitlines()
+    turns = [int(r.split()[0]) for r in rows]
+    assert turns == list(range(len(turns))) and len(turns) > 3 and all(len(r.split()) == 4 for r in rows)
+    assert "replay matches the lake's rows" in text
+
+
+def test_standings_are_written_only_when_asked(tmp_path, capsys):
+    """--standings writes the standings table (play, turn, seat, standing), and a run without it has none."""
+    import pyarrow.dataset as ds
+
+    lake = tmp_path / "lake"
+    for flags in ([], ["--standings"]):
+        assert main(["simulate", "mauerbruch", "--plays", "30", "--players", "3", "--policies", "random", "--seed",
+                     "7", "--lake", str(lake), "--quiet", *flags]) == 0
+    runs = sorted(p.name for p in (lake / "standings" / "game=mauerbruch").iterdir())
+    assert len(runs) == 1  # the run with --standings only
+    table = ds.dataset(lake / "standings" / "game=mauerbruch" / runs[0]).to_table()
+    assert table.column_names[-3:] == ["turn", "seat", "standing"]
+    assert sorted(set(table["play_index"].to_pylist())) == list(range(30))
+
+
+def test_standings_for_a_game_without_them_is_one_clear_line(tmp_path):
+    done = run_cli("simulate", "catan", "--plays", "10", "--players", "3", "--policies", "random", "--standings",
+                   "--lake", str(tmp_path))
+    assert done.returncode != 0 and done.stderr.count("\n") == 1 and "--standings" in done.stderr, done.stderr

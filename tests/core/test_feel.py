@@ -24,7 +24,7 @@ COMEBACK_FEEL = {
     "drama": 6 / 6,
     "decisive_at": 5 / 6,  # the others' best is 4; seat 2 passes it after turn 5
     # tenths after turns 0 1 1 2 2 3 4 4 5 5
-    "winner_leads_at": [False] * 6 + [True] * 4,
+    "winner_leads_at": [False] * 8 + [True] * 2,  # alone after turn 5 only (turn 4: {1, 2} lead)
     "leader_at_quarter": [0, 1, -1],  # after turns 1, 2 and 4 ({1,2} lead)
     "winner_rank_at_half": 3,  # after turn 2: 2, 3, 1
     "winner_last_at_half": True,

@@ -23,7 +23,7 @@ def test_comeback_from_last_three_seats_six_turns():
     # decided_at: last t without w among the leaders is 2 -> (1+2)/6
     # max_deficit: max(2,2,3,0,0,0) = 3; worst_rank 3; drama (2+2+3)/6 = 7/6
     # decisive_at: threshold = max over seats 0 and 1 over all turns = 6; w: 0,1,1,5,7,9 -> first > 6 at t4 -> 4/6
-    # winner_leads_at, T=6: ceil(6k/10)-1 for k=1..10 = 0,1,1,2,2,3,4,4,5,5; w leads at t3,t4,t5
+    # winner_leads_at, T=6: ceil(6k/10)-1 for k=1..10 = 0,1,1,2,2,3,4,4,5,5; w leads alone at t4,t5 (t3: shared)
     # leader_at_quarter: ceil(6/4)-1=1 -> {0}: 0; ceil(12/4)-1=2 -> {0,1}: -1; ceil(18/4)-1=4 -> {2}: 2
     # half: ceil(6/2)-1 = 2 -> [4,4,1]: rank 3, nobody behind, two ahead -> last
     assert reference_features(standing, 2) == {
@@ -34,7 +34,7 @@ def test_comeback_from_last_three_seats_six_turns():
         "worst_rank": 3,
         "drama": 7 / 6,
         "decisive_at": 4 / 6,
-        "winner_leads_at": [F, F, F, F, F, T_, T_, T_, T_, T_],
+        "winner_leads_at": [F, F, F, F, F, F, T_, T_, T_, T_],
         "leader_at_quarter": [0, -1, 2],
         "winner_rank_at_half": 3,
         "winner_last_at_half": True,
@@ -50,7 +50,7 @@ def test_two_seats_winner_leads_throughout():
     ]
     # lead_changes 0; share 4/4; decided_at 0 (w leads after every turn); max_deficit 0; worst_rank 1; drama 0
     # decisive_at: threshold = max of seat 1 = 2; w: 1,3,4,6 -> first > 2 at t1 -> 1/4
-    # winner_leads_at: every turn -> all True
+    # winner_leads_at: alone after every turn -> all True
     # leader_at_quarter, T=4: turns 0, 1, 2 -> seat 0 each time
     # half: ceil(4/2)-1 = 1 -> [3,1]: rank 1, not last
     assert reference_features(standing, 0) == {
@@ -82,7 +82,7 @@ def test_ties_for_the_lead():
     # decided_at: last t without w among the leaders is 1 -> 2/5
     # max_deficit 1; worst_rank 3; drama 1/5
     # decisive_at: threshold = max(seat 0: 3, seat 2: 4) = 4; w reaches 4 but never exceeds it -> 1
-    # winner_leads_at, T=5: ceil(5k/10)-1 = 0,0,1,1,2,2,3,3,4,4; w leads at t0,t2,t3,t4, not at t1
+    # winner_leads_at, T=5: ceil(5k/10)-1 = 0,0,1,1,2,2,3,3,4,4; w leads alone at t3 only (shared at t0, t2, t4)
     # leader_at_quarter: ceil(5/4)-1=1 -> {0,2}: -1; ceil(10/4)-1=2 -> {0,1}: -1; ceil(15/4)-1=3 -> {1}: 1
     # half: ceil(5/2)-1 = 2 -> [2,2,1]: rank 1 (tied first), seat 2 behind -> not last
     assert reference_features(standing, 1) == {
@@ -93,7 +93,7 @@ def test_ties_for_the_lead():
         "worst_rank": 3,
         "drama": 0.2,
         "decisive_at": 1.0,
-        "winner_leads_at": [T_, T_, F, F, T_, T_, T_, T_, T_, T_],
+        "winner_leads_at": [F, F, F, F, F, F, T_, T_, F, F],
         "leader_at_quarter": [-1, -1, 1],
         "winner_rank_at_half": 1,
         "winner_last_at_half": False,

@@ -37,7 +37,7 @@ def test_simulate_returns_the_declared_schemas(game):
     block = game.block_size(RunConfig.build(game, players=game.min_players, policies=["random"], plays=1000,
                                             seed=1))
     config = RunConfig.build(game, players=game.max_players, policies=["random"], plays=2 * block, seed=3,
-                             events=True)
+                             events=True, standings="standings" in game.schemas())
     tables = game.simulate(config, 0, 2 * block, events=True)
     for name, schema in game.schemas().items():
         assert tables[name].schema.equals(schema, check_metadata=False), name

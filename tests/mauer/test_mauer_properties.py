@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from simlib.core.config import RunConfig
 from simlib.games.mauer import GAME
 
+from support.feel_reference import feel_mismatch
 from support.mauer_reference import PENALTY, PIECES, penalties, replay
 
 POLICIES = ["random", "heavy", "reader", "hollow", "heavy:epsilon=0.3", "hollow:builder_hollow=0.9"]
@@ -17,7 +18,7 @@ POLICIES = ["random", "heavy", "reader", "hollow", "heavy:epsilon=0.3", "hollow:
 
 def simulate(players, policies, plays, seed, **options):
     config = RunConfig.build(GAME, players=players, policies=policies, plays=plays, seed=seed, options=options,
-                             events=True)
+                             events=True, standings=True)
     return config, GAME.simulate(config, 0, plays, events=True)
 
 
@@ -28,11 +29,34 @@ def by_play(table):
     return rows
 
 
+def seen_standing(players: int, events: list[dict], pen: dict, scored: list[int]) -> list[list[int]]:
+    """Each seat's penalty points as the table sees them after each Baurunde, negated: its kit's (one piece of each
+    type) less the pieces it built, gifts unseen; after the last Baurunde, the points scored."""
+    kit = sum(pen.values())
+    built = [0] * players
+    standing = []
+    for ev in events:
+        for b in ev["builds"]:
+            built[b["seat"]] += pen[b["piece"]]
+        standing.append([built[s] - kit for s in range(players)])
+    standing[-1] = [-p for p in scored]
+    return standing
+
+
+def check_feel(game: dict, standing: list[list[int]]) -> None:
+    """The games row's feel columns: the features of the standing, none where the fewest penalty points are tied."""
+    final = standing[-1]
+    winners = [s for s, points in enumerate(final) if points == max(final)]
+    why = feel_mismatch(game, standing, winners[0] if len(winners) == 1 else None)
+    assert why is None, why
+
+
 def check_plays(config, tables):
     """Every play's events are legal and give exactly the penalties and end the batch wrote."""
     games = {g["play_index"]: g for g in tables["games"].to_pylist()}
     seats = by_play(tables["seats"])
     events = by_play(tables["events"])
+    standings = by_play(tables["standings"])
     pen = dict(PENALTY)
     for key, value in config.options.items():
         if key.startswith("penalty_"):
@@ -56,6 +80,11 @@ def check_plays(config, tables):
         assert [r["winner"] for r in rows] == [r["penalty"] == best for r in rows]
         assert [r["rank"] for r in rows] == [1 + sum(o["penalty"] < r["penalty"] for o in rows) for r in rows]
         assert all(r["score"] == -r["penalty"] for r in rows)
+        seen = seen_standing(config.players, evs, pen, [r["penalty"] for r in rows])
+        check_feel(game, seen)
+        kept = sorted(standings[play], key=lambda s: (s["turn"], s["seat"]))  # the standings table: penalty points
+        assert [[-r["standing"] for r in kept[t:t + config.players]] for t in range(0, len(kept), config.players)] \
+            == seen
 
 
 @settings(max_examples=40, deadline=None)

@@ -30,7 +30,7 @@ SHORT = {"1": "wall1", "2": "wall2", "3": "wall3", "4": "wall4", "5": "wall5", "
          "-": "hollow"}
 PEN = np.array([1, 2, 3, 4, 6, 10, 15], np.int64)
 SETUP = Setup(PEN, 500, 1, 0)
-NO_EVENTS = Events(np.zeros((0, EV_COLS), np.int32), 0, -1)
+NO_EVENTS = Events(np.zeros((0, EV_COLS), np.int32), 0, -1, np.zeros((0, 0)))
 
 
 def spielrunde(hands, wall):

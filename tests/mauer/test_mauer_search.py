@@ -32,7 +32,7 @@ def test_a_rollout_from_the_first_baurunde_is_the_kernels_play(policies):
                    np.zeros(4, np.int64))
         key = np.uint64(play_key(config.seed, play))
         n_br, reason = play_baurunden(st, SETUP, seats, key, np.full(4, NONE, np.int64), 0, 500,
-                                      Events(np.zeros((0, 1), np.int32), play, -1))
+                                      Events(np.zeros((0, 1), np.int32), play, -1, np.zeros((0, 0))))
         assert (n_br, reason) == (out.baurunden[play], out.end_reason[play])
         assert [int((hands[s] * PEN).sum()) for s in range(4)] == list(out.penalties[play])
 

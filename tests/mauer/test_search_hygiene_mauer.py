@@ -56,7 +56,7 @@ class SearchPlay:
                         yield s, self.br
                         self.fixed[s] = self.decide()
             self.br, self.reason = play_baurunden(self.st, self.setup, self.seats, self.key, self.fixed, self.br, 1,
-                                                  Events(NO_EV, self.play, -1))
+                                                  Events(NO_EV, self.play, -1, np.zeros((0, 0))))
 
     def decide(self, hands=None, prm=None, gave=None, key=None):
         """The search's plan for self.seat, on the real play's arrays unless given others (hands, every seat's

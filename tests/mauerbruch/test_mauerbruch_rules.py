@@ -3,6 +3,8 @@ the deck file, and batches replayed through the plain reference implementation."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -212,8 +214,11 @@ def check_feel(game: dict, standing: list[list[int]]) -> None:
 
 def check_batch(config):
     deck = read_deck(BUILTIN["numnum"])
-    tables = GAME.simulate(config, 0, config.plays, events=True)
+    tables = GAME.simulate(replace(config, standings=True), 0, config.plays, events=True)
     games = {g["play_index"]: g for g in tables["games"].to_pylist()}
+    kept = {}
+    for s in tables["standings"].to_pylist():
+        kept.setdefault(s["play_index"], {})[s["turn"], s["seat"]] = s["standing"]
     seats = {}
     for s in tables["seats"].to_pylist():
         seats.setdefault(s["play_index"], []).append(s)
@@ -256,6 +261,7 @@ def check_batch(config):
         best = max(len(p) for p in piles)
         assert game["winners"] == [s for s, p in enumerate(piles) if len(p) == best]
         check_feel(game, standing)
+        assert [[kept[play][t, s] for s in range(config.players)] for t in range(len(standing))] == standing
         assert sum(r["opened"] for r in rows) == 1 and rows[game["opener_seat"]]["opened"]
 
 
@@ -276,7 +282,7 @@ def test_random_plays_replay_legally(players, seed, mix, opening):
 def test_the_batch_check_refuses_a_bonus_stack_the_rule_does_not_offer(monkeypatch):
     """A breaker credited with a stack that is no neighbour of the emptied stack, but as large as the one he
     took (so every count still adds up), fails check_batch."""
-    config = RunConfig.build(GAME, players=3, policies=["greedy"], plays=40, seed=11, events=True)
+    config = RunConfig.build(GAME, players=3, policies=["greedy"], plays=40, seed=11, events=True, standings=True)
     real = GAME.simulate(config, 0, config.plays, events=True)
     deck = read_deck(BUILTIN["numnum"])
     games = real["games"].to_pylist()

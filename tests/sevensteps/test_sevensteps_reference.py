@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import pytest
 
 from support.cli_runs import simulated_plays
+from support.feel_reference import kept_standing
 from support.sevensteps_reference import (
     AID,
     BONUS,
@@ -78,8 +79,10 @@ def played(name: str) -> tuple[dict, ...]:
 def check(name: str, play: dict, **override) -> Replay:
     """The play replayed under its run's recorded options (the readings it played), `override` changed."""
     players, policies, _, _, _ = RUNS[name]
-    return replay(players, {**play["options"], **override}, play["events"], play["turns"], play["games"][0],
+    game = replay(players, {**play["options"], **override}, play["events"], play["turns"], play["games"][0],
                   play["seats"], policies)
+    assert kept_standing(play["standings"]) == game.standing, "the standings table is not the replayed points"
+    return game
 
 
 @functools.lru_cache(maxsize=None)

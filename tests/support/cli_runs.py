@@ -36,7 +36,7 @@ def _batch(runs: list[Run]) -> str:
     for players, policies, plays, seed, options in runs:
         opts = ", ".join(f"{k} = {_toml_value(v)}" for k, v in options.items())
         entries.append(f"[[run]]\nplayers = [{players}]\npolicies = [{json.dumps(','.join(policies))}]\n"
-                       f"plays = {plays}\nseed = {seed}\nevents = true\noptions = {{ {opts} }}\n")
+                       f"plays = {plays}\nseed = {seed}\nevents = true\nstandings = true\noptions = {{ {opts} }}\n")
     return "\n".join(entries)
 
 

@@ -133,11 +133,11 @@ def reference_features(standing: list[list[float]], winner: int) -> dict:
             decisive_at = t / T
             break
 
-    # winner_leads_at: for k = 1 .. 10, whether w is among the leaders after turn ceil(k T / 10) - 1.
+    # winner_leads_at: for k = 1 .. 10, whether w leads alone (is the single leader) after turn ceil(k T / 10) - 1.
     winner_leads_at = []
     for k in range(1, 11):
         t = _ceil_div(k * T, 10) - 1
-        winner_leads_at.append(w in leaders[t])
+        winner_leads_at.append(leaders[t] == {w})
 
     # leader_at_quarter: for f = 1/4, 1/2, 3/4, the single leader after turn ceil(f T) - 1, or -1 ("none") when
     # several lead.
@@ -188,6 +188,17 @@ def feel_mismatch(games_row: dict, standing: list[list[float]], winner: int | No
     want = reference_features(standing, winner)
     want["leader_at_quarter"] = [None if s < 0 else s for s in want["leader_at_quarter"]]
     return first_difference(got, want)
+
+
+def kept_standing(rows: list[dict]) -> list[list[float]]:
+    """A play's rows of the standings table (turn, seat, standing; any order) as the standing after each turn, a list
+    per turn indexed by seat."""
+    turns = 1 + max((r["turn"] for r in rows), default=-1)
+    seats = 1 + max((r["seat"] for r in rows), default=-1)
+    standing = [[None] * seats for _ in range(turns)]
+    for r in rows:
+        standing[r["turn"]][r["seat"]] = r["standing"]
+    return standing
 
 
 def first_difference(got: dict, want: dict) -> str | None:

@@ -24,6 +24,7 @@ Version history
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
 from ...core.lineup import lineup
-from ...core.tables import run_kernel
+from ...core.tables import Standings, no_standings, record_kernel
 from . import tables
 from .board import Board, board_from_text, map_text
 from .components import Components, components_from_text, data_text
@@ -75,6 +76,7 @@ class Burgenland(Game):
     best_heuristic = "builder"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
+    standing = tables.STANDING
 
     def resolve_options(self, options: dict) -> dict:
         """The map and data files (a name or a path) are read once into the run's options, with a hash."""
@@ -121,8 +123,8 @@ class Burgenland(Game):
         kernel = simulate_plays
         if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_plays as kernel
-        return run_kernel(kernel, args, BurgenlandOutputs, events=events,
-                          events_per_play="n_events", event_columns=EV_COLS)
+        return record_kernel(kernel, args, BurgenlandOutputs, events=events, events_per_play="n_events",
+                             event_columns=EV_COLS, standings=Standings(config.players, "turns", config.standings))
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Turns a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
@@ -132,23 +134,25 @@ class Burgenland(Game):
         from .search import rollout_bench
 
         args = self._kernel_args(config, 0, plays)
-        no_ev = (np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        no_ev = (*no_standings(config.players), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
         return steps_per_second(lambda: simulate_plays(*args, *no_ev)[0].sum(),
                                 lambda: rollout_bench(*args))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
-        out, ev = self._run_kernel(config, start, stop, events)
+        out, ev, sd = self._run_kernel(config, start, stop, events)
         v, board = self.rules_version, self.board(config)
         result = {"games": tables.games_table(v, start, out, config.options["start_hands"], board),
                   "seats": tables.seats_table(v, start, out, config.policies)}
         if events:
             result["events"] = tables.events_table(v, ev, board, self.components(config))
+        if sd is not None:
+            result["standings"] = tables.standings_table(v, start, out.turns, sd)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:
         from .replay import describe
 
-        return describe(config, play, self.simulate(config, play, play + 1, events=True))
+        return describe(config, play, self.simulate(replace(config, standings=True), play, play + 1, events=True))
 
 
 GAME = Burgenland()

@@ -13,7 +13,7 @@ the search.
 import numpy as np
 
 from ...core.blocks import block
-from ...core.feel import new_feel, record_feel
+from ...core.feel import keep_standing, new_feel, record_feel
 from ...core.rng import play_key
 from . import constants as C
 from . import state as O
@@ -73,7 +73,7 @@ def write_outputs(out, i, st, bd, standing):
 
 
 @block()
-def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+def simulate_plays(seed, first_play, n_plays, setup, lineup, sd, sd_offsets, ev, ev_offsets):
     """Plays first_play .. first_play+n_plays-1 of scripted seats (`lineup`, core/lineup.py) under `setup`
     (state.Setup): BurgenlandOutputs' arrays; with ev_offsets, the event rows."""
     n_seats = lineup.codes.shape[0]
@@ -89,4 +89,5 @@ def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
         row = begin_play(out, st, setup, wk.rec, key, events, row)
         play_turns(st, wk, setup, lineup, lineup, key, to_the_end, events, row)
         write_outputs(out, i, st, setup.bd, standing)
+        keep_standing(sd, sd_offsets, i, standing, out[0][i])  # out[0]: the turns
     return out

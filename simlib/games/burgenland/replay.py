@@ -6,6 +6,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...core.config import RunConfig
+from ...core.feel import feel_sentence, standing_lines
+from .tables import STANDING
 
 
 def _rows(table: pa.Table, play: int) -> list[dict]:
@@ -61,4 +63,6 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table]) -> str:
     for s in seats:
         lines.append(f"seat {s['seat']} ({s['policy']}): {s['score']} pieces placed, {s['pieces_left']} left, "
                      f"rank {s['rank']}{', winner' if s['winner'] else ''}")
+    lines += standing_lines(result["standings"], play, STANDING)
+    lines.append(feel_sentence(game, STANDING))
     return "\n".join(lines)

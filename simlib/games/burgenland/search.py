@@ -33,6 +33,7 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import keep_standing
 from ...core.lineup import Lineup
 from ...core.rng import play_key
 from ...core.rollout_decider import rollout_decider
@@ -255,7 +256,7 @@ def free_actions(lineup):
 
 
 @block()
-def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+def simulate_search_plays(seed, first_play, n_plays, setup, lineup, sd, sd_offsets, ev, ev_offsets):
     """kernel.simulate_plays for line-ups with a search seat: `play_turns` plays the turns, stopping where a
     search seat is to choose its main action (its free actions are its base policy's); search_turn chooses it,
     one turn plays it, and the play goes on. The same arguments and outputs."""
@@ -278,6 +279,7 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offse
             plan = search_turn(st, wk, setup, lineup, key, work)
             row = play_turns(st, wk, setup, lineup, free, key, Until(plan, True, 1, -1), events, row)
         write_outputs(out, i, st, setup.bd, standing)
+        keep_standing(sd, sd_offsets, i, standing, out[0][i])  # out[0]: the turns
     return out
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
-from ...core.feel import Feel, Standing, feel_columns, feel_fields
+from ...core.feel import Feel, Standing, feel_columns, feel_fields, standings_columns, standings_fields
 from ...core.lake import described
 from . import constants as C
 from .state import SEAT_COLUMNS
@@ -124,7 +124,9 @@ EVENTS = pa.schema(_KEYS + [
     described("reshuffles", pa.int8(), "Times the discard pile became the face-down pile during the action."),
 ])
 
-SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS}
+STANDINGS = pa.schema(_KEYS + standings_fields(STANDING))
+
+SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "standings": STANDINGS}
 
 
 def games_table(rules_version, first_play, out: BurgenlandOutputs, start_hands: str, board: Board) -> pa.Table:
@@ -202,3 +204,10 @@ def events_table(rules_version, ev: np.ndarray, board: Board, components: Compon
                                 np.where(swap, 2, 0)),
         "deck_left": ev[:, C.EV_DECK_LEFT], "reshuffles": ev[:, C.EV_RESHUFFLES],
     })
+
+
+def standings_table(rules_version, first_play, turns: np.ndarray, rows: np.ndarray) -> pa.Table:
+    """The standings table (a run with --standings): each seat's pieces placed after each turn, from the kernel's
+    kept rows (core/tables.Recorded)."""
+    columns = standings_columns(STANDING, first_play, turns, rows)
+    return shared.table(STANDINGS, {**columns, **shared.keys(rules_version, columns["play_index"])})

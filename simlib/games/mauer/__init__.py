@@ -15,6 +15,7 @@ Version history
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
 from ...core.lineup import lineup
-from ...core.tables import run_kernel
+from ...core.tables import Standings, no_standings, record_kernel
 from . import tables
 from .constants import EV_COLS, PIECES, START_MODES
 from .policies import POLICIES
@@ -51,6 +52,7 @@ class Mauer(Game):
     best_heuristic = "reader"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
+    standing = tables.STANDING
 
     def block_size(self, config: RunConfig) -> int:
         return config.options["rounds"]
@@ -74,15 +76,17 @@ class Mauer(Game):
         return config.seed, start, stop - start, self.kernel_setup(config), lineup(config, POLICIES)
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        """The kernel's named arrays (MauerOutputs) for plays start..stop-1, and the event rows (None without)."""
+        """The kernel's named arrays (MauerOutputs) for plays start..stop-1, the event rows and standings where
+        asked (core/tables.Recorded)."""
         from .kernel import MauerOutputs, simulate_matches  # loads Numba: only when simulating
 
         args = self._kernel_args(config, start, stop)
         kernel = simulate_matches
         if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_matches as kernel
-        return run_kernel(kernel, args, MauerOutputs, events=events,
-                          events_per_play="baurunden", event_columns=EV_COLS)
+        return record_kernel(kernel, args, MauerOutputs, events=events, events_per_play="baurunden",
+                             event_columns=EV_COLS,
+                             standings=Standings(config.players, "baurunden", config.standings))
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Baurunden a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
@@ -90,12 +94,12 @@ class Mauer(Game):
         from .search import rollout_bench
 
         args = self._kernel_args(config, 0, plays)
-        no_ev = (np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        no_ev = (*no_standings(config.players), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
         return steps_per_second(lambda: simulate_matches(*args, *no_ev)[0].sum(),
                                 lambda: rollout_bench(*args))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
-        out, ev = self._run_kernel(config, start, stop, events)
+        out, ev, sd = self._run_kernel(config, start, stop, events)
         rounds = config.options["rounds"]
         result = {
             "games": tables.games_table(self.rules_version, start, rounds, out),
@@ -103,6 +107,8 @@ class Mauer(Game):
         }
         if events:
             result["events"] = tables.events_table(self.rules_version, ev, config.players)
+        if sd is not None:
+            result["standings"] = tables.standings_table(self.rules_version, start, out.baurunden, sd)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:
@@ -110,7 +116,7 @@ class Mauer(Game):
 
         rounds = config.options["rounds"]
         first = play - play % rounds
-        result = self.simulate(config, first, first + rounds, events=True)
+        result = self.simulate(replace(config, standings=True), first, first + rounds, events=True)
         return describe(config, play, result)
 
 

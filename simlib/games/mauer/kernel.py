@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ...core.feel import keep_standing, new_feel, record_feel, sole_best
 from ...core.lineup import Lineup
 from ...core.rng import play_key
 from .constants import N_TYPES, NONE, START_CONTINUE, START_ROTATE
@@ -27,13 +28,21 @@ class MauerOutputs(NamedTuple):
     first_player: np.ndarray  # [plays] table position of the first Bauherr (seat 0)
     penalties: np.ndarray     # [plays, seats] penalty points
     left: np.ndarray          # [plays, seats, piece types] pieces still held
+    feel: tuple               # core/feel.Feel: how the Spielrunde felt, from its standing after each Baurunde
 
 
 @nb.njit(cache=True)
 def new_outputs(n_plays, n):
     """MauerOutputs' arrays for n_plays plays of n seats, as the kernels return them."""
     return (np.zeros(n_plays, np.int32), np.zeros(n_plays, np.int8), np.zeros(n_plays, np.int8),
-            np.zeros((n_plays, n), np.int16), np.zeros((n_plays, n, N_TYPES), np.int8))
+            np.zeros((n_plays, n), np.int16), np.zeros((n_plays, n, N_TYPES), np.int8), new_feel(n_plays))
+
+
+@nb.njit(cache=True)
+def new_standing(setup, n):
+    """A Spielrunde's standing rows: each seat's penalty points as the table sees them, negated (more is better),
+    after each Baurunde (at most setup.max_br)."""
+    return np.zeros((setup.max_br, n))
 
 
 @nb.njit(cache=True)
@@ -56,9 +65,10 @@ def seat_players(lineup, first, seats, st):
 
 
 @nb.njit(cache=True)
-def end_spielrunde(out, i, first, nbr, reason, st, setup):
-    """Writes play i's outputs; returns the next Spielrunde's first Bauherr (a table position)."""
-    baurunden, end_reason, first_player, penalties, left = out
+def end_spielrunde(out, i, first, nbr, reason, st, setup, standing):
+    """Writes play i's outputs (its feel from `standing`, after each of its Baurunden, the last row replaced by
+    the penalty points scored); returns the next Spielrunde's first Bauherr (a table position)."""
+    baurunden, end_reason, first_player, penalties, left, feel = out
     hands = st.hands
     n = hands.shape[0]
     baurunden[i] = nbr
@@ -67,6 +77,8 @@ def end_spielrunde(out, i, first, nbr, reason, st, setup):
     for s in range(n):
         penalties[i, s] = penalty(hands[s], setup.pen)
         left[i, s] = hands[s]
+        standing[nbr - 1, s] = -penalties[i, s]  # the hands are shown and scored
+    record_feel(feel, i, standing, nbr, sole_best(standing[nbr - 1]))
     if setup.start == START_CONTINUE:
         return (first + nbr) % n   # the stone goes on to the left of the last Bauherr
     if setup.start == START_ROTATE:
@@ -75,26 +87,29 @@ def end_spielrunde(out, i, first, nbr, reason, st, setup):
 
 
 @nb.njit(cache=True)
-def simulate_matches(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+def simulate_matches(seed, first_play, n_plays, setup, lineup, sd, sd_offsets, ev, ev_offsets):
     """Plays first_play .. first_play+n_plays-1 (whole matches of setup.rounds Spielrunden) of scripted seats.
 
     Player p (`lineup`, core/lineup.py) sits at table position p; in each Spielrunde, seat s is player
     (first + s) % n. The search kernel (search.simulate_search_matches) takes the same arguments. Returns per
     play: Baurunden, end reason, first Bauherr's table position; per play and seat: penalty and pieces left by
-    type. With `ev_offsets` non-empty, also fills the event rows.
+    type. With `sd_offsets` non-empty, also keeps each play's standing after each Baurunde in `sd`; with `ev_offsets`
+    non-empty, fills the event rows.
     """
     n = lineup.codes.shape[0]
     out = new_outputs(n_plays, n)
     st, seats = new_state(n), new_seats(lineup)
     no_plan = np.full(n, NONE, np.int64)
     record = ev_offsets.shape[0] > 0
+    standing = new_standing(setup, n)
     for m in range(n_plays // setup.rounds):
         first = 0
         for r in range(setup.rounds):
             i = m * setup.rounds + r
             seat_players(lineup, first, seats, st)
-            events = Events(ev, first_play + i, ev_offsets[i] if record else -1)
+            events = Events(ev, first_play + i, ev_offsets[i] if record else -1, standing)
             nbr, reason = play_baurunden(st, setup, seats, play_key(seed, first_play + i), no_plan, 0, setup.max_br,
                                          events)
-            first = end_spielrunde(out, i, first, nbr, reason, st, setup)
+            first = end_spielrunde(out, i, first, nbr, reason, st, setup, standing)
+            keep_standing(sd, sd_offsets, i, standing, nbr)
     return out

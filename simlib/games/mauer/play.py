@@ -42,7 +42,7 @@ from .constants import (
     ONGOING,
 )
 from .decisions import case1_choice, end_choice, gift_choice, plan
-from .rules import is_deadlocked, place, special_sites
+from .rules import is_deadlocked, place, seen_penalty, special_sites
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -181,6 +181,9 @@ def play_baurunden(st, setup, seats, key, fixed, br, limit, events):
             events.table[row, EV_CASE] = case
         if case == HOLLOW_2:
             gave[_giver(builder, plans)] |= 1 << builder
+        if events.standing.shape[0] > 0:
+            for s in range(n):
+                events.standing[br, s] = -seen_penalty(st.built[s], pen)
         br += 1
         for s in range(n):
             left = 0

@@ -8,6 +8,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...core.config import RunConfig
+from ...core.feel import feel_sentence, standing_lines
+from .tables import STANDING
 
 _SHORT = {"wall1": "1", "wall2": "2", "wall3": "3", "wall4": "4", "wall5": "5", "gate": "G", "tower": "T",
           "hollow": "-"}
@@ -43,4 +45,6 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table]) -> str:
                          for p in _SHORT if p != "hollow" and s["left_" + p])
         lines.append(f"seat {s['seat']} (player {s['player']}, {s['policy']}): penalty {s['penalty']}, "
                      f"rank {s['rank']}{', winner' if s['winner'] else ''}{'; holds ' + held if held else ''}")
+    lines += standing_lines(result["standings"], play, STANDING)
+    lines.append(feel_sentence(game, STANDING))
     return "\n".join(lines)

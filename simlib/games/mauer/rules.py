@@ -62,6 +62,16 @@ def penalty(hand, pen):
 
 
 @nb.njit(cache=True)
+def seen_penalty(built, pen):
+    """A seat's penalty points as the table sees them during a Spielrunde: its kit's (one piece of each type) less
+    the pieces it built. Gifts are handed over secretly, so they are not in it."""
+    total = 0
+    for t in range(N_TYPES):
+        total += (1 - built[t]) * pen[t]
+    return total
+
+
+@nb.njit(cache=True)
 def is_deadlocked(hands, wall):
     """No piece can ever be built again: both ends special and nobody holds a wall piece."""
     if wall[0] == 0 or wall[1] < GATE or wall[2] < GATE:

@@ -21,13 +21,14 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import keep_standing
 from ...core.lineup import Lineup
 from ...core.rng import below, draw, play_key
 from ...core.rollout_decider import rollout_decider
 from ...core.search import plan_arrays, rollout_key, win_share
 from .constants import HOLLOW, N_TYPES, NONE, ONGOING
 from .decisions import plan
-from .kernel import end_spielrunde, new_outputs, new_seats, seat_players
+from .kernel import end_spielrunde, new_outputs, new_seats, new_standing, seat_players
 from .play import play_baurunden, round_over
 from .policies import PARAMS, SEARCH
 from .rules import penalty
@@ -64,7 +65,7 @@ class Decision(NamedTuple):
 def new_work(n, lineup):
     rollouts = Lineup(np.empty(n, np.int64), np.empty((n, lineup.params.shape[1])), lineup.defaults)
     return Work(new_state(n), np.empty(N_TYPES + 1, np.int64), np.full(n, NONE, np.int64), np.empty(n, np.int64),
-                rollouts, Events(np.zeros((0, 1), np.int32), 0, -1), plan_arrays())
+                rollouts, Events(np.zeros((0, 1), np.int32), 0, -1, np.zeros((0, 0))), plan_arrays())
 
 
 @nb.njit(cache=True)
@@ -205,7 +206,7 @@ def search_plan(st, setup, seats, me, key, br, work):
 
 
 @nb.njit(cache=True)
-def simulate_search_matches(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+def simulate_search_matches(seed, first_play, n_plays, setup, lineup, sd, sd_offsets, ev, ev_offsets):
     """kernel.simulate_matches for line-ups with a search seat: before each Baurunde, each search seat's plan
     is chosen by search_plan (the rollouts play its base policy at the defaults in `lineup`), the others plan by
     their policies inside the Baurunde. The same arguments and outputs."""
@@ -215,13 +216,14 @@ def simulate_search_matches(seed, first_play, n_plays, setup, lineup, ev, ev_off
     work = new_work(n, lineup)
     fixed = np.empty(n, np.int64)
     record = ev_offsets.shape[0] > 0
+    standing = new_standing(setup, n)
     for m in range(n_plays // setup.rounds):
         first = 0
         for r in range(setup.rounds):
             i = m * setup.rounds + r
             play = first_play + i
             key = play_key(seed, play)
-            events = Events(ev, play, ev_offsets[i] if record else -1)
+            events = Events(ev, play, ev_offsets[i] if record else -1, standing)
             seat_players(lineup, first, seats, st)
             nbr, reason = 0, ONGOING
             while reason == ONGOING:  # one Baurunde a call: the search seats plan before it
@@ -231,7 +233,8 @@ def simulate_search_matches(seed, first_play, n_plays, setup, lineup, ev, ev_off
                         if seats.codes[s] == SEARCH:
                             fixed[s] = search_plan(st, setup, seats, s, key, nbr, work)
                 nbr, reason = play_baurunden(st, setup, seats, key, fixed, nbr, 1, events)
-            first = end_spielrunde(out, i, first, nbr, reason, st, setup)
+            first = end_spielrunde(out, i, first, nbr, reason, st, setup, standing)
+            keep_standing(sd, sd_offsets, i, standing, nbr)
     return out
 
 

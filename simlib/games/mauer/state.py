@@ -28,11 +28,14 @@ class Setup(NamedTuple):
 
 
 class Events(NamedTuple):
-    """Where a Spielrunde's event rows go: one per Baurunde, row start + Baurunde; start -1: none written."""
+    """Where a Spielrunde's event rows go: one per Baurunde, row start + Baurunde; start -1: none written. Its
+    standing (each seat's penalty points as the table sees them, negated) after each Baurunde goes into `standing`
+    (no rows: not kept, as in a search's rollouts)."""
 
     table: np.ndarray
     play: int
     start: int
+    standing: np.ndarray  # [Baurunde, seat]
 
 
 @nb.njit(cache=True)

@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
+from ...core.feel import Feel, Standing, feel_columns, feel_fields, standings_columns, standings_fields
 from ...core.lake import described
 from .constants import (
     CASE_NAMES,
@@ -44,6 +45,10 @@ _MATCH = [
     described("round", pa.int16(), "Spielrunde within the match, from 0."),
 ]
 
+# Each seat's penalty points as the table sees them after each Baurunde: its kit's less the pieces it built (gifts
+# are secret), and after the last the points scored (docs/games/mauer.md, "How a play feels").
+STANDING = Standing("penalty points", "Baurunde", sign=-1, steps="Baurunden")
+
 GAMES = pa.schema(_KEYS + _MATCH + [
     described("players", pa.int8(), "Number of players."),
     described("first_player", pa.int8(), "Table position of this Spielrunde's first Bauherr (seat 0)."),
@@ -52,6 +57,8 @@ GAMES = pa.schema(_KEYS + _MATCH + [
               "emptied (a supply became empty), deadlock (nothing can ever be built) or baurunde_limit."),
     described("completed", pa.bool_(), "The play ended by the rules' own end (emptied), not a deadlock or limit."),
     described("winners", pa.list_(pa.int8()), "Seats with the lowest penalty (all of them on a tie)."),
+    # How the Spielrunde felt (docs/statistics.md), in the standing's words
+    *feel_fields(STANDING),
 ])
 
 SEATS = pa.schema(_KEYS + _MATCH + [
@@ -83,7 +90,9 @@ EVENTS = pa.schema(_KEYS + [
     described("gift_piece", _PIECE, "Hollow-hand case 2: the piece given.", nullable=True),
 ])
 
-SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS}
+STANDINGS = pa.schema(_KEYS + standings_fields(STANDING))
+
+SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "standings": STANDINGS}
 
 
 def _match(play: np.ndarray, rounds: int) -> dict:
@@ -98,6 +107,7 @@ def games_table(rules_version, first_play, rounds, out: MauerOutputs) -> pa.Tabl
         "first_player": out.first_player, "turns": out.baurunden,
         "end_reason": shared.Text(out.end_reason, END_REASON_NAMES), "completed": out.end_reason == EMPTIED,
         "winners": shared.winners(shared.top_scorers(-out.penalties)),
+        **feel_columns(Feel._make(out.feel)),
     })
 
 
@@ -131,3 +141,10 @@ def events_table(rules_version, ev: np.ndarray, players: int) -> pa.Table:
         "outcome": shared.Text(ev[:, EV_CASE], CASE_NAMES), "builds": shared.Lists(builds, mask.sum(axis=1)),
         "gift_from": np.ma.masked_less(ev[:, EV_GIFT_FROM], 0), "gift_piece": shared.Text(ev[:, EV_GIFT_PIECE], PIECES),
     })
+
+
+def standings_table(rules_version, first_play, baurunden: np.ndarray, rows: np.ndarray) -> pa.Table:
+    """The standings table (a run with --standings): each seat's penalty points as the table sees them after each
+    Baurunde, from the kernel's kept rows (core/tables.Recorded)."""
+    columns = standings_columns(STANDING, first_play, baurunden, rows)
+    return shared.table(STANDINGS, {**columns, **shared.keys(rules_version, columns["play_index"])})

@@ -24,7 +24,7 @@ from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
 from ...core.lineup import lineup
-from ...core.tables import run_kernel
+from ...core.tables import Standings, no_standings, record_kernel
 from . import tables
 from .constants import EV_COLS, N_STACKS, OPENING_MODES
 from .deck import Deck, load_deck, parse_deck
@@ -61,6 +61,7 @@ class Mauerbruch(Game):
     best_heuristic = "cautious"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
+    standing = tables.STANDING
 
     def resolve_options(self, options: dict) -> dict:
         """`deck` (a name or a file) becomes the deck's name, its cards as text and their hash."""
@@ -86,7 +87,8 @@ class Mauerbruch(Game):
         return Setup(cards, stack_sizes(len(deck)), config.options["opening"] == OPENING_MODES[0])
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        """The kernel's named arrays (MauerbruchOutputs), and with events the event rows and the dealt walls."""
+        """The kernel's named arrays (MauerbruchOutputs), the event rows and standings where asked
+        (core/tables.Recorded), and with events the dealt walls."""
         from .kernel import MauerbruchOutputs, simulate_plays  # loads Numba: only when simulating
 
         deals = np.zeros((stop - start if events else 0, len(self.deck(config))), np.int16)  # filled with the events
@@ -94,9 +96,9 @@ class Mauerbruch(Game):
         kernel = simulate_plays
         if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_plays as kernel
-        out, ev = run_kernel(kernel, args, MauerbruchOutputs, events=events, events_per_play="takes",
-                             event_columns=EV_COLS)
-        return out, ev, deals
+        recorded = record_kernel(kernel, args, MauerbruchOutputs, events=events, events_per_play="takes",
+                                 event_columns=EV_COLS, standings=Standings(config.players, "takes", config.standings))
+        return recorded, deals
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Takes a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
@@ -105,13 +107,13 @@ class Mauerbruch(Game):
 
         setup, seats = self.kernel_setup(config), lineup(config, POLICIES)
         args = (config.seed, 0, plays, setup, seats, np.zeros((0, len(self.deck(config))), np.int16),
-                np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+                *no_standings(config.players), np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
         return steps_per_second(lambda: simulate_plays(*args)[2].sum(),
                                 lambda: rollout_bench(config.seed, 0, plays, setup, seats))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         deck = self.deck(config)
-        out, ev, deals = self._run_kernel(config, start, stop, events)
+        (out, ev, sd), deals = self._run_kernel(config, start, stop, events)
         result = {
             "games": tables.games_table(self.rules_version, start, out, deck),
             "seats": tables.seats_table(self.rules_version, start, out, config.policies),
@@ -119,6 +121,8 @@ class Mauerbruch(Game):
         if events:
             result["events"] = tables.events_table(self.rules_version, start, out, ev, deck)
             result["deals"] = tables.deals_table(self.rules_version, start, deals, stack_sizes(len(deck)), deck)
+        if sd is not None:
+            result["standings"] = tables.standings_table(self.rules_version, start, out, sd)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:

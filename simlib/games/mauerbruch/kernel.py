@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
-from ...core.feel import Feel, new_feel, record_feel, sole_best
+from ...core.feel import Feel, keep_standing, new_feel, record_feel, sole_best
 from ...core.rng import play_key
 from .constants import TURN
 from .play import TO_THE_END, Events, deal, play_on
@@ -73,10 +73,14 @@ def new_standing(n, n_cards):
 
 
 @block()
-def simulate_plays(seed, first_play, n_plays, setup, lineup, deals, ev, ev_offsets):
+def simulate_plays(seed, first_play, n_plays, setup, lineup, deals, sd, sd_offsets, ev, ev_offsets):
     """Plays first_play .. first_play+n_plays-1 of scripted seats (`lineup`, core/lineup.py) at table positions
-    0..n-1 (0 opens). Returns MauerbruchOutputs' arrays; with `ev_offsets` non-empty, also fills the event rows
-    `ev` and `deals`. The search kernel (search.simulate_search_plays) takes the same arguments."""
+    0..n-1 (0 opens). Returns MauerbruchOutputs' arrays; with `sd_offsets` non-empty, also keeps each play's
+    standing after each take in `sd`; with `ev_offsets` non-empty, fills the event rows `ev` and `deals`. The
+    search kernel (search.simulate_search_plays) takes the same arguments.
+
+    Positional parameters: a compiled entry point's, called by core/tables.record_kernel as every kernel is (the
+    game's arguments, then the standing and event buffers)."""
     n, n_cards = lineup.codes.shape[0], setup.cards.kinds.shape[0]
     out = new_outputs(n_plays, n)
     st, pw = new_state(n, n_cards, setup.sizes.max()), new_pairs()
@@ -93,6 +97,7 @@ def simulate_plays(seed, first_play, n_plays, setup, lineup, deals, ev, ev_offse
         play_on(st, setup, pw, lineup, key, no_plan, TO_THE_END,
                 Events(ev, play, ev_offsets[i] if record else -1, standing))
         write_outputs(out, i, st, standing)
+        keep_standing(sd, sd_offsets, i, standing, out.takes[i])
     return out
 
 

@@ -19,6 +19,7 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import keep_standing
 from ...core.lineup import Lineup
 from ...core.rng import below, draw, play_key
 from ...core.rollout_decider import rollout_decider
@@ -181,10 +182,12 @@ def search_take(st, setup, pw, lineup, key, work):
 
 
 @block()
-def simulate_search_plays(seed, first_play, n_plays, setup, lineup, deals, ev, ev_offsets):
+def simulate_search_plays(seed, first_play, n_plays, setup, lineup, deals, sd, sd_offsets, ev, ev_offsets):
     """kernel.simulate_plays for line-ups with a search seat: the scripted seats' passes run until a search
     seat is to move, its take is chosen by search_take, then its pass is played. The same arguments and
-    outputs."""
+    outputs.
+
+    Positional parameters: a compiled entry point's, as kernel.simulate_plays."""
     n, n_cards = lineup.codes.shape[0], setup.cards.kinds.shape[0]
     out = new_outputs(n_plays, n)
     st, pw = new_state(n, n_cards, setup.sizes.max()), new_pairs()
@@ -207,6 +210,7 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, deals, ev, e
                 take = work.cand[c] if c >= 0 else no_plan
                 row = play_on(st, setup, pw, lineup, key, take, Until(1, 0, -1), Events(ev, play, row, standing))
         write_outputs(out, i, st, standing)
+        keep_standing(sd, sd_offsets, i, standing, out.takes[i])
     return out
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
-from ...core.feel import Feel, Standing, feel_columns, feel_fields
+from ...core.feel import Feel, Standing, feel_columns, feel_fields, standings_columns, standings_fields
 from ...core.lake import described
 from .constants import (
     BROKEN,
@@ -106,7 +106,9 @@ DEALS = pa.schema(_KEYS + [
               "The dealt wall: per stack (0-6, left to right) the card ids from bottom to top."),
 ])
 
-SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "deals": DEALS}
+STANDINGS = pa.schema(_KEYS + standings_fields(STANDING))
+
+SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "deals": DEALS, "standings": STANDINGS}
 
 
 def _by_seat(per_position: np.ndarray, first_player: np.ndarray) -> np.ndarray:
@@ -182,3 +184,10 @@ def deals_table(rules_version, first_play, deals: np.ndarray, sizes: np.ndarray,
     n = deals.shape[0]
     walls = shared.Lists(shared.Lists(deck.ids[deals].ravel(), np.tile(sizes, n)), np.full(n, N_STACKS))
     return shared.table(DEALS, {**shared.keys(rules_version, shared.play_indices(first_play, n)), "stacks": walls})
+
+
+def standings_table(rules_version, first_play, out: MauerbruchOutputs, rows: np.ndarray) -> pa.Table:
+    """The standings table (a run with --standings): each seat's cards won after each take, from the kernel's kept
+    rows (core/tables.Recorded), which count in table positions."""
+    columns = standings_columns(STANDING, first_play, out.takes, rows, out.first_player)
+    return shared.table(STANDINGS, {**columns, **shared.keys(rules_version, columns["play_index"])})

@@ -23,6 +23,7 @@ Version history
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +35,7 @@ from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
 from ...core.lineup import lineup
-from ...core.tables import run_kernel
+from ...core.tables import Standings, no_standings, record_kernel
 from . import tables
 from .board import Board, board_from_text, layout_text, tiles_text
 from .constants import EV_COLS
@@ -80,6 +81,7 @@ class SevenSteps(Game):
     best_heuristic = "greedy"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
+    standing = tables.STANDING
 
     def resolve_options(self, options: dict) -> dict:
         """Each data file (a name or a path) is read once into the run's options, with a hash of all three."""
@@ -121,8 +123,8 @@ class SevenSteps(Game):
         kernel = simulate_plays
         if self.kernel_of(config) == "search":  # a kernel of its own: scripted runs do not compile the search
             from .search import simulate_search_plays as kernel
-        return run_kernel(kernel, args, SevenStepsOutputs, events=events, events_per_play="n_events",
-                          event_columns=EV_COLS)
+        return record_kernel(kernel, args, SevenStepsOutputs, events=events, events_per_play="n_events",
+                             event_columns=EV_COLS, standings=Standings(config.players, "turns", config.standings))
 
     def rollout_speed(self, config: RunConfig, plays: int) -> tuple[float, float]:
         """Turns a second in the kernel's plays and in a search's rollouts of the same plays (single thread)."""
@@ -130,24 +132,28 @@ class SevenSteps(Game):
         from .search import rollout_bench
 
         setup, seats = self.kernel_setup(config), lineup(config, POLICIES)
-        args = (config.seed, 0, plays, setup, seats, np.zeros((0, EV_COLS), np.int32), np.zeros(0, np.int64))
+        args = (config.seed, 0, plays, setup, seats, *no_standings(config.players), np.zeros((0, EV_COLS), np.int32),
+                np.zeros(0, np.int64))
         return steps_per_second(lambda: simulate_plays(*args)[0].sum(),
                                 lambda: rollout_bench(config.seed, 0, plays, setup, seats))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
-        out, ev = self._run_kernel(config, start, stop, events)
+        out, ev, sd = self._run_kernel(config, start, stop, events)
         v = self.rules_version
         result = {"games": tables.games_table(v, start, out, config.options["side"]),
                   "seats": tables.seats_table(v, start, out, config.policies)}
         if events:
             result["events"] = tables.events_table(v, ev, self.board(config))
             result["turns"] = tables.turns_table(v, ev, self.specials(config))
+        if sd is not None:
+            result["standings"] = tables.standings_table(v, start, out.turns, sd)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:
         from .replay import describe
 
-        return describe(config, play, self.simulate(config, play, play + 1, events=True), self.board(config))
+        result = self.simulate(replace(config, standings=True), play, play + 1, events=True)
+        return describe(config, play, result, self.board(config))
 
 
 GAME = SevenSteps()

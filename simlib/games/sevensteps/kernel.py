@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
-from ...core.feel import Feel, new_feel, record_feel, sole_best
+from ...core.feel import Feel, keep_standing, new_feel, record_feel, sole_best
 from ...core.rng import play_key
 from .constants import SCORE, SEAT_COLUMNS
 from .play import TO_THE_END, Events, _sum, deal, new_turn_work, play_on
@@ -67,7 +67,7 @@ def write_outputs(out, i, st, standing):
 
 
 @block()
-def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+def simulate_plays(seed, first_play, n_plays, setup, lineup, sd, sd_offsets, ev, ev_offsets):
     """Plays first_play .. first_play+n_plays-1 of scripted seats (`lineup`, core/lineup.py) on `setup`
     (state.Setup). Returns SevenStepsOutputs' arrays; with `ev_offsets` non-empty, also fills the event rows `ev`.
     The search kernel (search.simulate_search_plays) takes the same arguments."""
@@ -85,4 +85,5 @@ def simulate_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
         play_on(st, setup, lineup, key, no_plan, TO_THE_END,
                 Events(ev, play, ev_offsets[i] if record else -1, standing), work)
         write_outputs(out, i, st, standing)
+        keep_standing(sd, sd_offsets, i, standing, out[0][i])  # out[0]: the turns
     return out

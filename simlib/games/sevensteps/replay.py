@@ -6,8 +6,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...core.config import RunConfig
+from ...core.feel import feel_sentence, standing_lines
 from .board import Board
 from .constants import COLOURS
+from .tables import STANDING
 
 
 def _rows(table: pa.Table, play: int) -> list[dict]:
@@ -46,4 +48,6 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table], board: B
         lines.append(f"seat {s['seat']} ({s['policy']}): {s['score']} points ({s['turn_points']} in turns, "
                      f"{s['bonus_points']} of them bonuses, {s['tile_points']} for {s['tiles_left']} unused tiles), "
                      f"rank {s['rank']}{', winner' if s['winner'] else ''}")
+    lines += standing_lines(result["standings"], play, STANDING)
+    lines.append(feel_sentence(game, STANDING))
     return "\n".join(lines)

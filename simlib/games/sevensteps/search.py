@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import keep_standing
 from ...core.lineup import Lineup
 from ...core.rng import below, play_key
 from ...core.rollout_decider import TIE_ROLLOUT, rollout_decider
@@ -265,7 +266,7 @@ def search_turn(st, setup, lineup, key, work):
 
 
 @block()
-def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offsets):
+def simulate_search_plays(seed, first_play, n_plays, setup, lineup, sd, sd_offsets, ev, ev_offsets):
     """kernel.simulate_plays for line-ups with a search seat: the scripted seats' turns run until a search seat
     is to move, its turn is chosen by search_turn, then played. The same arguments and outputs."""
     n_seats = lineup.codes.shape[0]
@@ -288,6 +289,7 @@ def simulate_search_plays(seed, first_play, n_plays, setup, lineup, ev, ev_offse
                 row = play_on(st, setup, lineup, key, work.cand[c], Until(1, -1), Events(ev, play, row, standing),
                               work.turn)
         write_outputs(out, i, st, standing)
+        keep_standing(sd, sd_offsets, i, standing, out[0][i])  # out[0]: the turns
     return out
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
-from ...core.feel import Feel, Standing, feel_columns, feel_fields
+from ...core.feel import Feel, Standing, feel_columns, feel_fields, standings_columns, standings_fields
 from ...core.lake import described
 from .constants import (
     AID,
@@ -141,7 +141,9 @@ TURNS = pa.schema(_KEYS + [
     described("bag_left", pa.int16(), "Discs in the bag after the refill."),
 ])
 
-SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "turns": TURNS}
+STANDINGS = pa.schema(_KEYS + standings_fields(STANDING))
+
+SCHEMAS = {"games": GAMES, "seats": SEATS, "events": EVENTS, "turns": TURNS, "standings": STANDINGS}
 
 
 def games_table(rules_version, first_play, out: SevenStepsOutputs, side: str) -> pa.Table:
@@ -212,3 +214,10 @@ def turns_table(rules_version, ev: np.ndarray, specials: Specials) -> pa.Table:
         "thrown": _counts(t[:, EV_THROWN:EV_THROWN + N_COLOURS]), "drawn": _counts(t[:, EV_DRAWN:EV_DRAWN + N_COLOURS]),
         "bag_left": t[:, EV_BAG_LEFT],
     })
+
+
+def standings_table(rules_version, first_play, turns: np.ndarray, rows: np.ndarray) -> pa.Table:
+    """The standings table (a run with --standings): each seat's points after each turn, the unused tiles' points in
+    the last, from the kernel's kept rows (core/tables.Recorded)."""
+    columns = standings_columns(STANDING, first_play, turns, rows)
+    return shared.table(STANDINGS, {**columns, **shared.keys(rules_version, columns["play_index"])})
