@@ -146,9 +146,15 @@ def share_checks(name: str, draw: Callable, truth: np.ndarray, n: int, reps: int
 FEEL_MEANS = ("lead_changes", "decided_at", "decisive_at", "drama", "winner_lead_share", "max_deficit")
 
 
+QUARTERS = ("q1", "half", "q3")  # mart_setup_feel's leaders at 1/4, 1/2 and 3/4 of the play
+# Wilson's intervals of mart_setup_feel and mart_setup_feel_tenths, per play 1 (yes), 0 (no) or -1 (not counted).
+FEEL_SHARES = (*(f"{q}_leader_won" for q in QUARTERS), "won_from_last", "winner_leads_at_half")
+
+
 def real_feel(game: str, players: int, policy: str, plays: int, seed: int) -> dict[str, np.ndarray]:
-    """A real run's plays with a single winner: each feel feature (mart_setup_feel's means), and per play whether a
-    single leader at half-time (1: he won, 0: he lost; -1: no single leader) and whether the winner was last."""
+    """A real run's plays with a single winner: each feel feature (mart_setup_feel's means), and per play whether the
+    single leader at each quarter won (1 won, 0 lost, -1 no single leader), whether the winner was last at
+    half-time, and whether he led alone at the fifth tenth (mart_setup_feel_tenths)."""
     from .core.config import RunConfig
     from .core.registry import get_game
 
@@ -157,20 +163,23 @@ def real_feel(game: str, players: int, policy: str, plays: int, seed: int) -> di
     games = g.simulate(config, 0, plays, events=False)["games"].to_pylist()
     rows = [r for r in games if r["worst_rank"] is not None]
     pool = {name: np.array([r[name] for r in rows], float) for name in FEEL_MEANS}
-    half = [r["leader_at_quarter"][1] for r in rows]
-    pool["half_leader_won"] = np.array([-1 if h is None else int(h == r["winners"][0]) for h, r in zip(half, rows)])
-    pool["won_from_last"] = np.array([r["winner_last_at_half"] for r in rows], float)
+    for q, name in enumerate(QUARTERS):
+        leader = [r["leader_at_quarter"][q] for r in rows]
+        pool[f"{name}_leader_won"] = np.array([-1 if h is None else int(h == r["winners"][0])
+                                               for h, r in zip(leader, rows)])
+    pool["won_from_last"] = np.array([r["winner_last_at_half"] for r in rows], int)
+    pool["winner_leads_at_half"] = np.array([r["winner_leads_at"][4] for r in rows], int)
     return pool
 
 
 def feel_checks(name: str, pool: dict[str, np.ndarray], n: int, reps: int, seed: int) -> list[Check]:
     """mart_setup_feel's intervals on n plays drawn from a real run's (with replacement: the run's plays are the
-    population, their mean the truth): each feature's mean interval, Wilson's for the half-time leader's win rate
-    (over the plays with a single half-time leader) and for the share won from last place."""
-    hits = dict.fromkeys([*FEEL_MEANS, "half_leader_won", "won_from_last"], 0)
-    truth = {k: pool[k].mean() for k in FEEL_MEANS + ("won_from_last",)}
-    led = pool["half_leader_won"][pool["half_leader_won"] >= 0]
-    truth["half_leader_won"] = led.mean()
+    population, their mean the truth): each feature's mean interval, Wilson's for each share (over the plays it
+    counts), and the report's Newcombe interval of the difference between two such draws of the half-time leader's
+    win rate (truth 0)."""
+    hits = dict.fromkeys([*FEEL_MEANS, *FEEL_SHARES, "newcombe"], 0)
+    truth = {k: pool[k].mean() for k in FEEL_MEANS}
+    truth |= {k: pool[k][pool[k] >= 0].mean() for k in FEEL_SHARES}
 
     def one(rng):
         rows = rng.integers(0, len(pool["decided_at"]), n)
@@ -178,17 +187,23 @@ def feel_checks(name: str, pool: dict[str, np.ndarray], n: int, reps: int, seed:
             x = pool[k][rows]
             lo, hi = E.mean_interval(n, x.sum(), (x * x).sum())
             hits[k] += lo <= truth[k] <= hi
-        won = pool["half_leader_won"][rows]
-        lo, hi = E.wilson((won == 1).sum(), (won >= 0).sum())
-        hits["half_leader_won"] += lo <= truth["half_leader_won"] <= hi
-        lo, hi = E.wilson(pool["won_from_last"][rows].sum(), n)
-        hits["won_from_last"] += lo <= truth["won_from_last"] <= hi
+        for k in FEEL_SHARES:
+            x = pool[k][rows]
+            lo, hi = E.wilson((x == 1).sum(), (x >= 0).sum())
+            hits[k] += lo <= truth[k] <= hi
+        other = pool["half_leader_won"][rng.integers(0, len(pool["decided_at"]), n)]
+        x = pool["half_leader_won"][rows]
+        _, lo, hi = E.newcombe((x == 1).sum(), (x >= 0).sum(), (other == 1).sum(), (other >= 0).sum())
+        hits["newcombe"] += lo <= 0 <= hi
         return True
 
     _count(reps, seed, one)
-    words = {"half_leader_won": "half-time leader's win rate (Wilson)", "won_from_last": "share won from last (Wilson)"}
-    return [Check(f"feel: {words.get(k, 'mean ' + k)}", f"{name}: {truth[k]:.3f}", "coverage", hits[k], reps, n)
-            for k in hits]
+    words = {"half_leader_won": "half-time leader's win rate (Wilson)", "won_from_last": "share won from last (Wilson)",
+             "q1_leader_won": "leader at 1/4's win rate (Wilson)", "q3_leader_won": "leader at 3/4's win rate (Wilson)",
+             "winner_leads_at_half": "winner leads alone at 5/10 (Wilson)",
+             "newcombe": "two draws' half-time leader win rates, difference (Newcombe)"}
+    return [Check(f"feel: {words.get(k, 'mean ' + k)}", f"{name}: {truth.get(k, 0.0):.3f}", "coverage", hits[k], reps,
+                  n) for k in hits]
 
 
 def paired_checks(name: str, pool: np.ndarray, n: int, reps: int, seed: int, variants: int = 4) -> list[Check]:

@@ -1,6 +1,7 @@
 -- How each run's plays felt (simlib/core/feel.py; docs/statistics.md, "How a play feels"), as sums for
 -- mart_setup_feel to pool: per run, the plays with features (a single winner), each feature's sum and sum of
--- squares, and the plays won by the single half-time leader or from last place at half-time. A game whose games
+-- squares, the plays won by the single leader at 1/4, 1/2 and 3/4 of the play, and those won from last place at
+-- half-time. A game whose games
 -- table has no features gives no rows.
 with games as (
     select * from lake_games
@@ -24,8 +25,12 @@ final as (
         sum(drama * drama) as drama_sq_sum,
         sum(max_deficit) as max_deficit_sum,
         sum(max_deficit * max_deficit) as max_deficit_sq_sum,
+        count(*) filter (where leader_at_quarter[1] is not null) as q1_leader_plays,
+        count(*) filter (where leader_at_quarter[1] = winners[1]) as q1_leader_wins,
         count(*) filter (where leader_at_quarter[2] is not null) as half_leader_plays,
         count(*) filter (where leader_at_quarter[2] = winners[1]) as half_leader_wins,
+        count(*) filter (where leader_at_quarter[3] is not null) as q3_leader_plays,
+        count(*) filter (where leader_at_quarter[3] = winners[1]) as q3_leader_wins,
         count(*) filter (where winner_last_at_half) as wins_from_last
     from games
     group by all

@@ -35,8 +35,12 @@ pooled as (
         sum(s.drama_sq_sum) as dr_ss,
         sum(s.max_deficit_sum) as md_s,
         sum(s.max_deficit_sq_sum) as md_ss,
+        sum(s.q1_leader_plays)::bigint as q1_leader_plays,
+        sum(s.q1_leader_wins)::bigint as q1_leader_wins,
         sum(s.half_leader_plays)::bigint as half_leader_plays,
         sum(s.half_leader_wins)::bigint as half_leader_wins,
+        sum(s.q3_leader_plays)::bigint as q3_leader_plays,
+        sum(s.q3_leader_wins)::bigint as q3_leader_wins,
         sum(s.wins_from_last)::bigint as wins_from_last
     from sums as s
     join counted_runs as c using (game, run_id)
@@ -70,13 +74,21 @@ final as (
         p.md_s / p.n_plays as mean_max_deficit,
         mean_lo(p.n_plays, p.md_s, p.md_ss) as mean_max_deficit_lo,
         mean_hi(p.n_plays, p.md_s, p.md_ss) as mean_max_deficit_hi,
+        p.q1_leader_plays,
+        p.q1_leader_wins,
+        p.q1_leader_wins / nullif(p.q1_leader_plays, 0) as q1_leader_win_rate,
+        wilson_lo(p.q1_leader_wins, nullif(p.q1_leader_plays, 0)) as q1_leader_win_rate_lo,
+        wilson_hi(p.q1_leader_wins, nullif(p.q1_leader_plays, 0)) as q1_leader_win_rate_hi,
         p.half_leader_plays,
         p.half_leader_wins,
         p.half_leader_wins / nullif(p.half_leader_plays, 0) as half_leader_win_rate,
-        case when p.half_leader_plays > 0 then wilson_lo(p.half_leader_wins, p.half_leader_plays) end
-            as half_leader_win_rate_lo,
-        case when p.half_leader_plays > 0 then wilson_hi(p.half_leader_wins, p.half_leader_plays) end
-            as half_leader_win_rate_hi,
+        wilson_lo(p.half_leader_wins, nullif(p.half_leader_plays, 0)) as half_leader_win_rate_lo,
+        wilson_hi(p.half_leader_wins, nullif(p.half_leader_plays, 0)) as half_leader_win_rate_hi,
+        p.q3_leader_plays,
+        p.q3_leader_wins,
+        p.q3_leader_wins / nullif(p.q3_leader_plays, 0) as q3_leader_win_rate,
+        wilson_lo(p.q3_leader_wins, nullif(p.q3_leader_plays, 0)) as q3_leader_win_rate_lo,
+        wilson_hi(p.q3_leader_wins, nullif(p.q3_leader_plays, 0)) as q3_leader_win_rate_hi,
         p.wins_from_last,
         p.wins_from_last / p.n_plays as won_from_last_share,
         wilson_lo(p.wins_from_last, p.n_plays) as won_from_last_share_lo,

@@ -37,6 +37,15 @@ def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, (centre - half) / (1 + z * z / n)), min(1.0, (centre + half) / (1 + z * z / n)))
 
 
+def newcombe(k1: float, n1: float, k2: float, n2: float, z: float = Z95) -> tuple[float, float, float]:
+    """p2 - p1 of two independent proportions k/n, with Newcombe's hybrid score interval (1998, method 10: from the
+    two Wilson intervals); calibrated in `make calibrate`."""
+    p1, p2 = k1 / n1, k2 / n2
+    (l1, u1), (l2, u2) = wilson(k1, n1, z), wilson(k2, n2, z)
+    d = p2 - p1
+    return d, d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2), d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
+
+
 def effective_n(n: float, s: float, ss: float) -> float:
     """How many plays of a win-or-lose share would vary as these n shares do (Kish's effective size): n p(1-p) over
     the shares' own variance. Ties split a win, so shares vary less than wins and n_eff >= n; without ties n_eff = n.

@@ -62,7 +62,8 @@ from .words import (  # noqa: F401
     span,
 )
 
-VERDICT_KINDS = ("start_player", "fix", "readings", "skill", "own", "length")  # the index's questions, in its order
+# The index's questions, in its order
+VERDICT_KINDS = ("start_player", "fix", "readings", "skill", "own", "decided", "comeback", "length")
 
 
 @dataclass

@@ -29,15 +29,22 @@ from ..core.executors import worker_start
 from ..core.game import Game
 from ..core.lake import check_writable_folder, write_bytes_atomic
 from ..core.registry import games
+from .design import design_search, parameters_that_matter
+from .feel import play_feel
 from .html_pages import figure_html, image, page_html, table_html
+from .ladder import skill_ladder
 from .models import load_models, shared_column_docs
 from .page import VERDICT_KINDS, Page, Table
 from .plugin import game_report, page_order
-from .sections import SECTIONS as GENERIC_SECTIONS
+from .readings import rule_readings
+from .sections import game_length, policy_strength, seat_advantage
 from .whatif import what_if
 from .words import count
 
 GUIDE = "index.html#how-to-read"
+# What every game's page shows, in this order (a game's own sections follow; plugin.page_order).
+GENERIC_SECTIONS = (seat_advantage, game_length, play_feel, policy_strength, skill_ladder, design_search,
+                    parameters_that_matter, rule_readings)
 
 _GLOSSARY = (
     ("Seat 0", "The start player; the others follow in turn order."),
@@ -78,6 +85,15 @@ _GLOSSARY = (
                       "with winning, not what causes it."),
     ("Fixed opening", "A table whose every play opens the same way (a fixed map, scripted openings): its numbers "
                       "describe that opening, and no verdict rests on it."),
+    ("Standing", "What every player at the table can see of how each seat is doing, after each turn (each game "
+                 "names its own: cards won, points, pieces placed, penalty points as the table sees them). Nothing "
+                 "hidden enters it; the leaders are the seats with the best standing."),
+    ("Half-time leader", "The one seat with the best standing after the turn that ends the first half of the play (a "
+                         "shared lead has no half-time leader). How often he wins answers \"is the game decided "
+                         "early?\": at least two plays in three, mostly; at most one in two, no; between, partly."),
+    ("Won from last", "The winner had the worst standing at half-time (ties for last included). At most 5% of plays: "
+                      "comebacks are rare; at least 10%: common; between, sometimes."),
+    ("Decided at", "The share of the play before the winner led for good (0: he led after every turn)."),
     ("Skill ladder, rung", "Policies from weakest to strongest (random, the heuristics, search at rising budgets); a "
                            "rung is one of them. The trend of seat 0's advantage is tested over every rung."),
     ("Skill depth", "How many steps up the ladder pay: the stronger rung wins more than 1 pp above the fair share "

@@ -15,12 +15,9 @@ import numpy as np
 import polars as pl
 
 from ..core.setups import distinct_labels
-from .design import design_search, parameters_that_matter
 from .estimators import MARGIN_SHARE, Z90, holm, wilson
 from .figure_kinds import Histogram, SeatBars
-from .ladder import skill_ladder
 from .page import Page
-from .readings import rule_readings
 from .words import ci, count, interval, number, pct, sentence
 
 
@@ -335,7 +332,3 @@ def _strength_sentence(table: pl.DataFrame, n: int) -> str:
         fair = ("too few plays to tell from the fair share (Holm over the pairings): "
                 + ", ".join(f"{r['focal']} against {r['field']}" for r in level))
     return sentence(best, worst, fair)
-
-
-SECTIONS = (seat_advantage, game_length, policy_strength, skill_ladder, design_search, parameters_that_matter,
-            rule_readings)

@@ -56,15 +56,31 @@ def test_the_mart_is_the_lake_worked_out_by_hand(built, players, policy, label):
         assert (got[f"mean_{name}_lo"], got[f"mean_{name}_hi"]) == pytest.approx((values.mean() - half,
                                                                                      values.mean() + half))
     winner = plays["winners"].list.first()
-    half_leader = plays["leader_at_quarter"].list.get(1)
-    single = half_leader.is_not_null()
-    k, m = int((half_leader == winner).fill_null(False).sum()), int(single.sum())
-    assert (got["half_leader_plays"], got["half_leader_wins"]) == (m, k)
-    assert got["half_leader_win_rate"] == pytest.approx(k / m)
-    assert (got["half_leader_win_rate_lo"], got["half_leader_win_rate_hi"]) == pytest.approx(wilson(k, m))
+    for q, name in enumerate(["q1", "half", "q3"]):
+        leader = plays["leader_at_quarter"].list.get(q)
+        k, m = int((leader == winner).fill_null(False).sum()), int(leader.is_not_null().sum())
+        assert (got[f"{name}_leader_plays"], got[f"{name}_leader_wins"]) == (m, k)
+        assert got[f"{name}_leader_win_rate"] == pytest.approx(k / m)
+        assert (got[f"{name}_leader_win_rate_lo"], got[f"{name}_leader_win_rate_hi"]) == pytest.approx(wilson(k, m))
     last = int(plays["winner_last_at_half"].sum())
     assert got["wins_from_last"] == last
     assert (got["won_from_last_share_lo"], got["won_from_last_share_hi"]) == pytest.approx(wilson(last, n))
+
+
+@pytest.mark.parametrize("players, policy, label", SETUPS)
+def test_the_tenths_are_the_lake_worked_out_by_hand(built, players, policy, label):
+    """mart_setup_feel_tenths: at each tenth, the plays whose winner led alone then, with Wilson's interval."""
+    games, runs, marts = built
+    plays = plays_of(games, runs, players, policy)
+    got = marts["mart_setup_feel_tenths"].filter(pl.col("setup_label") == label).sort("tenth")
+    assert got["tenth"].to_list() == list(range(1, 11))
+    leads = np.array(plays["winner_leads_at"].to_list())
+    n = plays.height
+    assert got["n_plays"].to_list() == [n] * 10
+    assert got["winner_leads"].to_list() == leads.sum(axis=0).tolist()
+    assert got["winner_leads"][-1] == n  # a single winner leads alone after the last turn in Mauerbruch
+    for tenth, k in zip(got.iter_rows(named=True), leads.sum(axis=0)):
+        assert (tenth["winner_leads_share_lo"], tenth["winner_leads_share_hi"]) == pytest.approx(wilson(int(k), n))
 
 
 def test_a_play_without_a_single_winner_is_left_out(built):

@@ -35,6 +35,7 @@ players = [4]
 policies = ["random"]
 plays = 20
 events = true
+standings = true
 options = { rounds = 1 }
 
 [[tournament]]
@@ -61,11 +62,11 @@ players = 3
 policies = ["random", "cautious"]
 plays = 20
 """
-FIGURES_MAUERBRUCH = ["seat_advantage", "game_length", "policy_table_3p", "endings", "pair_deciders"]
+FIGURES_MAUERBRUCH = ["seat_advantage", "game_length", "feel", "policy_table_3p", "endings", "pair_deciders"]
 
 # the tournament's single rounds (rounds = 1) are part of its set-ups: a policy table of its own
 # the skill ladder from the tournament's pairings of rungs (heavy against random, reader against heavy)
-FIGURES = ["seat_advantage", "game_length", "policy_table_4p_rounds_1", "skill_ladder", "penalty_by_seat",
+FIGURES = ["seat_advantage", "game_length", "feel", "policy_table_4p_rounds_1", "skill_ladder", "penalty_by_seat",
            "match_totals", "baurunde_cases"]
 TABLES = ["Balance and the seat test per set-up", "Win share and advantage by seat, per set-up",
           "Game length per set-up", "Policy strength",
@@ -132,6 +133,13 @@ def test_the_report_names_its_inputs_and_needs_no_network(report):
     assert "http://" not in page and "https://" not in page
     index = (report / "index.html").read_text()
     assert "mauer.html" in index
+
+
+def test_the_index_says_how_a_play_feels(report):
+    """Issue 38: both questions answered on the index, in the game's unit, for Die Mauer and Mauerbruch."""
+    index = re.sub(r"<[^>]+>", " ", (report / "index.html").read_text())
+    assert index.count("Is the game decided early?") == 2 and index.count("Can a player who falls behind") == 2
+    assert "penalty points behind the leader" in index and "cards won behind the leader" in index
 
 
 def test_batch_expands_a_tournament_into_every_seating(tmp_path):
