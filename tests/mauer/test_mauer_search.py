@@ -24,7 +24,7 @@ NONE = -1
 @pytest.mark.parametrize("policies", [["random"], ["reader", "heavy", "hollow", "random"]])
 def test_a_rollout_from_the_first_baurunde_is_the_kernels_play(policies):
     config = RunConfig.build(GAME, players=4, policies=policies, plays=60, seed=11, options={"rounds": 1})
-    out, _ = GAME._run_kernel(config, 0, 60, False)
+    out = GAME._run_kernel(config, 0, 60, False).out
     seats = lineup(config, POLICIES)
     for play in range(60):
         hands = np.ones((4, 7), np.int8)

@@ -136,7 +136,7 @@ def config(plays, seed):
 def test_the_stepped_play_is_the_kernels_play():
     """The harness plays what the search kernel plays (so the states below are real plays' states)."""
     c = config(4, 5)
-    out, _ = GAME._run_kernel(c, 0, 4, False)
+    out = GAME._run_kernel(c, 0, 4, False).out
     for play in range(4):
         p = SearchPlay(c, play)
         for _ in p.decisions():

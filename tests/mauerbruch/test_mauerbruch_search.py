@@ -21,7 +21,7 @@ GAME = get_game("mauerbruch")
 def test_a_rollout_from_the_deal_is_the_kernels_play(policies):
     config = RunConfig.build(GAME, players=len(policies) if len(policies) > 1 else 3, policies=policies, plays=40,
                              seed=11)
-    out, _, _ = GAME._run_kernel(config, 0, 40, False)
+    out = GAME._run_kernel(config, 0, 40, False)[0].out
     setup, seats = GAME.kernel_setup(config), lineup(config, GAME.policy_catalogue)
     n_cards = len(setup.cards.kinds)
     st, pw = new_state(config.players, n_cards, setup.sizes.max()), new_pairs()

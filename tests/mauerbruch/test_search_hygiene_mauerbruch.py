@@ -114,7 +114,7 @@ SEARCH_TABLE = ["search:budget=8", "greedy", "search:budget=8:base=1", "cautious
 def test_the_stepped_play_is_the_kernels_play():
     """The harness plays what the search kernel plays (so the states below are real plays' states)."""
     config = RunConfig.build(GAME, players=4, policies=SEARCH_TABLE, plays=3, seed=5)
-    out, _, _ = GAME._run_kernel(config, 0, 3, False)
+    out = GAME._run_kernel(config, 0, 3, False)[0].out
     for play in range(3):
         p = SearchPlay(config, play)
         for _ in p.decisions():
@@ -126,7 +126,7 @@ def test_the_work_space_the_search_shares_carries_nothing_into_the_play():
     """The pairs' work space the search shares with the play (pw) holding another decision's leftovers at every
     search decision, the plays end as the kernel's: the play reads none of it before writing it."""
     config = RunConfig.build(GAME, players=4, policies=SEARCH_TABLE, plays=3, seed=5)
-    out, _, _ = GAME._run_kernel(config, 0, 3, False)
+    out = GAME._run_kernel(config, 0, 3, False)[0].out
     for play in range(3):
         p = SearchPlay(config, play, leftovers=True)
         for _ in p.decisions():

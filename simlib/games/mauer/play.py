@@ -122,6 +122,18 @@ def round_over(st, br, max_br):
     return ONGOING
 
 
+@nb.njit(cache=True, _nrt=False)
+def _seen_after(standing, br, built, pen, builder, case):
+    """Row br of the standing: each seat's penalty points as the table sees them after Baurunde br, negated. Only
+    the builder can have built in every case but competitors_build, so the others' are carried over (counting every
+    seat every Baurunde cost plays 5%)."""
+    for s in range(built.shape[0]):
+        if br == 0 or s == builder or case == COMPETITORS_BUILD:
+            standing[br, s] = -seen_penalty(built[s], pen)
+        else:
+            standing[br, s] = standing[br - 1, s]
+
+
 @nb.njit(cache=True)
 def _giver(builder, plans):
     """Hollow case 2's giver: the one competitor with the hollow hand."""
@@ -182,8 +194,7 @@ def play_baurunden(st, setup, seats, key, fixed, br, limit, events):
         if case == HOLLOW_2:
             gave[_giver(builder, plans)] |= 1 << builder
         if events.standing.shape[0] > 0:
-            for s in range(n):
-                events.standing[br, s] = -seen_penalty(st.built[s], pen)
+            _seen_after(events.standing, br, st.built, pen, builder, case)
         br += 1
         for s in range(n):
             left = 0
