@@ -31,7 +31,10 @@ final as (
         count(*) filter (where leader_at_quarter[2] = winners[1]) as half_leader_wins,
         count(*) filter (where leader_at_quarter[3] is not null) as q3_leader_plays,
         count(*) filter (where leader_at_quarter[3] = winners[1]) as q3_leader_wins,
-        count(*) filter (where winner_last_at_half) as wins_from_last
+        count(*) filter (where winner_last_at_half) as wins_from_last,
+        -- one play of each kind for a designer to replay: a comeback from last place, a runaway leader
+        min(play_index) filter (where winner_last_at_half) as comeback_play,
+        min(play_index) filter (where decided_at = 0) as runaway_play
     from games
     group by all
 )

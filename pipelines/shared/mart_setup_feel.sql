@@ -41,7 +41,11 @@ pooled as (
         sum(s.half_leader_wins)::bigint as half_leader_wins,
         sum(s.q3_leader_plays)::bigint as q3_leader_plays,
         sum(s.q3_leader_wins)::bigint as q3_leader_wins,
-        sum(s.wins_from_last)::bigint as wins_from_last
+        sum(s.wins_from_last)::bigint as wins_from_last,
+        -- the examples from the set-up's largest run (ties: the first run id)
+        arg_max(s.run_id, (s.n_plays, s.run_id)) as example_run_id,
+        arg_max(s.comeback_play, (s.n_plays, s.run_id)) as comeback_play,
+        arg_max(s.runaway_play, (s.n_plays, s.run_id)) as runaway_play
     from sums as s
     join counted_runs as c using (game, run_id)
     group by all
@@ -92,7 +96,10 @@ final as (
         p.wins_from_last,
         p.wins_from_last / p.n_plays as won_from_last_share,
         wilson_lo(p.wins_from_last, p.n_plays) as won_from_last_share_lo,
-        wilson_hi(p.wins_from_last, p.n_plays) as won_from_last_share_hi
+        wilson_hi(p.wins_from_last, p.n_plays) as won_from_last_share_hi,
+        p.example_run_id,
+        p.comeback_play,
+        p.runaway_play
     from pooled as p
     join setups as u using (game, setup_id)
 )

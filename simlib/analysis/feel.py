@@ -94,6 +94,14 @@ def ladder_answer(ladder: pl.DataFrame) -> str:
     return sentence(f"too few plays to tell whether skill changes how early the game is decided: {ends} ({gap})")
 
 
+def examples(row: dict, game: str) -> str:
+    """One play of each kind to read with `simlib replay`, from the quoted set-up's largest run ("" without)."""
+    said = [f"{kind}, `simlib replay {game} --run {row['example_run_id']} --play {row[column]}`"
+            for kind, column in (("a comeback from last place", "comeback_play"),
+                                 ("a winner who led throughout", "runaway_play")) if row.get(column) is not None]
+    return sentence(f"one play to read of each at {row['setup_label']}: {'; '.join(said)}") if said else ""
+
+
 def _tenths_rows(tenths: pl.DataFrame) -> pl.DataFrame:
     return tenths.sort("players", "setup_label", "tenth").select(
         "n_plays", x=(10 * pl.col("tenth")).cast(pl.String), series="setup_label",
@@ -117,8 +125,8 @@ def play_feel(page: Page) -> None:
     explain = sentence(f"at each tenth of the play (after the {standing.step} that ends it), the share of plays in "
                        "which the eventual winner leads alone (a shared lead does not count); a curve that is high "
                        f"early means a game decided early; {count(feel.height, 'table')} of one policy")
-    page.figure("feel", figure, "Who leads as the play goes on", " ".join(filter(None, [explain, decided, comeback,
-                                                                                          along])))
+    said = [explain, decided, comeback, along, examples(main, page.game.name)]
+    page.figure("feel", figure, "Who leads as the play goes on", " ".join(filter(None, said)))
     page.verdict("decided", DECIDED_QUESTION, " ".join(filter(None, [decided, along])))
     page.verdict("comeback", COMEBACK_QUESTION, comeback)
     shown = page.mart("mart_setup_feel").sort("players", "setup_label")

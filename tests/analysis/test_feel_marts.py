@@ -62,6 +62,11 @@ def test_the_mart_is_the_lake_worked_out_by_hand(built, players, policy, label):
         assert (got[f"{name}_leader_plays"], got[f"{name}_leader_wins"]) == (m, k)
         assert got[f"{name}_leader_win_rate"] == pytest.approx(k / m)
         assert (got[f"{name}_leader_win_rate_lo"], got[f"{name}_leader_win_rate_hi"]) == pytest.approx(wilson(k, m))
+    comebacks, runaways = plays.filter(pl.col("winner_last_at_half")), plays.filter(pl.col("decided_at") == 0)
+    assert got["example_run_id"] == plays["run_id"][0]
+    assert got["comeback_play"] == (comebacks["play_index"].min() if comebacks.height else None)
+    assert got["runaway_play"] == (runaways["play_index"].min() if runaways.height else None)
+    assert got["comeback_play"] is not None and got["runaway_play"] is not None
     last = int(plays["winner_last_at_half"].sum())
     assert got["wins_from_last"] == last
     assert (got["won_from_last_share_lo"], got["won_from_last_share_hi"]) == pytest.approx(wilson(last, n))

@@ -9,7 +9,7 @@ import math
 import polars as pl
 import pytest
 
-from simlib.analysis.feel import comeback_answer, decided_answer, ladder_answer
+from simlib.analysis.feel import comeback_answer, decided_answer, examples, ladder_answer
 
 
 def setup_row(rate, lo, hi, share=0.2, share_lo=0.18, share_hi=0.22) -> dict:
@@ -74,3 +74,10 @@ def test_the_ladder_says_later_and_too_few():
     assert ladder_answer(ladder((500, 1000), (400, 1000))).startswith("Among good players the game is decided later")
     assert ladder_answer(ladder((50, 100), (52, 100))).startswith("Too few plays to tell")
     assert ladder_answer(ladder((50, 100))) == ""
+
+
+def test_the_examples_name_a_replay_command():
+    row = {"setup_label": "4 random players", "example_run_id": "abc123", "comeback_play": 7, "runaway_play": None}
+    assert examples(row, "mauer") == ("One play to read of each at 4 random players: a comeback from last place, "
+                                      "`simlib replay mauer --run abc123 --play 7`.")
+    assert examples({**row, "comeback_play": None}, "mauer") == ""
