@@ -129,6 +129,12 @@ def play_feel(page: Page) -> None:
     page.figure("feel", figure, "Who leads as the play goes on", " ".join(filter(None, said)))
     page.verdict("decided", DECIDED_QUESTION, " ".join(filter(None, [decided, along])))
     page.verdict("comeback", COMEBACK_QUESTION, comeback)
+    _tables(page, ladder)
+
+
+def _tables(page: Page, ladder: pl.DataFrame) -> None:
+    """Every set-up's figures (mixed tables folded), and the ladder's rungs where played."""
+    standing = page.game.standing
     shown = page.mart("mart_setup_feel").sort("players", "setup_label")
     page.split_table(f"How plays feel per set-up (the standing: {standing.unit} after each {standing.step})", shown,
                      "setup_label n_plays half_leader_win_rate± q1_leader_win_rate± q3_leader_win_rate± "
