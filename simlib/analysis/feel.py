@@ -75,6 +75,11 @@ def comeback_answer(row: dict, unit: str) -> str:
     return sentence(said, deficit)
 
 
+def _rung(row: dict) -> str:
+    """A table of one rung in words: "4 search (budget=256) players"."""
+    return f"{row['players']} {row['rung_label']} players"
+
+
 def ladder_answer(ladder: pl.DataFrame) -> str:
     """Along the skill ladder (mart_ladder_feel rows of one players and options): the half-time leader's win rate
     at the bottom and the top rung, and their difference (Newcombe's interval)."""
@@ -84,8 +89,8 @@ def ladder_answer(ladder: pl.DataFrame) -> str:
     bottom, top = rows.row(0, named=True), rows.row(-1, named=True)
     d, lo, hi = newcombe(bottom["half_leader_wins"], bottom["half_leader_plays"], top["half_leader_wins"],
                             top["half_leader_plays"])
-    ends = (f"the half-time leader wins {pct(bottom['half_leader_win_rate'])} at {bottom['setup_label']} and "
-            f"{pct(top['half_leader_win_rate'])} at {top['setup_label']}")
+    ends = (f"the half-time leader wins {pct(bottom['half_leader_win_rate'])} with {_rung(bottom)} and "
+            f"{pct(top['half_leader_win_rate'])} with {_rung(top)}")
     gap = f"{100 * d:+.1f} pp, 95% interval {100 * lo:+.1f} pp to {100 * hi:+.1f} pp"
     if lo > 0:
         return sentence(f"among good players the game is decided earlier: {ends} ({gap})")

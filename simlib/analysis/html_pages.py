@@ -154,10 +154,16 @@ def image(figure: Figure, width: int | None = None) -> str:
             f"alt='{html.escape(figure.title, quote=True)}'>")
 
 
+def code_spans(text: str) -> str:
+    """Text written for the terminal (`name` marks a policy, parameter or command) as HTML: the marked parts in
+    code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def figure_html(figure: Figure) -> str:
     title = figure.title + ("" if figure.title.endswith(("?", ".", "!")) else ".")
     return (f"<figure id='{html.escape(figure.name)}'>{image(figure)}<figcaption><b>{html.escape(title)}"
-            f"</b> {html.escape(figure.sentence)}</figcaption></figure>")
+            f"</b> {code_spans(figure.sentence)}</figcaption></figure>")
 
 
 def page_html(title: str, body: str, nav: list[tuple[str, str]]) -> str:

@@ -14,7 +14,6 @@ import html
 import json
 import multiprocessing
 import os
-import re
 import shutil
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -31,7 +30,7 @@ from ..core.lake import check_writable_folder, write_bytes_atomic
 from ..core.registry import games
 from .design import design_search, parameters_that_matter
 from .feel import play_feel
-from .html_pages import figure_html, image, page_html, table_html
+from .html_pages import code_spans, figure_html, image, page_html, table_html
 from .ladder import skill_ladder
 from .models import load_models, shared_column_docs
 from .page import VERDICT_KINDS, Page, Table
@@ -116,11 +115,6 @@ def _nav(pages: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [("index.html", "Overview"), *pages, (GUIDE, "How to read this")]
 
 
-def _code_spans(text: str) -> str:
-    """Text written for the terminal (`name` marks a policy or parameter) as HTML: the marked names in code."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
-
-
 def _simulated_html(page: Page, stamp: str) -> str:
     """What the page rests on: plays, set-ups, versions and date, then the policies in a sentence each."""
     runs = page.runs
@@ -129,7 +123,7 @@ def _simulated_html(page: Page, stamp: str) -> str:
                                  for name, version in json.loads(text).items()}))
     played = set(runs["focal"].drop_nulls()) | set(runs["field"].drop_nulls()) | {
         p for label in runs["setup_label"] for p in page.game.policies() if f" {p}" in label or label.startswith(p)}
-    policies = "".join(f"<li><b>{html.escape(name)}</b>: {_code_spans(info.description)}</li>"
+    policies = "".join(f"<li><b>{html.escape(name)}</b>: {code_spans(info.description)}</li>"
                        for name, info in page.game.policies().items() if name in played)
     notes = "".join(f"<p class='caveat'>{html.escape(note)}</p>" for note in [*_assumed_components(page), *page.notes])
     return (f"<p>{count(distinct, 'distinct play')} in {count(runs['setup_id'].n_unique(), 'set-up')} "

@@ -51,7 +51,7 @@ def test_no_half_time_leader_gives_no_answer():
 
 
 def ladder(*rungs) -> pl.DataFrame:
-    return pl.DataFrame([{"rung": r, "setup_label": f"4 rung{r} players", "half_leader_plays": n,
+    return pl.DataFrame([{"rung": r, "players": 4, "rung_label": f"search (budget={r})", "half_leader_plays": n,
                           "half_leader_wins": k, "half_leader_win_rate": k / n} for r, (k, n) in enumerate(rungs)])
 
 
@@ -66,7 +66,8 @@ def test_the_ladder_difference_is_newcombes():
     (l1, u1), (l2, u2) = wilson(382, 1000), wilson(494, 1000)
     d = 0.494 - 0.382
     lo, hi = d - math.sqrt((0.494 - l2) ** 2 + (u1 - 0.382) ** 2), d + math.sqrt((u2 - 0.494) ** 2 + (0.382 - l1) ** 2)
-    assert said.startswith("Among good players the game is decided earlier"), said
+    assert said.startswith("Among good players the game is decided earlier: the half-time leader wins 38.2% with 4 "
+                           "search (budget=0) players and 49.4% with 4 search (budget=1) players"), said
     assert f"+{100 * d:.1f} pp, 95% interval +{100 * lo:.1f} pp to +{100 * hi:.1f} pp" in said
 
 
