@@ -71,8 +71,14 @@ def test_production_never_exceeds_what_was_received(played):
 def test_a_game_replays_alone(played):
     config, out, _ = played
     alone = GAME.run_kernel(config, 42, 43)
-    for whole, single in zip(out, alone):
+    for whole, single in zip(_arrays(out), _arrays(alone)):
         assert np.array_equal(whole[42:43], single)
+
+
+def _arrays(out):
+    """Every array of the kernel's outputs, the feel's (a tuple of its own) one by one."""
+    for a in out:
+        yield from (a if isinstance(a, tuple) else (a,))
 
 
 def test_weighted_builds_cities_and_beats_random():
@@ -117,9 +123,10 @@ BUILDER_NEVER = {"ship", "move_ship", "road_building", "year_of_plenty", "monopo
 def test_events_replay_legally_to_the_points_written(players, table, board):
     """A plain replay of the events alone (tests/support/catan_reference.py, which lists what it checks at every
     event) finds every action affordable and legal, production, discards, steals and trade rates as the
-    rules give them, and ends on the points, routes and cards of the seats table; for each policy alone and
-    a mixed table, at 3 and 4 players."""
-    from support.catan_reference import replay_game, topology
+    rules give them, and ends on the points, routes and cards of the seats table and on the games table's feel
+    columns (the features of the points in view after each turn); for each policy alone and a mixed table, at 3
+    and 4 players."""
+    from support.catan_reference import feel_of, replay_game, topology
 
     plays = 12
     policies = TABLES[table][:players]
@@ -128,7 +135,7 @@ def test_events_replay_legally_to_the_points_written(players, table, board):
     events = tables["events"].to_pylist()
     seats = tables["seats"].to_pylist()
     games = tables["games"].to_pylist()
-    seen, held = set(), set()
+    seen, held, felt = set(), set(), 0
     for play in range(plays):
         mine = [e for e in events if e["play_index"] == play]
         assert [e["seq"] for e in mine] == list(range(len(mine)))
@@ -143,6 +150,9 @@ def test_events_replay_legally_to_the_points_written(players, table, board):
         if games[play]["completed"]:
             winner = games[play]["winners"][0]
             assert points[winner] >= 10 and winner == (games[play]["turns"] - 1) % players
+        why = feel_of(game, games[play])
+        assert why is None, (play, why)
+        felt += games[play]["worst_rank"] is not None
         seen |= {e["action"] for e in mine}
         held |= {card for card, holder in (("route", game.longest), ("army", game.army)) if holder is not None}
     if table == "builder":
@@ -150,6 +160,28 @@ def test_events_replay_legally_to_the_points_written(players, table, board):
     else:
         assert seen == set(C.EVENT_ACTIONS)  # every kind of event was replayed
     assert held == {"route", "army"}  # both cards were compared with a holder somewhere
+    assert felt > 0  # features were compared, not only their absence
+
+
+def test_the_feel_check_sees_the_hidden_victory_point_cards():
+    """The features of a standing with every victory-point card in view as soon as it is bought are not the games
+    table's in some plays of builders: the check above tells the points in view from the points held."""
+    from support.catan_reference import Replay, feel_of
+
+    class CardsInView(Replay):
+        def in_view(self, p):
+            return self.points(p)
+
+    config = RunConfig.build(GAME, players=4, policies=["builder"], plays=12, seed=5)
+    tables = GAME.simulate(config, 0, 12, events=True)
+    events, games = tables["events"].to_pylist(), tables["games"].to_pylist()
+    caught = 0
+    for play in range(12):
+        game = CardsInView(4)
+        for e in (e for e in events if e["play_index"] == play):
+            game.apply(e)
+        caught += feel_of(game, games[play]) is not None
+    assert caught > 0
 
 
 def test_the_two_dice_are_uniform_and_independent():

@@ -73,7 +73,7 @@ def test_determinization_reads_only_what_the_seat_has_seen():
     for key in range(10):
         a, b = _hidden_cards(False), _hidden_cards(True)
         assert not (a.dev_hand == b.dev_hand).all()
-        no_record = observed_log(np.zeros((0, EV_COLS), np.int32), 0, 4)  # nothing robbed between two others
+        no_record = observed_log(np.zeros((0, EV_COLS), np.int32), 0, 4, 0)  # nothing robbed between two others
         determinize(a, no_record, 0, np.uint64(key), np.zeros(a.deck.shape[0], np.int64))
         determinize(b, no_record, 0, np.uint64(key), np.zeros(b.deck.shape[0], np.int64))
         assert (a.dev_hand == b.dev_hand).all() and (a.deck == b.deck).all()

@@ -33,7 +33,7 @@ from simlib.games.catan.tables import events_table
 
 from support.catan_peeking import ObserverViews, copied, no_peeking
 from support.catan_reference import RESOURCES as REFERENCE_RESOURCES
-from support.catan_reference import Replay, replay_game, topology
+from support.catan_reference import Replay, feel_of, replay_game, topology
 
 EVENT_ROWS = 400_000  # more than a play's events
 
@@ -42,11 +42,13 @@ EVENT_ROWS = 400_000  # more than a play's events
                                                    (3, ["search:budget=4:base=0", "random", "weighted"], 2)])
 def test_a_search_play_obeys_every_rule_its_scripted_plays_obey(players, policies, seed):
     """Every event of a play with search seats legal and affordable when it happens, and the end on the points,
-    routes and cards of the seats table, as tests/catan/test_catan_games.py checks scripted plays."""
+    routes and cards of the seats table and the games table's feel columns, as tests/catan/test_catan_games.py
+    checks scripted plays."""
     plays = 20
     config = RunConfig.build(GAME, players=players, policies=policies, plays=plays, seed=seed)
     tables = GAME.simulate(config, 0, plays, events=True)
     events, seats = tables["events"].to_pylist(), tables["seats"].to_pylist()
+    games = tables["games"].to_pylist()
     for play in range(plays):
         mine = sorted((e for e in events if e["play_index"] == play), key=lambda e: e["seq"])
         points, game = replay_game(mine, players, topology("standard"))
@@ -54,6 +56,7 @@ def test_a_search_play_obeys_every_rule_its_scripted_plays_obey(players, policie
         assert points == [s["points"] for s in kernel]
         assert game.routes == [s["longest_route"] for s in kernel]
         assert [game.army == q for q in range(players)] == [s["largest_army_card"] for s in kernel]
+        assert feel_of(game, games[play]) is None, (play, feel_of(game, games[play]))
 
 
 class SearchPlay:
@@ -71,7 +74,7 @@ class SearchPlay:
         self.st, self.tally = new_state(self.bd, self.rules, n), new_tally(n)
         self.scratch = new_scratch(self.bd, n, N_FAMILIES)
         rows = np.zeros((EVENT_ROWS if events else 0, EV_COLS), np.int32)
-        self.lg = observed_log(rows, n, n)  # what each seat cannot tell, as the search kernel keeps it
+        self.lg = observed_log(rows, n, n, 0)  # what each seat cannot tell, as the search kernel keeps it
         self.work = new_work(self.bd, self.rules, n)
         start_play(self.st, self.tally, np.uint64(play_key(config.seed, play)))
         deal_board(self.st, self.bd, self.scratch, self.lg)

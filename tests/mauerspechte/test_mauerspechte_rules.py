@@ -45,7 +45,7 @@ class Table:
         self.tally = new_tally(players)
         self.scratch = new_scratch(self.bd, players, C.N_FAMILIES)
         self.wl = new_wall(players)
-        self.lg = EventLog(rows=np.zeros((400, 6), np.int32), pos=np.zeros(1, np.int64))
+        self.lg = EventLog(rows=np.zeros((400, 6), np.int32), pos=np.zeros(1, np.int64), standing=np.zeros((0, 0)))
         self.codes = np.full(players, BUILDER, np.int64)
         self.prm = np.zeros((players, MAX_PARAMS))
         start_play(self.st, self.tally, np.uint64(key))
@@ -372,8 +372,17 @@ def test_a_play_gives_the_same_arrays_alone_and_in_a_batch():
     config = RunConfig.build(GAME, players=4, policies=["random", "hotelier", "specht", "weighted"], plays=8, seed=9)
     batch, alone = GAME.run_kernel(config, 0, 8), GAME.run_kernel(config, 7, 8)
     for part in ("base", "berlin"):
-        for name, values in getattr(batch, part)._asdict().items():
-            assert np.array_equal(values[7:8], getattr(alone, part)._asdict()[name]), (part, name)
+        for name, values in _named_arrays(getattr(batch, part)).items():
+            assert np.array_equal(values[7:8], _named_arrays(getattr(alone, part))[name]), (part, name)
+
+
+def _named_arrays(outputs) -> dict:
+    """Every array of a kernel's outputs by name, those of the feel (a tuple of its own) as feel.<name>."""
+    named = {}
+    for name, values in outputs._asdict().items():
+        named |= {f"{name}.{k}": v for k, v in values._asdict().items()} if isinstance(values, tuple) \
+            else {name: values}
+    return named
 
 
 # --- the readings of the rule text (parameters.toml `reading`): each drawn as the text describes it, with both

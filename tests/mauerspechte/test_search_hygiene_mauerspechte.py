@@ -30,6 +30,7 @@ from simlib.games.mauerspechte.wall import berlin_points
 
 from support.catan_peeking import ObserverViews, no_peeking
 from support.cli_runs import simulated_plays
+from support.feel_reference import kept_standing
 from support.mauerspechte_reference import RESOURCES as REFERENCE_RESOURCES
 from support.mauerspechte_reference import MauerspechteReplay, check_tables, replay_game
 
@@ -64,6 +65,8 @@ def test_a_search_play_obeys_every_rule_its_scripted_plays_obey(run):
         (games_row,) = play["games"]
         check_tables(game, games_row, play["seats"], play.get("wall_pieces", []), play.get("hotels", []),
                      play.get("love_parades", []), play.get("production", []))
+        replayed = game.replayed_standing(games_row["turns"])
+        assert kept_standing(play["standings"]) == replayed, "the standings table is not the replayed points"
 
 
 class SearchPlay:
@@ -78,7 +81,7 @@ class SearchPlay:
         self.max_turns = config.options["max_turns"]
         rows = np.zeros((EVENT_ROWS if events else 0, EV_COLS), np.int32)
         setup = GAME.setup(config)
-        pl = new_play(setup, observed_log(rows, n, n), n)  # the log keeps what each seat cannot tell
+        pl = new_play(setup, observed_log(rows, n, n, 0), n)  # the log keeps what each seat cannot tell
         (self.st, self.tally, self.rules, self.bd, self.to_west, self.to_east, self.ba, self.br, self.wl,
          self.scratch, self.lg) = pl
         self.work = new_work(setup, n)

@@ -23,6 +23,10 @@ development cards and the robber are tracked from the events, and every event is
 The holders of the longest-route card (>= 5, the holder keeps it on a tie, a tie without him sets it
 aside) and the largest-army card (>= 3 knights, strictly more than the holder) are kept from the
 events; the final points, route lengths and holders are returned for comparison with the `seats` table.
+How the play felt (docs/statistics.md, "How a play feels") is checked on the standing replayed here: every
+seat's points as the table sees them after each turn (a victory-point card stays hidden in the hand until the
+game ends; the last turn's row is the final points), with tests/support/feel_reference.py's features
+(`feel_mismatch`), against the `games` row.
 
 What is written out (published facts): the building costs, the 25 development cards, the bank of 19
 per resource, the pieces per player, the thresholds (longest route 5, largest army 3, 10 points to
@@ -75,6 +79,7 @@ from pathlib import Path
 
 import numpy as np
 
+from support.feel_reference import feel_mismatch
 from support.paths import SIMLIB  # the data files only
 
 MAPS = SIMLIB / "games" / "catan" / "maps"  # data files only
@@ -295,11 +300,31 @@ class Replay:
         self.free_pieces = 0
         self.production_due = {}  # (seat, resource) -> cards the last roll owes
         self.roll_log = []        # per roll: (expected cards per building level, produced, safe) per seat, resource
+        self.win_points = POINTS_TO_WIN
+        self.after_turns: list[list[int]] = []  # every seat's points in view after each turn the events closed
 
     # --- rules, drawn from the text ---------------------------------------------------------------------
     def points(self, p):
         buildings = int(self.node_level[self.node_owner == p].sum())  # 1 per settlement, 2 per city
         return (buildings + self.cards[p]["victory_point"] + 2 * (self.longest == p) + 2 * (self.army == p))
+
+    def in_view(self, p):
+        """Seat p's points as the table sees them: his victory-point cards stay hidden in his hand."""
+        return self.points(p) - self.cards[p]["victory_point"]
+
+    def replayed_standing(self, turns):
+        """Every seat's points as the table saw them after each of the play's `turns` turns (the games row's: the
+        winner's last turn has no event when he had won as it began), the last row the final points (the hidden
+        cards shown)."""
+        rows = self.after_turns + [[self.in_view(q) for q in range(self.players)]]  # the last turn with events
+        check(turns in (len(rows), len(rows) + 1), f"{turns} turns, the events end in turn {self.turn}")
+        return rows[:turns - 1] + [[int(self.points(q)) for q in range(self.players)]]
+
+    def winner(self, turns):
+        """The player of the last of `turns` turns if he had the points to win (the game ended on them), else None
+        (the turn limit)."""
+        p = (turns - 1) % self.players
+        return p if self.points(p) >= self.win_points else None
 
     def pieces(self, p, kind):
         if kind in ("road", "ship"):
@@ -447,6 +472,7 @@ class Replay:
             check(e["turn"] == self.turn + 1 and not self.rolled, f"turn {e['turn']} began early")
             check(self.turn >= 0 or (self.setup_done == len(self.setup_order) and self.road_due is None),
                   "the first turn began before the set-up was over")
+            self.close_turn()
             self.turn = e["turn"]
             self.card_played = self.ship_moved = False
             self.new_cards = {q: Counter() for q in range(self.players)}
@@ -473,6 +499,11 @@ class Replay:
         getattr(self, "on_" + action)(e, p)
         check((self.hands >= 0).all() and (self.bank >= 0).all(), "a negative hand or bank")
         check((self.hands.sum(axis=0) + self.bank == BANK_PER_RESOURCE).all(), "resources not conserved")
+
+    def close_turn(self):
+        """The events of a new turn begin: the standing after the one before (none before the first)."""
+        if self.turn >= 0:
+            self.after_turns.append([int(self.in_view(q)) for q in range(self.players)])
 
     def on_hex(self, e, p):
         h, terrain = e["hex"], e["terrain"]
@@ -668,6 +699,13 @@ class Replay:
         check(not self.robber_due, "the game ended before the robber moved")
         check(not self.steal_due, "the game ended before the steal")
         check(self.road_due is None and self.setup_done == len(self.setup_order), "the game ended in the set-up")
+
+
+def feel_of(game: Replay, games_row: dict) -> str | None:
+    """Why the games row's feel columns are not the features of the standing the replay gives for its turns, with
+    the winner it gives (None: they are)."""
+    turns = games_row["turns"]
+    return feel_mismatch(games_row, game.replayed_standing(turns), game.winner(turns))
 
 
 def replay_game(events: list[dict], players: int, board: Topology = BOARD) -> tuple[list[int], Replay]:

@@ -78,7 +78,9 @@ vp_chip_supply (unlimited / limited) with vp_chips, knight_robber (free / across
 `check_tables` then compares the replay's final state with the `games`, `seats`, `wall_pieces`, `hotels`,
 `love_parades` and `production` rows of the play (points by source, the winner, counts, holders, received
 cards, each purchase with its cost, each hotel's yield, robbed rolls and shortage, each parade, the cards
-the settlements and cities got from rolls per seat and resource).
+the settlements and cities got from rolls per seat and resource), and the games row's feel columns with the
+features of the standing replayed here (every seat's points after each turn, all in view: victory-point cards
+are shown at once, rule 10).
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ from support.catan_reference import (
     Replay,
     Topology,
     check,
+    feel_of,
     topology,
 )
 from support.paths import SIMLIB  # the data files only
@@ -328,6 +331,10 @@ class MauerspechteReplay(Replay):
                 + MAUERSPECHT_POINTS * (self.mauerspecht == p) + RAVER_POINTS * (self.raver == p)
                 + HOTEL_POINTS * sum(1 for q in self.hotel_owner.values() if q == p))
 
+    def in_view(self, p):
+        """All of a seat's points are in view: victory-point cards are shown at once ("sind sofort aufzudecken")."""
+        return self.points(p)
+
     def leader(self):
         """Most points; on a tie the first in turn order from the player on turn."""
         pts = [self.points(q) for q in range(self.players)]
@@ -451,6 +458,7 @@ class MauerspechteReplay(Replay):
             check(e["turn"] == self.turn + 1 and not self.rolled, f"turn {e['turn']} began early")
             check(self.turn >= 0 or (self.setup_done == len(self.setup_order) and self.road_due is None),
                   "the first turn began before the set-up was over")
+            self.close_turn()
             self.turn = e["turn"]
             self.card_played = self.ship_moved = False
             self.wall_this_turn = Counter()
@@ -837,6 +845,9 @@ def check_tables(game: MauerspechteReplay, games_row: dict, seat_rows: list[dict
     else:
         check(games_row["winners"] == [] and games_row["end_reason"] == "turn_limit"
               and games_row["turns"] == MAX_TURNS == game.turn + 1, "a game neither won nor at the turn limit")
+    if "worst_rank" in games_row:  # not in a table written before the feel columns existed
+        why = feel_of(game, games_row)
+        check(why is None, f"games feel: {why}")
     summary = {"wall_opened_turn": game.wall_opened_turn, "wall_pieces": sum(game.wall_pieces),
                "hotels": len(game.hotel_owner), "love_parades": len(game.parade_log),
                "tiergarten_left": game.tiergarten}

@@ -9,7 +9,8 @@ Spec card
 - Score: victory points; the first to reach 10 (victory_points) on his own turn wins; a turn limit stops
   stalled games.
 - Rules: docs/games/catan.md (player-to-player trade is out of scope).
-- Tables: games, seats, production; events with --events (one row per action, named arguments).
+- Tables: games (with how the play felt), seats, production; events with --events (one row per action, named
+  arguments).
 
 Version history
 - 1: first implementation.
@@ -67,6 +68,7 @@ class Catan(Game):
     best_heuristic = "builder"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
+    standing = tables.STANDING
     event_tables = ("events",)
 
     def validate(self, config: RunConfig) -> None:

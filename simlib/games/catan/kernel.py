@@ -19,11 +19,12 @@ from .state import EventLog, Play, new_scratch, new_state, new_tally
 def simulate_games(seed, first_play, n_plays, max_turns, seats, bd, rules, ev, ev_start):
     """Plays first_play .. first_play+n_plays-1 on board bd under rules, the seats' policies `seats` (state.Seats).
     Returns a scoring.CatanOutputs. Events: ev has no rows, or one per event of these plays, play i's
-    from row ev_start[i] (the counts of a first pass)."""
+    from row ev_start[i] (the counts of a first pass). The log keeps each play's standing after every turn."""
     n_players = seats.codes.shape[0]
     out = new_outputs(n_plays, n_players)
+    lg = EventLog(rows=ev, pos=np.zeros(1, np.int64), standing=np.zeros((max_turns, n_players)))
     pl = Play(new_state(bd, rules, n_players), new_tally(n_players), rules, bd,
-              new_scratch(bd, n_players, N_FAMILIES), EventLog(rows=ev, pos=np.zeros(1, np.int64)))
+              new_scratch(bd, n_players, N_FAMILIES), lg)
     st, tally, scratch, lg = pl.st, pl.tally, pl.scratch, pl.lg
     for i in range(n_plays):
         first = ev_start[i] if ev.shape[0] > 0 else 0

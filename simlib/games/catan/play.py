@@ -44,7 +44,7 @@ from .dice import discard, produce_roll, roll_dice
 from .legal import arguments, count_actions, init_legal, playable
 from .robber import move_robber, steal
 from .rules import can_settle, discard_count, hand_size
-from .scoring import points, update_routes
+from .scoring import points, standing_after, update_routes
 from .setup import place_settlement
 from .state import begin_draws, log
 
@@ -60,11 +60,13 @@ def play_game(pl, seats, max_turns):
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def play_on(pl, seats, turn, stop):
-    """Whole turns from `turn` on, to a win or turn `stop`: (turns played in all, winner or -1). A search's
-    rollouts play on from a copy of the state with this block (search.turns_from)."""
+    """Whole turns from `turn` on, to a win or turn `stop`: (turns played in all, winner or -1), the standing
+    after each kept in pl.lg. A search's rollouts play on from a copy of the state as this block does
+    (search.turns_from)."""
     winner = -1
     while turn < stop and winner < 0:
         winner = play_turn(pl, seats, turn)
+        standing_after(pl.st, pl.lg, turn, winner >= 0 or turn + 1 == stop)
         turn += 1
     return turn, winner
 

@@ -1,4 +1,5 @@
-"""Blocks: points, the longest-route card after a route changed, and a finished play's output rows."""
+"""Blocks: points, the standing after a turn, the longest-route card after a route changed, and a finished play's
+output rows."""
 
 from typing import NamedTuple
 
@@ -6,6 +7,7 @@ import numba as nb
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import Feel, new_feel, record_feel
 from .constants import (
     CARD_POINTS,
     CITIES,
@@ -30,6 +32,17 @@ def points(st, p):
     largest-army cards."""
     return st.building_points[p] + st.dev_hand[p, VICTORY_POINT] \
         + CARD_POINTS * (int(st.longest_holder[0] == p) + int(st.army_holder[0] == p))
+
+
+@nb.njit(cache=True, inline="always")
+def standing_after(st, lg, turn, over):
+    """Row `turn` of the play's standing (lg.standing; none kept where it has no rows, as in a search's rollouts):
+    every seat's victory points as the table sees them after the turn. Victory-point cards are kept hidden in the
+    hand until the play is `over` (its last turn): that row is the final points."""
+    standing = lg.standing
+    if standing.shape[0] > 0:
+        for q in range(standing.shape[1]):
+            standing[turn, q] = points(st, q) - (0 if over else st.dev_hand[q, VICTORY_POINT])
 
 
 @nb.njit(cache=True, inline="always")
@@ -171,6 +184,7 @@ class CatanOutputs(NamedTuple):
     rolls: np.ndarray          # [plays, 13] how often each dice sum was rolled
     n_events: np.ndarray       # [plays] event rows (the count-then-fill pass's counts)
     expected: np.ndarray       # [plays, seats, 2, resources] cards the dice promised settlements, cities
+    feel: Feel                 # how the play felt, from its standing after each turn (core/feel.py)
 
 
 @block()
@@ -185,12 +199,13 @@ def new_outputs(n_plays, P):
         hands=np.zeros(resources, np.int16), bank=np.zeros((n_plays, N_RES), np.int16),
         vp_cards=np.zeros(shape, np.int8), actions=np.zeros(n_plays, np.int32),
         rolls=np.zeros((n_plays, N_SUMS), np.int32),
-        n_events=np.zeros(n_plays, np.int64), expected=np.zeros(kinds, np.float64))
+        n_events=np.zeros(n_plays, np.int64), expected=np.zeros(kinds, np.float64), feel=new_feel(n_plays))
 
 
 @block()
 def final_rows(out, i, pl, turns, winner, n_events):
-    """Row i of the outputs from a finished play pl (state.Play)."""
+    """Row i of the outputs from a finished play pl (state.Play); how it felt from the standing its turns kept in
+    pl.lg (the game's own: a scenario counts its own points)."""
     st, tally, rules, bd, scratch = pl.st, pl.tally, pl.rules, pl.bd, pl.scratch
     out.turns[i] = turns
     out.n_events[i] = n_events
@@ -219,4 +234,6 @@ def final_rows(out, i, pl, turns, winner, n_events):
                 out.expected[i, q, k, r] = tally.promised[q, k, r] / DICE_OUTCOMES
     for r in range(N_RES):
         out.bank[i, r] = st.bank[r]
+    if pl.lg.standing.shape[0] >= turns:
+        record_feel(out.feel, i, pl.lg.standing, turns, winner)
 

@@ -31,7 +31,7 @@ from .decisions import choose_action
 from .legal import count_actions
 from .play import STOPPED, apply_choice, place_opening, start_turn, turn_steps
 from .policies import PARAMS, SEARCH
-from .scoring import final_rows, new_outputs, points
+from .scoring import final_rows, new_outputs, points, standing_after
 from .setup import deal_board, new_game, start_play
 from .state import (
     Play,
@@ -77,7 +77,7 @@ class Decision(NamedTuple):
 @block(python_entry=True)
 def new_work(bd, rules, n):
     sim = Play(new_state(bd, rules, n), new_tally(n), rules, bd, new_scratch(bd, n, N_FAMILIES),
-               observed_log(np.zeros((0, EV_COLS), np.int32), 0, n))
+               observed_log(np.zeros((0, EV_COLS), np.int32), 0, n, 0))
     return Work(sim, np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
                 np.zeros(rules.dev_deck.sum(), np.int64), np.zeros(n), plan_arrays())
 
@@ -295,7 +295,7 @@ def search_action(at, budget):
 def search_game(pl, base, lineup, max_turns, work):
     """play_game with search seats (lineup: every seat's policy as the run gives it, a search seat's code SEARCH and
     its parameters): their actions after the roll are searched, every other choice is their base policy's
-    (base: every seat's policy in play)."""
+    (base: every seat's policy in play). The standing after each turn kept in pl.lg, as play.play_on keeps it."""
     place_opening(pl, base)
     n = pl.st.hands.shape[0]
     winner, turn = -1, 0
@@ -312,6 +312,7 @@ def search_game(pl, base, lineup, max_turns, work):
             else:
                 r = steps(pl, base, turn, p, True, lineup.codes, SEARCH)
         winner = r
+        standing_after(pl.st, pl.lg, turn, winner >= 0 or turn + 1 == max_turns)
         turn += 1
     return turn, winner
 
@@ -335,7 +336,7 @@ def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, bd, rule
     n_players = lineup.codes.shape[0]
     base = base_seats(lineup)
     out = new_outputs(n_plays, n_players)
-    lg = observed_log(ev, n_players, n_players)  # the searches read what their seats cannot tell
+    lg = observed_log(ev, n_players, n_players, max_turns)  # the searches read what their seats cannot tell
     pl = Play(new_state(bd, rules, n_players), new_tally(n_players), rules, bd, new_scratch(bd, n_players, N_FAMILIES),
               lg)
     work = new_work(bd, rules, n_players)
@@ -357,7 +358,7 @@ def play_from_opening(seed, first_play, n_plays, max_turns, seats, bd, rules, as
     rollout does (its own stream, the hidden cards determinized; `make bench` times it). Returns per play the
     turns, the winner and the seats' points."""
     n = seats.codes.shape[0]
-    lg = observed_log(np.zeros((0, EV_COLS), np.int32), 0, n)  # from the opening nothing is unseen yet
+    lg = observed_log(np.zeros((0, EV_COLS), np.int32), 0, n, 0)  # from the opening nothing is unseen yet
     pl = Play(new_state(bd, rules, n), new_tally(n), rules, bd, new_scratch(bd, n, N_FAMILIES), lg)
     st, sim = pl.st, new_state(bd, rules, n)
     rollout = Play(sim, pl.tally, rules, bd, pl.scratch, lg)

@@ -6,8 +6,9 @@
   play's draws (key and next index; every draw is keyed by (seed, play, index)).
 - Tally: what the lake's tables report besides the state: receipts, losses, the dice's promise.
 - Scratch: work space reused by every play (no array is allocated per game or per decision).
-- EventLog: the event rows being written (none when events are off), the next row, and what each seat cannot
-  tell of the others' hands from the events so far (kept where a search reads it: observed_log, unseen.py).
+- EventLog: what a play records: the event rows being written (none when events are off), the next row, the
+  standing after each turn (for how the play feels) and what each seat cannot tell of the others' hands from the
+  events so far (kept where a search reads it: observed_log, unseen.py).
 - Play: those of one play together, as the turn's blocks take them; Seats: the seats' policies.
 
 A scenario keeps these and adds its own tuple beside them for what it adds (walls, hotels).
@@ -139,6 +140,9 @@ class Scratch(NamedTuple):
 class EventLog(NamedTuple):
     rows: np.ndarray           # [events, EV_COLS] int32; no rows: events are off
     pos: np.ndarray            # [1] the next row
+    # [turn, seat] every seat's standing after each turn (docs/statistics.md, "How a play feels"), written by the
+    # game's turn loop; no rows: not kept (a search's rollouts).
+    standing: np.ndarray
     # What each seat cannot tell of the others' resource cards from the events so far (unseen.py): arrays where a
     # search reads it (observed_log), None elsewhere, where the blocks that keep it compile to nothing (kept in the
     # state, even empty, it slowed scripted plays by 2 to 4%).
@@ -264,11 +268,13 @@ def copy_state(src, dst):
 
 
 @block()
-def observed_log(rows, observers, n_players):
+def observed_log(rows, observers, n_players, turns):
     """An EventLog writing to `rows` (none: events are off) that keeps what each of `observers` seats cannot tell
-    of the others' hands: n_players in the play a search reads; 0 in a search's rollouts, so that they and the
-    real play are one type (the search's turn blocks compile once)."""
-    return EventLog(rows=rows, pos=np.zeros(1, np.int64), unseen=np.zeros((observers, n_players, N_RES), np.int64),
+    of the others' hands, and the standing after each of up to `turns` turns: n_players and the turn limit in the
+    play a search reads; 0 and 0 in a search's rollouts, so that they and the real play are one type (the
+    search's turn blocks compile once)."""
+    return EventLog(rows=rows, pos=np.zeros(1, np.int64), standing=np.zeros((turns, n_players)),
+                    unseen=np.zeros((observers, n_players, N_RES), np.int64),
                     unseen_group=np.zeros((observers, n_players), np.int64))
 
 

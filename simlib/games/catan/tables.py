@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
+from ...core.feel import Feel, Standing, feel_columns, feel_fields
 from ...core.lake import described
 from . import constants as C
 from .board import TERRAINS
@@ -23,6 +24,10 @@ _KEYS = [
     described("play_index", pa.int64(), "Index of the play (one game) in its run, from 0."),
 ]
 
+# Each seat's victory points as the table sees them after each turn: victory-point cards stay hidden in the hand,
+# so they count only in the last turn's row (the final points).
+STANDING = Standing("victory points")
+
 GAMES = pa.schema(_KEYS + [
     described("players", pa.int8(), "Number of players."),
     described("turns", pa.int32(), "Turns played (one player's roll and actions is a turn)."),
@@ -31,6 +36,8 @@ GAMES = pa.schema(_KEYS + [
     described("completed", pa.bool_(), "The game was won, not stopped by the turn limit."),
     described("winners", pa.list_(pa.int8()), "The winning seat (empty on the turn limit)."),
     described("final_points", pa.list_(pa.int8()), "Every seat's points at the end, by seat."),
+    # How the play felt (docs/statistics.md), in the standing's words
+    *feel_fields(STANDING),
 ])
 
 SEATS = pa.schema(_KEYS + [
@@ -109,6 +116,7 @@ def games_table(rules_version, first_play, out: CatanOutputs) -> pa.Table:
         "end_reason": shared.Text(out.end_reason, END_REASONS), "completed": out.end_reason == WON,
         "winners": shared.winners(_is_winner(out)),
         "final_points": shared.Lists(out.points.ravel(), np.full(n, players)),
+        **feel_columns(Feel._make(out.feel)),
     })
 
 

@@ -10,7 +10,8 @@ Spec card
 - Seats: seat 0 places first in the set-up and takes the first turn.
 - Score: victory points; 15 (four players) or 17 (three) on one's own turn wins; a turn limit stops stalls.
 - Rules: docs/games/mauerspechte.md (rule by rule, with provenance and the open questions settled).
-- Tables: games, seats (points by source), production, hotels, wall_pieces, love_parades; events with --events.
+- Tables: games (with how the play felt), seats (points by source), production, hotels, wall_pieces,
+  love_parades; events with --events; standings (every seat's points after each turn) with --standings.
 
 Version history
 - 1: first implementation.
@@ -33,7 +34,7 @@ from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
 from ...core.lineup import lineup
-from ...core.tables import run_kernel
+from ...core.tables import Standings, no_standings, record_kernel
 from ..catan import GAME as CATAN
 from ..catan import constants as base
 from . import constants as C
@@ -78,6 +79,7 @@ class Mauerspechte(Game):
     best_heuristic = "specht"
     policy_catalogue = POLICIES
     table_schemas = tables.SCHEMAS
+    standing = tables.STANDING
     event_tables = ("events",)
 
     def validate(self, config: RunConfig) -> None:
@@ -142,7 +144,7 @@ class Mauerspechte(Game):
         from .search import play_from_opening
 
         setup, seats = self.setup(config), self.seat_policies(config)
-        no_ev = (np.zeros((0, base.EV_COLS), np.int32), np.zeros(0, np.int64))
+        no_ev = (*no_standings(config.players), np.zeros((0, base.EV_COLS), np.int32), np.zeros(0, np.int64))
         max_turns = config.options["max_turns"]
         return steps_per_second(
             lambda: simulate_games(config.seed, 0, plays, max_turns, seats, setup, *no_ev)[0].turns.sum(),
@@ -156,12 +158,12 @@ class Mauerspechte(Game):
             from .search import simulate_search_games as kernel
         args = (config.seed, start, stop - start, config.options["max_turns"], self.seat_policies(config),
                 self.setup(config))
-        return run_kernel(kernel, args, MauerspechteOutputs, events=events, events_per_play="n_events",
-                          event_columns=base.EV_COLS)
+        return record_kernel(kernel, args, MauerspechteOutputs, events=events, events_per_play="n_events",
+                             event_columns=base.EV_COLS, standings=Standings(config.players, "turns", config.standings))
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         berlin = _berlin(config.options["map"], config.options["components"])
-        out, ev = self._run_kernel(config, start, stop, events)
+        out, ev, sd = self._run_kernel(config, start, stop, events)
         v = self.rules_version
         result = {
             "games": tables.games_table(v, start, out),
@@ -173,6 +175,8 @@ class Mauerspechte(Game):
         }
         if events:
             result["events"] = tables.events_table(v, start, out.n_events, ev, berlin)
+        if sd is not None:
+            result["standings"] = tables.standings_table(v, start, out.turns, sd)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import keep_standing
 from ...core.rng import play_key
 from ..catan.scoring import final_rows, new_outputs
 from ..catan.setup import new_game, start_play
@@ -44,6 +45,10 @@ class MauerspechteOutputs(NamedTuple):
     def n_events(self):
         return self.base.n_events
 
+    @property
+    def turns(self):
+        return self.base.turns
+
 
 @block()
 def new_berlin_outputs(n_plays, P):
@@ -78,14 +83,19 @@ def start_berlin(pl, key):
 
 
 @block()
-def simulate_games(seed, first_play, n_plays, max_turns, seats, setup, ev, ev_start):
+def simulate_games(seed, first_play, n_plays, max_turns, seats, setup, sd, sd_start, ev, ev_start):
     """Plays first_play .. first_play+n_plays-1 of Berlin (setup: the engine's board arrays and Rules, the
     scenario's arrays and BerlinRules; seats: catan's state.Seats). Returns (CatanOutputs, BerlinOutputs); events
-    as in the engine's kernel."""
+    as in the engine's kernel, and how each play felt (CatanOutputs.feel) from the standing its log keeps; with
+    sd_start, each play's standing from row sd_start[i] of sd.
+
+    Positional parameters: a compiled entry point's, called by core/tables.record_kernel as every kernel is (the
+    game's arguments, then the standing and event buffers)."""
     n_players = seats.codes.shape[0]
     out = new_outputs(n_plays, n_players)
     bo = new_berlin_outputs(n_plays, n_players)
-    pl = new_play(setup, EventLog(rows=ev, pos=np.zeros(1, np.int64)), n_players)
+    lg = EventLog(rows=ev, pos=np.zeros(1, np.int64), standing=np.zeros((max_turns, n_players)))
+    pl = new_play(setup, lg, n_players)
     for i in range(n_plays):
         first = ev_start[i] if ev.shape[0] > 0 else 0
         pl.lg.pos[0] = first
@@ -94,6 +104,7 @@ def simulate_games(seed, first_play, n_plays, max_turns, seats, setup, ev, ev_st
         turn, winner = play_on(pl, seats, 0, max_turns)
         final_rows(out, i, engine(pl, pl.bd), turn, winner, pl.lg.pos[0] - first)
         berlin_rows(bo, i, pl.st, pl.wl, pl.br)
+        keep_standing(sd, sd_start, i, pl.lg.standing, turn)
     return out, bo
 
 

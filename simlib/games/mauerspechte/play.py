@@ -54,6 +54,7 @@ from .rules import count_berlin, knight_goes, robber_goes
 from .state import engine
 from .wall import (
     berlin_points,
+    berlin_standing_after,
     can_buy_piece,
     decide_card,
     nth_piece,
@@ -65,11 +66,13 @@ from .wall import (
 
 @block(_nrt=False)
 def play_on(pl, seats, turn, stop):
-    """Whole turns from `turn` on, to a win or turn `stop`: (turns played in all, winner or -1). A search's
-    rollouts play on from a copy of the play with this block."""
+    """Whole turns from `turn` on, to a win or turn `stop`: (turns played in all, winner or -1), the standing after
+    each kept in pl.lg. A search's rollouts play on from a copy of the play with this block (their log keeps
+    none)."""
     winner = -1
     while turn < stop and winner < 0:
         winner = play_turn(pl, seats, turn)
+        berlin_standing_after(pl.st, pl.wl, pl.br, pl.lg, turn)
         turn += 1
     return turn, winner
 

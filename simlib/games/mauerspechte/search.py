@@ -13,6 +13,7 @@ robber, bids) are its base policy's.
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import keep_standing
 from ...core.rng import play_key
 from ...core.rollout_decider import rollout_decider
 from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key
@@ -38,13 +39,13 @@ from .play import apply_choice, place_opening_berlin, play_on, turn_steps
 from .policies import PARAMS, SEARCH
 from .rules import count_berlin, knight_goes
 from .state import Play, copy_board_flags, copy_wall, engine, new_wall
-from .wall import berlin_points
+from .wall import berlin_points, berlin_standing_after
 
 
 @block(python_entry=True)
 def new_work(setup, n_players):
     """A search's work space, allocated once per kernel call."""
-    sim = new_play(setup, observed_log(np.zeros((0, EV_COLS), np.int32), 0, n_players), n_players)
+    sim = new_play(setup, observed_log(np.zeros((0, EV_COLS), np.int32), 0, n_players, 0), n_players)
     return Work(sim, np.zeros((MAX_CANDIDATES, 2), np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
                 np.zeros(setup.rules.dev_deck.sum(), np.int64), np.zeros(n_players), plan_arrays())
 
@@ -145,7 +146,8 @@ def base_seats(lineup):
 def search_game(pl, base, lineup, max_turns, work):
     """The turns of a play with search seats (lineup: every seat's policy as the run gives it, a search seat's code
     SEARCH and its parameters): their actions after the roll are searched, every other choice is their base
-    policy's (base). Returns (turns played, winner or -1)."""
+    policy's (base). Returns (turns played, winner or -1); the standing after each turn kept in pl.lg, as
+    play.play_on keeps it."""
     n = pl.st.hands.shape[0]
     winner, turn = -1, 0
     while turn < max_turns and winner < 0:
@@ -163,18 +165,21 @@ def search_game(pl, base, lineup, max_turns, work):
             else:
                 r = turn_steps(pl, base, turn, p, True, lineup.codes, SEARCH)
         winner = r
+        berlin_standing_after(pl.st, pl.wl, pl.br, pl.lg, turn)
         turn += 1
     return turn, winner
 
 
 @block()
-def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, setup, ev, ev_start):
+def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, setup, sd, sd_start, ev, ev_start):
     """kernel.simulate_games for line-ups with a search seat (lineup.codes SEARCH; its parameters: budget, base
-    code, horizon). The same arguments and outputs."""
+    code, horizon). The same arguments and outputs.
+
+    Positional parameters: as kernel.simulate_games, a compiled entry point's (core/tables.record_kernel)."""
     n_players = lineup.codes.shape[0]
     base = base_seats(lineup)
     out, bo = new_outputs(n_plays, n_players), new_berlin_outputs(n_plays, n_players)
-    pl = new_play(setup, observed_log(ev, n_players, n_players), n_players)  # the searches read what is unseen
+    pl = new_play(setup, observed_log(ev, n_players, n_players, max_turns), n_players)  # the searches read the unseen
     work = new_work(setup, n_players)
     for i in range(n_plays):
         first = ev_start[i] if ev.shape[0] > 0 else 0
@@ -184,6 +189,7 @@ def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, setup, e
         turn, winner = search_game(pl, base, lineup, max_turns, work)
         final_rows(out, i, engine(pl, pl.bd), turn, winner, pl.lg.pos[0] - first)
         berlin_rows(bo, i, pl.st, pl.wl, pl.br)
+        keep_standing(sd, sd_start, i, pl.lg.standing, turn)
     return out, bo
 
 
@@ -194,7 +200,7 @@ def play_from_opening(seed, first_play, n_plays, max_turns, seats, setup, as_rol
     checks), or as a search's rollout does (its own stream, the hidden cards determinized; `make bench` times it).
     Returns per play the turns and the winner."""
     n = seats.codes.shape[0]
-    pl = new_play(setup, observed_log(np.zeros((0, EV_COLS), np.int32), 0, n), n)  # nothing unseen yet
+    pl = new_play(setup, observed_log(np.zeros((0, EV_COLS), np.int32), 0, n, 0), n)  # nothing unseen yet
     sim = Play(new_state(pl.bd, pl.rules, n), pl.tally, pl.rules, pl.bd, pl.to_west, pl.to_east, pl.ba, pl.br,
                new_wall(n), pl.scratch, pl.lg)  # its own state and wall, the rest the play's
     pool = np.zeros(pl.st.deck.shape[0], np.int64)

@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
+from ...core.feel import Feel, Standing, feel_columns, feel_fields, standings_columns, standings_fields
 from ...core.lake import described
 from ..catan import tables as base
 from . import constants as C
@@ -24,6 +25,9 @@ _KEYS = [
     described("play_index", pa.int64(), "Index of the play (one game) in its run, from 0."),
 ]
 _SEAT = described("seat", pa.int8(), "0 = the first player of the set-up and of the first turn.")
+
+# Each seat's points after each turn, every source: all are in view (victory-point cards are shown at once).
+STANDING = Standing("victory points")
 
 GAMES = pa.schema(_KEYS + [
     described("players", pa.int8(), "Number of players."),
@@ -42,6 +46,8 @@ GAMES = pa.schema(_KEYS + [
     described("love_parades", pa.int8(), "Love Parades that sold a chip (with love_parade_min_bid above 0 one "
               "may end with no bid and sell none)."),
     described("tiergarten_left", pa.int8(), "Chips still waiting in the Tiergarten at the end."),
+    # How the play felt (docs/statistics.md), in the standing's words
+    *feel_fields(STANDING),
 ])
 
 SEATS = pa.schema(_KEYS + [
@@ -156,8 +162,10 @@ EVENTS = pa.schema(
                   "seat: neutralised).", nullable=True),
     ])
 
+STANDINGS = pa.schema(_KEYS + standings_fields(STANDING))
+
 SCHEMAS = {"games": GAMES, "seats": SEATS, "production": base.PRODUCTION, "hotels": HOTELS,
-           "wall_pieces": WALL_PIECES, "love_parades": LOVE_PARADES, "events": EVENTS}
+           "wall_pieces": WALL_PIECES, "love_parades": LOVE_PARADES, "events": EVENTS, "standings": STANDINGS}
 
 
 def _winners(out) -> np.ndarray:
@@ -176,7 +184,7 @@ def games_table(version, first_play, out: MauerspechteOutputs) -> pa.Table:
         "winners": shared.winners(_winners(out)), "final_points": shared.Lists(w.points.ravel(), np.full(n, players)),
         "winner_points": np.ma.masked_array(w.points[np.arange(n), np.maximum(b.winner, 0)], ~won),
         "wall_opened_turn": np.ma.masked_less(w.wall_opened, 0), "wall_pieces": w.n_pieces, "hotels": hotels,
-        "love_parades": w.n_parades, "tiergarten_left": w.tiergarten,
+        "love_parades": w.n_parades, "tiergarten_left": w.tiergarten, **feel_columns(Feel._make(b.feel)),
     })
 
 
@@ -285,3 +293,10 @@ def events_table(version, first_play, counts, ev, berlin: Berlin) -> pa.Table:
         "harbour": used(a, C.EV_HARBOUR), "rate": used(b, C.EV_HARBOUR),
     })
     return shared.table(EVENTS, columns)
+
+
+def standings_table(version, first_play, turns: np.ndarray, rows: np.ndarray) -> pa.Table:
+    """The standings table (a run with --standings): each seat's points after each turn, from the kernel's kept
+    rows (core/tables.Recorded)."""
+    columns = standings_columns(STANDING, first_play, turns, rows)
+    return shared.table(STANDINGS, {**columns, **shared.keys(version, columns["play_index"])})

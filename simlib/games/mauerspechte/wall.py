@@ -1,6 +1,6 @@
 """Blocks: the wall. Closing its sections over the board, buying its pieces ("spechten") with what a lower
-piece sets off, opening a section, the two special cards, and the scenario's points. (Releasing sections at the
-leader's thresholds and the choices a piece asks for are play.py's: the policies choose there.)"""
+piece sets off, opening a section, the two special cards, and the scenario's points and standing. (Releasing
+sections at the leader's thresholds and the choices a piece asks for are play.py's: the policies choose there.)"""
 
 import numba as nb
 
@@ -35,6 +35,16 @@ def berlin_points(st, wl, br, p):
         hotels += wl.hotel_owner[h] == p
     return points(st, p) + wl.pieces[p] + wl.chips[p] + int(wl.holder[MAUERSPECHT] == p) \
         + int(wl.holder[RAVER] == p) + br.hotel_points * hotels
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def berlin_standing_after(st, wl, br, lg, turn):
+    """Row `turn` of the play's standing (lg.standing; none kept where it has no rows, as in a search's rollouts):
+    every seat's points after the turn. All of them are in view: here victory-point cards are shown at once."""
+    standing = lg.standing
+    if standing.shape[0] > 0:
+        for q in range(standing.shape[1]):
+            standing[turn, q] = berlin_points(st, wl, br, q)
 
 
 @block(_nrt=False)
