@@ -100,11 +100,11 @@ def ladder_answer(ladder: pl.DataFrame) -> str:
 
 
 def examples(row: dict, game: str) -> str:
-    """One play of each kind to read with `simlib replay`, from the quoted set-up's largest run ("" without)."""
-    said = [f"{kind}, `simlib replay {game} --run {row['example_run_id']} --play {row[column]}`"
-            for kind, column in (("a comeback from last place", "comeback_play"),
-                                 ("a winner who led throughout", "runaway_play")) if row.get(column) is not None]
-    return sentence(f"one play to read of each at {row['setup_label']}: {'; '.join(said)}") if said else ""
+    """Where to find one play of each kind to read with `simlib replay` (the run ids stay in the table's column)."""
+    if row.get("comeback_play") is None and row.get("runaway_play") is None:
+        return ""
+    return sentence("the table of set-ups below names, per set-up, one play won from last place at half-time and one "
+                    f"whose winner led throughout: read one with `simlib replay {game} --run RUN --play PLAY`")
 
 
 def _tenths_rows(tenths: pl.DataFrame) -> pl.DataFrame:
@@ -144,7 +144,8 @@ def _tables(page: Page, ladder: pl.DataFrame) -> None:
     page.split_table(f"How plays feel per set-up (the standing: {standing.unit} after each {standing.step})", shown,
                      "setup_label n_plays half_leader_win_rate± q1_leader_win_rate± q3_leader_win_rate± "
                      "won_from_last_share± mean_decided_at± mean_decisive_at± mean_lead_changes± "
-                     "mean_winner_lead_share± mean_max_deficit± mean_drama± n_runs", mart="mart_setup_feel")
+                     "mean_winner_lead_share± mean_max_deficit± mean_drama± n_runs example_run_id comeback_play "
+                     "runaway_play", mart="mart_setup_feel")
     if not ladder.is_empty():
         page.table("How plays feel along the skill ladder", ladder.sort("players", "options", "rung"),
                    "setup_label rung_label n_plays half_leader_win_rate± won_from_last_share± mean_decided_at± "

@@ -572,6 +572,8 @@ def test_the_report_page_leads_with_the_starting_hands(real):
     # the reading of the rule text (free_well_tile): these runs do not sweep it, so not measured
     readings = verdicts.pop("Does reading the rule text another way change the game?")
     assert "not measured" in readings and "free_well_tile" in readings, readings
+    assert "half-time leader" in verdicts.pop("Is the game decided early?")  # issue 38, in the game's unit:
+    assert "pieces placed behind" in verdicts.pop("Can a player who falls behind come back?")
     (start, _), (own, answer), (length, said) = list(verdicts.items())[:3]  # the index's questions, answered
     assert own == "Do staggered hands make up for the start?" and "at 4 random players" in answer, verdicts
     assert "wins a share of" in answer and "Holm" in answer, answer

@@ -672,6 +672,8 @@ def test_the_report_page_leads_with_the_skill_gap_then_the_start_player(real):
     # the readings of the rule text (first_disc, threshold_counts): these runs sweep neither, so not measured
     readings = verdicts.pop("Does reading the rule text another way change the game?")
     assert "not measured" in readings and "first_disc" in readings and "threshold_counts" in readings, readings
+    assert "half-time leader" in verdicts.pop("Is the game decided early?")  # issue 38, in the game's unit:
+    assert "points behind" in verdicts.pop("Can a player who falls behind come back?")
     (start, _), (own, answer), (length, said) = list(verdicts.items())[:3]  # the index's questions, answered
     assert (start, own, length) == ("Is the start player favoured?", "Does the back side reward skill more?",
                                    "How long does a play last?")
