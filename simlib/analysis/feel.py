@@ -109,7 +109,7 @@ def examples(row: dict, game: str) -> str:
 
 def _tenths_rows(tenths: pl.DataFrame) -> pl.DataFrame:
     return tenths.sort("players", "setup_label", "tenth").select(
-        "n_plays", x=(10 * pl.col("tenth")).cast(pl.String), series="setup_label",
+        "n_plays", x=pl.col("tenth").cast(pl.String), series="setup_label",
         panel=pl.format("{} players", "players"),
         **{k: 100 * pl.col(f"winner_leads_share{end}") for k, end in (("value", ""), ("lo", "_lo"), ("hi", "_hi"))})
 
@@ -126,7 +126,7 @@ def play_feel(page: Page) -> None:
     along = ladder_answer(ladder)
     title = (f"{page.game.title}: who leads as the play goes on? The share of plays whose eventual winner leads "
              f"alone ({standing.unit}), 95% intervals")
-    figure = Points(_tenths_rows(tenths), title, "share of the play played (%)", "plays the winner leads alone (%)")
+    figure = Points(_tenths_rows(tenths), title, "tenths of the play played", "plays the winner leads alone (%)")
     explain = sentence(f"at each tenth of the play (after the {standing.step} that ends it), the share of plays in "
                        "which the eventual winner leads alone (a shared lead does not count); a curve that is high "
                        f"early means a game decided early; {count(feel.height, 'table')} of one policy")
