@@ -79,9 +79,9 @@ def chosen_ranges(game: Game, only: list[str], skip: set[str]) -> list[Dimension
         if name not in ranges:
             what = ("not a rule parameter" if name not in params else "skipped" if name in skip else
                     "not a number of the rule text (a choice, an assumption or a match parameter)")
-            raise SimlibError(f"--only {name}: {what} of {game.name} (searched for fixes: {', '.join(ranges)})")
+            raise SimlibError(f"--only {name!r}: {what} of {game.name} (searched for fixes: {', '.join(ranges)})")
         if name in (d.name for d in chosen):
-            raise SimlibError(f"--only {name} is given twice")
+            raise SimlibError(f"--only {name!r} is given twice")
         chosen.append(_range(params[name], text) if eq else ranges[name])
     return chosen
 

@@ -196,8 +196,8 @@ def test_a_long_range_keeps_the_grid_then_halving():
     (["--budget", "100"], "too small"),
     (["--skip", "towr"], "unknown option 'towr'"),
     (["--margin", "-0.01"], "--margin must lie between 0 and 1"),
-    (["--only", "towr"], "--only towr: not a rule parameter of mauer"),
-    (["--only", "rounds"], "--only rounds: not a number of the rule text"),
+    (["--only", "towr"], "--only 'towr': not a rule parameter of mauer"),
+    (["--only", "rounds"], "--only 'rounds': not a number of the rule text"),
     (["--only", "penalty_tower=0..99x"], "option penalty_tower: '99x' is not"),
 ])
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, flags, words):
@@ -302,7 +302,7 @@ def test_a_batch_file_reads_its_fix_searches(tmp_path):
     with pytest.raises(SimlibError, match="batch fixes: unknown key"):
         read_batch(MAUER, batch)
     batch.write_text('[[fixes]]\nplayers = 4\nbudget = 40_000\nonly = ["towr"]\n')
-    with pytest.raises(SimlibError, match="--only towr: not a rule parameter of mauer"):
+    with pytest.raises(SimlibError, match="--only 'towr': not a rule parameter of mauer"):
         read_batch(MAUER, batch)
 
 
