@@ -157,7 +157,7 @@ class Standing:
         return self.steps or self.step + "s"
 
 
-# The games table's columns; {unit} and {step} are the game's Standing's words (feel_fields).
+# The games table's columns; {unit}, {step} and {steps} are the game's Standing's words (feel_fields).
 _FIELDS = [
     ("lead_changes", pa.int32(), "How often the lead ({unit}) passed from one single leader to another ({steps} "
      "with a shared lead neither count nor reset it)."),
@@ -240,8 +240,10 @@ def standing_lines(standings: pa.Table, play: int, standing: Standing) -> list[s
     rows = standings.filter(pc.equal(standings["play_index"], play)).sort_by([("turn", "ascending"),
                                                                                      ("seat", "ascending")])
     turn, values = rows["turn"].to_numpy(), rows["standing"].to_numpy()
-    seats = int(rows["seat"].to_numpy().max()) + 1 if rows.num_rows else 0
     lines = [f"standing: {standing.unit} after each {standing.step}, seat 0 first"]
+    if not rows.num_rows:
+        return lines + ["      (no turn played)"]
+    seats = int(rows["seat"].to_numpy().max()) + 1
     for t in range(0, len(turn), seats):
         lines.append(f"{turn[t]:5d}  " + " ".join(f"{v:g}" for v in values[t:t + seats]))
     return lines
