@@ -5,8 +5,8 @@ core/feel.py); the features are defined in docs/statistics.md, "How a play feels
 
 Each index answer rests on one estimand with its 95% interval, at the most-played table of one policy at the
 published rules: "decided early?" on how often the single half-time leader goes on to win, "come back?" on how often
-the winner was last at half-time. The words follow the interval's ends against fixed lines (DECIDED, COMEBACK): an
-interval across a line is too close to call between the words on either side."""
+the winner was last at half-time. The words follow the interval's ends against lines set from the players' fair share
+(decided_lines, comeback_lines): an interval across a line is too close to call between the words on either side."""
 
 from __future__ import annotations
 
@@ -20,11 +20,26 @@ from .words import count, interval, number, pct, sentence
 
 DECIDED_QUESTION = "Is the game decided early?"
 COMEBACK_QUESTION = "Can a player who falls behind come back?"
-# The half-time leader's win rate: at or above 2/3, the play is mostly decided by half-time; at or below 1/2, it
-# is not (the leader loses as often as he wins); between them, partly.
-DECIDED = (1 / 2, 2 / 3)
-# The share of plays won from last place at half-time: at or below 5% comebacks are rare, at or above 10% common.
-COMEBACK = (0.05, 0.10)
+# The lines move with the players, so that a word means the same at 2 players as at 5: chance (half-time says
+# nothing) gives the half-time leader a seat's fair share 1/n of the wins, and the last at half-time too.
+# "Decided early?" reads how far the half-time leader's win rate goes from 1/n towards a certain win: at or past
+# DECIDED_WAY[1] of the way (at 4 players 2/3), mostly decided; at or short of DECIDED_WAY[0] (at 4 players 1/2),
+# not; between them, partly.
+DECIDED_WAY = (1 / 3, 5 / 9)
+# "Come back?" reads the share of plays won from last place at half-time against what chance would give the last,
+# 1/n: at or below COMEBACK_OF_CHANCE[0] of it (at 4 players 5%) comebacks are rare, at or above [1] (10%) common.
+COMEBACK_OF_CHANCE = (0.2, 0.4)
+
+
+def decided_lines(players: int) -> tuple[float, float]:
+    """The half-time leader's win rates at which "no" turns to "partly" and "partly" to "mostly"."""
+    fair = 1 / players
+    return tuple(fair + way * (1 - fair) for way in DECIDED_WAY)
+
+
+def comeback_lines(players: int) -> tuple[float, float]:
+    """The shares won from last place at half-time at which "rarely" turns to "sometimes" and that to "yes"."""
+    return tuple(part / players for part in COMEBACK_OF_CHANCE)
 
 
 def _band(lo: float, hi: float, lines: tuple[float, float], words: tuple[str, str, str]) -> str:
@@ -44,6 +59,11 @@ def _main(feel: pl.DataFrame) -> dict:
     return feel.sort("n_plays", "players", "setup_label", descending=[True, True, False]).row(0, named=True)
 
 
+def _lines(lines: tuple[float, float]) -> str:
+    """Where the words change, as percentages, to a tenth where not whole ("50% and 66.7%")."""
+    return " and ".join(pct(x, 0 if abs(100 * x - round(100 * x)) < 1e-9 else 1) for x in lines)
+
+
 def _verdict(word: str) -> str:
     """The band's word, or where the interval crosses a line, that it is too close to call."""
     return word if " or " not in word else f"too close to call between {word.replace(' or ', ' and ')}"
@@ -55,9 +75,11 @@ def decided_answer(row: dict) -> str:
     if not row["half_leader_plays"]:
         return ""
     rate, lo, hi = row["half_leader_win_rate"], row["half_leader_win_rate_lo"], row["half_leader_win_rate_hi"]
-    word = _band(lo, hi, DECIDED, ("no", "partly", "mostly"))
+    lines = decided_lines(row["players"])
+    word = _band(lo, hi, lines, ("no", "partly", "mostly"))
     said = (f"{_verdict(word)}: at {row['setup_label']} the half-time leader goes on to win {pct(rate)} of plays "
-            f"({interval(lo, hi)}; a seat's fair share is {pct(1 / row['players'], 0)})")
+            f"({interval(lo, hi)}; a seat's fair share is {pct(1 / row['players'], 0)}, and the words change at "
+            f"{_lines(lines)})")
     when = (f"the winner leads for good from {pct(row['mean_decided_at'], 0)} of the play on average "
             f"({interval(row['mean_decided_at_lo'], row['mean_decided_at_hi'])})")
     return sentence(said, when)
@@ -67,9 +89,11 @@ def comeback_answer(row: dict, unit: str) -> str:
     """The index's answer to COMEBACK_QUESTION from a row of mart_setup_feel, the deficit in the standing's
     `unit`."""
     share, lo, hi = row["won_from_last_share"], row["won_from_last_share_lo"], row["won_from_last_share_hi"]
-    word = _band(lo, hi, COMEBACK, ("rarely", "sometimes", "yes"))
+    lines = comeback_lines(row["players"])
+    word = _band(lo, hi, lines, ("rarely", "sometimes", "yes"))
     said = (f"{_verdict(word)}: at {row['setup_label']} {pct(share)} of plays ({interval(lo, hi)}) are won by a "
-            f"player who was last at half-time (1 in {row['players']} if half-time said nothing)")
+            f"player who was last at half-time (1 in {row['players']} if half-time said nothing; the words change "
+            f"at {_lines(lines)})")
     deficit = (f"winners were at worst {number(row['mean_max_deficit'], 1)} {unit} behind the leader, on average "
                f"({interval(row['mean_max_deficit_lo'], row['mean_max_deficit_hi'], False, 1)})")
     return sentence(said, deficit)

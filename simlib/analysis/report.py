@@ -89,9 +89,12 @@ _GLOSSARY = (
                  "hidden enters it; the leaders are the seats with the best standing."),
     ("Half-time leader", "The one seat with the best standing after the turn that ends the first half of the play (a "
                          "shared lead has no half-time leader). How often he wins answers \"is the game decided "
-                         "early?\": at least two plays in three, mostly; at most one in two, no; between, partly."),
-    ("Won from last", "The winner had the worst standing at half-time (ties for last included). At most 5% of plays: "
-                      "comebacks are rare; at least 10%: common; between, sometimes."),
+                         "early?\", against lines a third and five ninths of the way from a seat's fair share to "
+                         "a certain win (at 4 players 1/2 and 2/3): past the upper, mostly; short of the lower, no; "
+                         "between, partly."),
+    ("Won from last", "The winner had the worst standing at half-time (ties for last included). Chance would give "
+                      "the last 1 in n of the wins: at most a fifth of that (at 4 players 5% of plays), comebacks "
+                      "are rare; at least two fifths (10%), common; between, sometimes."),
     ("Decided at", "The share of the play before the winner led for good (0: he led after every turn)."),
     ("Skill ladder, rung", "Policies from weakest to strongest (random, the heuristics, search at rising budgets); a "
                            "rung is one of them. The trend of seat 0's advantage is tested over every rung."),

@@ -46,6 +46,36 @@ def test_comeback_follows_the_interval(share, lo, hi, word):
     assert "1 in 4 if half-time said nothing" in said and "6.8 cards won behind" in said
 
 
+@pytest.mark.parametrize("players, rate, word", [
+    (2, 0.60, "No:"),        # at 2 players a half-time leader wins half the plays by chance: 60% is little more
+    (2, 0.72, "Partly:"),
+    (2, 0.80, "Mostly:"),
+    (4, 0.60, "Partly:"),    # the same 60% at 4 players is well past the fair 25%
+    (6, 0.46, "Partly:"),
+])
+def test_decided_lines_move_with_the_fair_share(players, rate, word):
+    """The lines lie a third and five ninths of the way from the fair share 1/n to a certain win: 2 players 2/3 and
+    7/9, 4 players 1/2 and 2/3, 6 players 4/9 and 17/27 (worked by hand)."""
+    row = {**setup_row(rate, rate - 0.005, rate + 0.005), "players": players, "setup_label": f"{players} players"}
+    said = decided_answer(row)
+    assert said.startswith(word), said
+    assert f"fair share is {round(100 / players)}%" in said
+
+
+@pytest.mark.parametrize("players, share, word, lines", [
+    (2, 0.15, "Sometimes:", "10% and 20%"),   # chance gives the last at half-time 1 in 2
+    (2, 0.08, "Rarely:", "10% and 20%"),
+    (4, 0.15, "Yes:", "5% and 10%"),
+    (3, 0.10, "Sometimes:", "6.7% and 13.3%"),
+])
+def test_comeback_lines_move_with_the_fair_share(players, share, word, lines):
+    """The lines lie at a fifth and two fifths of the 1 in n that chance gives the seat last at half-time."""
+    row = {**setup_row(0.5, 0.4, 0.6, share, share - 0.005, share + 0.005), "players": players}
+    said = comeback_answer(row, "cards won")
+    assert said.startswith(word), said
+    assert f"the words change at {lines}" in said
+
+
 def test_no_half_time_leader_gives_no_answer():
     assert decided_answer({**setup_row(0.5, 0.4, 0.6), "half_leader_plays": 0}) == ""
 
