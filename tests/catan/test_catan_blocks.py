@@ -18,11 +18,12 @@ from simlib.games.catan.state import Rules, board_arrays
 
 def simulate(rules: Rules, plays=60, players=4, policies=("random",), seed=3):
     """The kernel straight, with these rules (what a scenario does with its own numbers)."""
+    from simlib.core.tables import no_standings
     from simlib.games.catan.kernel import simulate_games
 
     config = RunConfig.build(GAME, players=players, policies=list(policies), plays=plays, seed=seed)
     return simulate_games(seed, 0, plays, 1000, GAME.seat_policies(config), board_arrays(load_board("standard")), rules,
-                          np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
+                          *no_standings(players), np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
 
 
 def published(**changes) -> Rules:

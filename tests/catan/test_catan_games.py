@@ -123,18 +123,21 @@ BUILDER_NEVER = {"ship", "move_ship", "road_building", "year_of_plenty", "monopo
 def test_events_replay_legally_to_the_points_written(players, table, board):
     """A plain replay of the events alone (tests/support/catan_reference.py, which lists what it checks at every
     event) finds every action affordable and legal, production, discards, steals and trade rates as the
-    rules give them, and ends on the points, routes and cards of the seats table and on the games table's feel
-    columns (the features of the points in view after each turn); for each policy alone and a mixed table, at 3
-    and 4 players."""
+    rules give them, and ends on the points, routes and cards of the seats table, on the standings table (the
+    points in view after each turn) and on the games table's feel columns (the features of that standing); for
+    each policy alone and a mixed table, at 3 and 4 players."""
     from support.catan_reference import feel_of, replay_game, topology
+    from support.feel_reference import kept_standing
 
     plays = 12
     policies = TABLES[table][:players]
-    config = RunConfig.build(GAME, players=players, policies=policies, plays=plays, seed=5, options={"map": board})
+    config = RunConfig.build(GAME, players=players, policies=policies, plays=plays, seed=5, options={"map": board},
+                             standings=True)
     tables = GAME.simulate(config, 0, plays, events=True)
     events = tables["events"].to_pylist()
     seats = tables["seats"].to_pylist()
     games = tables["games"].to_pylist()
+    standings = tables["standings"].to_pylist()
     seen, held, felt = set(), set(), 0
     for play in range(plays):
         mine = [e for e in events if e["play_index"] == play]
@@ -150,6 +153,9 @@ def test_events_replay_legally_to_the_points_written(players, table, board):
         if games[play]["completed"]:
             winner = games[play]["winners"][0]
             assert points[winner] >= 10 and winner == (games[play]["turns"] - 1) % players
+        kept = kept_standing([r for r in standings if r["play_index"] == play])
+        assert kept == game.replayed_standing(games[play]["turns"]), (play, "the standings table is not the replayed "
+                                                                            "points in view")
         why = feel_of(game, games[play])
         assert why is None, (play, why)
         felt += games[play]["worst_rank"] is not None

@@ -34,6 +34,7 @@ from simlib.games.catan.tables import events_table
 from support.catan_peeking import ObserverViews, copied, no_peeking
 from support.catan_reference import RESOURCES as REFERENCE_RESOURCES
 from support.catan_reference import Replay, feel_of, replay_game, topology
+from support.feel_reference import kept_standing
 
 EVENT_ROWS = 400_000  # more than a play's events
 
@@ -42,13 +43,13 @@ EVENT_ROWS = 400_000  # more than a play's events
                                                    (3, ["search:budget=4:base=0", "random", "weighted"], 2)])
 def test_a_search_play_obeys_every_rule_its_scripted_plays_obey(players, policies, seed):
     """Every event of a play with search seats legal and affordable when it happens, and the end on the points,
-    routes and cards of the seats table and the games table's feel columns, as tests/catan/test_catan_games.py
-    checks scripted plays."""
+    routes and cards of the seats table, the standings table and the games table's feel columns, as
+    tests/catan/test_catan_games.py checks scripted plays."""
     plays = 20
-    config = RunConfig.build(GAME, players=players, policies=policies, plays=plays, seed=seed)
+    config = RunConfig.build(GAME, players=players, policies=policies, plays=plays, seed=seed, standings=True)
     tables = GAME.simulate(config, 0, plays, events=True)
     events, seats = tables["events"].to_pylist(), tables["seats"].to_pylist()
-    games = tables["games"].to_pylist()
+    games, standings = tables["games"].to_pylist(), tables["standings"].to_pylist()
     for play in range(plays):
         mine = sorted((e for e in events if e["play_index"] == play), key=lambda e: e["seq"])
         points, game = replay_game(mine, players, topology("standard"))
@@ -56,6 +57,9 @@ def test_a_search_play_obeys_every_rule_its_scripted_plays_obey(players, policie
         assert points == [s["points"] for s in kernel]
         assert game.routes == [s["longest_route"] for s in kernel]
         assert [game.army == q for q in range(players)] == [s["largest_army_card"] for s in kernel]
+        kept = kept_standing([r for r in standings if r["play_index"] == play])
+        assert kept == game.replayed_standing(games[play]["turns"]), (play, "the standings table is not the replayed "
+                                                                            "points in view")
         assert feel_of(game, games[play]) is None, (play, feel_of(game, games[play]))
 
 

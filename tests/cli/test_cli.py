@@ -13,7 +13,7 @@ from simlib import __version__
 from simlib.cli import main
 
 from support.cli import run_cli
-from support.paths import REPO
+from support.paths import REPO, TOY
 
 
 def simlib(*args):
@@ -396,7 +396,8 @@ def test_a_mauerbruch_replay_shows_the_standing_and_how_the_play_felt(tmp_path, 
     assert "feel: " in text and "replay matches the lake's rows" in text
 
 
-@pytest.mark.parametrize("game, step", [("mauer", "Baurunde"), ("sevensteps", "turn"), ("burgenland", "turn")])
+@pytest.mark.parametrize("game, step", [("mauer", "Baurunde"), ("sevensteps", "turn"), ("burgenland", "turn"),
+                                        ("catan", "turn"), ("mauerspechte", "turn")])
 def test_a_replay_shows_the_standing_after_each_turn(tmp_path, capsys, game, step):
     """Issue 38 item 6: the standing after every turn (the kernel's own, as --standings writes it), then the feel."""
     assert main(["simulate", game, "--plays", "10", "--players", "3", "--policies", "random", "--seed", "5",
@@ -428,6 +429,13 @@ def test_standings_are_written_only_when_asked(tmp_path, capsys):
 
 
 def test_standings_for_a_game_without_them_is_one_clear_line(tmp_path):
-    done = run_cli("simulate", "catan", "--plays", "10", "--players", "3", "--policies", "random", "--standings",
-                   "--lake", str(tmp_path))
+    """Every game of simlib keeps a standings table; the toy game (tests/toy, registered through its entry point when
+    its folder is on PYTHONPATH, so in a child process) keeps none, and --standings for it is refused in one line."""
+    from simlib.core.registry import games
+
+    assert all("standings" in game.schemas() for game in games().values())
+    env = os.environ | {"PYTHONPATH": os.pathsep.join([str(TOY), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "simlib.cli", "simulate", "toydice", "--plays", "10", "--players", "3",
+                           "--policies", "plain", "--standings", "--lake", str(tmp_path)], env=env, capture_output=True,
+                          text=True)
     assert done.returncode != 0 and done.stderr.count("\n") == 1 and "--standings" in done.stderr, done.stderr

@@ -10,7 +10,7 @@ Spec card
   stalled games.
 - Rules: docs/games/catan.md (player-to-player trade is out of scope).
 - Tables: games (with how the play felt), seats, production; events with --events (one row per action, named
-  arguments).
+  arguments); standings (every seat's victory points in view after each turn) with --standings.
 
 Version history
 - 1: first implementation.
@@ -28,6 +28,7 @@ Version history
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,7 +40,7 @@ from ...core.config import RunConfig
 from ...core.errors import SimlibError
 from ...core.game import Game, steps_per_second
 from ...core.lineup import lineup
-from ...core.tables import run_kernel
+from ...core.tables import Standings, no_standings, record_kernel
 from . import constants as C
 from . import tables
 from .board import RANDOM, load_board
@@ -83,7 +84,8 @@ class Catan(Game):
         return self._run_kernel(config, start, stop, events=False)[0]
 
     def _run_kernel(self, config: RunConfig, start: int, stop: int, events: bool):
-        """The kernel's named arrays, and the event rows (None without events)."""
+        """The kernel's named arrays, the event rows and the standing rows (core/tables.Recorded: None without events,
+        without --standings)."""
         from .kernel import simulate_games  # loads Numba: only when simulating
         from .scoring import CatanOutputs
         from .state import board_arrays, published_rules
@@ -94,8 +96,8 @@ class Catan(Game):
             from .search import simulate_search_games as kernel
         args = (config.seed, start, stop - start, config.options["max_turns"], self.seat_policies(config),
                 board_arrays(_board(config.options["map"])), rules)
-        return run_kernel(kernel, args, CatanOutputs, events=events, events_per_play="n_events",
-                          event_columns=C.EV_COLS)
+        return record_kernel(kernel, args, CatanOutputs, events=events, events_per_play="n_events",
+                             event_columns=C.EV_COLS, standings=Standings(config.players, "turns", config.standings))
 
     def seat_policies(self, config: RunConfig):
         """The line-up as the kernels take it (state.Seats)."""
@@ -114,13 +116,13 @@ class Catan(Game):
         seats = self.seat_policies(config)
         rules = published_rules(config.options["victory_points"], C.BANK_PER_RESOURCE)
         board, max_turns = board_arrays(_board(config.options["map"])), config.options["max_turns"]
-        no_ev = (np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
+        no_ev = (*no_standings(config.players), np.zeros((0, C.EV_COLS), np.int32), np.zeros(0, np.int64))
         return steps_per_second(
             lambda: simulate_games(config.seed, 0, plays, max_turns, seats, board, rules, *no_ev).turns.sum(),
             lambda: play_from_opening(config.seed, 0, plays, max_turns, seats, board, rules, True)[0].sum())
 
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
-        out, ev = self._run_kernel(config, start, stop, events)
+        out, ev, sd = self._run_kernel(config, start, stop, events)
         result = {
             "games": tables.games_table(self.rules_version, start, out),
             "seats": tables.seats_table(self.rules_version, start, out, config.policies),
@@ -128,12 +130,15 @@ class Catan(Game):
         }
         if events:
             result["events"] = tables.events_table(self.rules_version, start, out.n_events, ev)
+        if sd is not None:
+            result["standings"] = tables.standings_table(self.rules_version, start, out.turns, sd)
         return result
 
     def describe_play(self, config: RunConfig, play: int) -> str:
         from .replay import describe
 
-        return describe(config, play, self.simulate(config, play, play + 1, events=True), _board(config.options["map"]))
+        result = self.simulate(replace(config, standings=True), play, play + 1, events=True)
+        return describe(config, play, result, _board(config.options["map"]))
 
 
 GAME = Catan()

@@ -7,6 +7,7 @@ same blocks, so that scripted runs never compile the search.
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import keep_standing
 from ...core.rng import play_key
 from .constants import N_FAMILIES
 from .play import play_game
@@ -16,10 +17,14 @@ from .state import EventLog, Play, new_scratch, new_state, new_tally
 
 
 @block()
-def simulate_games(seed, first_play, n_plays, max_turns, seats, bd, rules, ev, ev_start):
+def simulate_games(seed, first_play, n_plays, max_turns, seats, bd, rules, sd, sd_start, ev, ev_start):
     """Plays first_play .. first_play+n_plays-1 on board bd under rules, the seats' policies `seats` (state.Seats).
     Returns a scoring.CatanOutputs. Events: ev has no rows, or one per event of these plays, play i's
-    from row ev_start[i] (the counts of a first pass). The log keeps each play's standing after every turn."""
+    from row ev_start[i] (the counts of a first pass). The log keeps each play's standing after every turn; with
+    sd_start, each play's standing from row sd_start[i] of sd (a run with --standings).
+
+    Positional parameters: a compiled entry point's, called by core/tables.record_kernel as every kernel is (the
+    game's arguments, then the standing and event buffers)."""
     n_players = seats.codes.shape[0]
     out = new_outputs(n_plays, n_players)
     lg = EventLog(rows=ev, pos=np.zeros(1, np.int64), standing=np.zeros((max_turns, n_players)))
@@ -34,4 +39,5 @@ def simulate_games(seed, first_play, n_plays, max_turns, seats, bd, rules, ev, e
         new_game(st, rules)
         turns, winner = play_game(pl, seats, max_turns)
         final_rows(out, i, pl, turns, winner, lg.pos[0] - first)
+        keep_standing(sd, sd_start, i, lg.standing, turns)
     return out

@@ -2,9 +2,10 @@
 
 Per turn: the seat, the roll and what each seat received, discards, the robber and the steal, builds
 (roads, ships, settlements, cities, with where), development cards bought and played, trades and ship
-moves; at the end the points per seat, as the seats table has them. Places are named by the hexes around
-them as this play's board has them: a node (intersection) by its land hexes (and harbour), a path by the
-two hexes it separates, a hex by its terrain and number token.
+moves; at the end the points per seat, as the seats table has them, then the standing after every turn (the
+victory points in view, from the standings table) and how the play felt (core/feel.py). Places are named by the
+hexes around them as this play's board has them: a node (intersection) by its land hexes (and harbour), a path by
+the two hexes it separates, a hex by its terrain and number token.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from ...core.config import RunConfig
+from ...core.feel import Standing, feel_sentence, standing_lines
 from .board import RESOURCES, Board
+from .tables import STANDING
 
 _INDENT = " " * 17
 
@@ -149,7 +152,21 @@ def _points(s: dict) -> str:
 
 
 def describe(config: RunConfig, play: int, result: dict[str, pa.Table], board: Board) -> str:
-    """One game told turn by turn; `result` holds the play's games, seats and events tables."""
+    """One game told turn by turn, then its standing and how it felt; `result` holds the play's games, seats, events
+    and standings tables."""
+    return "\n".join(account(config, play, result, board) + feel_lines(result, play, STANDING))
+
+
+def feel_lines(result: dict[str, pa.Table], play: int, standing: Standing) -> list[str]:
+    """The play's standing after every turn (its standings table) and how it felt (its games row), in `standing`'s
+    words."""
+    return [*standing_lines(result["standings"], play, standing),
+            feel_sentence(result["games"].to_pylist()[0], standing)]
+
+
+def account(config: RunConfig, play: int, result: dict[str, pa.Table], board: Board) -> list[str]:
+    """The game's lines turn by turn, to the end and every seat's points (a scenario tells its own steps after
+    them)."""
     game = result["games"].to_pylist()[0]
     seats = result["seats"].to_pylist()
     events = result["events"].to_pylist()
@@ -177,4 +194,4 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table], board: B
         lines.append(f"{_INDENT}{won}" if shown == last else f"turn {last:4d}  seat {winner}  {won} as the turn begins")
     lines.append(f"end: {game['end_reason']} after {game['turns']} turns ({game['rounds']} rounds); points:")
     lines += [_points(s) for s in seats]
-    return "\n".join(lines)
+    return lines

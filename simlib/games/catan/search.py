@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.blocks import block
+from ...core.feel import keep_standing
 from ...core.rng import below, draw, play_key
 from ...core.rollout_decider import rollout_decider
 from ...core.search import MAX_CANDIDATES, plan_arrays, rollout_key, win_share
@@ -330,9 +331,11 @@ def base_seats(lineup):
 
 
 @block()
-def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, bd, rules, ev, ev_start):
+def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, bd, rules, sd, sd_start, ev, ev_start):
     """kernel.simulate_games for line-ups with a search seat (lineup.codes SEARCH; its parameters: budget, base
-    code, horizon). The same arguments and outputs."""
+    code, horizon). The same arguments and outputs.
+
+    Positional parameters: as kernel.simulate_games, a compiled entry point's (core/tables.record_kernel)."""
     n_players = lineup.codes.shape[0]
     base = base_seats(lineup)
     out = new_outputs(n_plays, n_players)
@@ -348,6 +351,7 @@ def simulate_search_games(seed, first_play, n_plays, max_turns, lineup, bd, rule
         new_game(pl.st, rules)
         turns, winner = search_game(pl, base, lineup, max_turns, work)
         final_rows(out, i, pl, turns, winner, lg.pos[0] - first)
+        keep_standing(sd, sd_start, i, lg.standing, turns)
     return out
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import tables as shared
-from ...core.feel import Feel, Standing, feel_columns, feel_fields
+from ...core.feel import Feel, Standing, feel_columns, feel_fields, standings_columns, standings_fields
 from ...core.lake import described
 from . import constants as C
 from .board import TERRAINS
@@ -105,7 +105,11 @@ EVENTS = pa.schema(_KEYS + [
     described("before_roll", pa.bool_(), "knight: played before the roll.", nullable=True),
 ])
 
-SCHEMAS = {"games": GAMES, "seats": SEATS, "production": PRODUCTION, "events": EVENTS}
+# A run with --standings: the standing above, a row per play, turn and seat (the victory-point cards in the last
+# turn's row only).
+STANDINGS = pa.schema(_KEYS + standings_fields(STANDING))
+
+SCHEMAS = {"games": GAMES, "seats": SEATS, "production": PRODUCTION, "events": EVENTS, "standings": STANDINGS}
 
 
 def games_table(rules_version, first_play, out: CatanOutputs) -> pa.Table:
@@ -188,3 +192,10 @@ def events_table(rules_version, first_play, counts, ev) -> pa.Table:
         "victim": used(b, C.EV_STEAL), "card": text(a, DEV_CARDS, C.EV_BUY_DEV),
         "free": used(b.astype(bool), C.EV_ROAD, C.EV_SHIP), "before_roll": used(a == 0, C.EV_KNIGHT),
     })
+
+
+def standings_table(rules_version, first_play, turns: np.ndarray, rows: np.ndarray) -> pa.Table:
+    """The standings table (a run with --standings): each seat's victory points in view after each turn, from the
+    kernel's kept rows (core/tables.Recorded)."""
+    columns = standings_columns(STANDING, first_play, turns, rows)
+    return shared.table(STANDINGS, {**columns, **shared.keys(rules_version, columns["play_index"])})

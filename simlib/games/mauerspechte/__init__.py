@@ -24,6 +24,7 @@ Version history
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -183,7 +184,8 @@ class Mauerspechte(Game):
         from .replay import describe
 
         berlin = _berlin(config.options["map"], config.options["components"])
-        return describe(config, play, self.simulate(config, play, play + 1, events=True), berlin)
+        return describe(config, play, self.simulate(replace(config, standings=True), play, play + 1, events=True),
+                        berlin)
 
 
 def base_production(version, start, out) -> pa.Table:

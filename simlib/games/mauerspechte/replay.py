@@ -1,16 +1,18 @@
 """A readable account of one game of Die Mauerspechte (`simlib replay mauerspechte`): the Catan engine's account
 of the base game's steps, then the scenario's own steps turn by turn (wall chips, wall pieces, the wall
 opening, hotels released, bought and producing, the Tiergarten, Love Parades with their bids, the special
-cards), then the points by source."""
+cards), then the points by source, the standing after every turn (from the standings table) and how the play
+felt (core/feel.py)."""
 
 from __future__ import annotations
 
 import pyarrow as pa
 
 from ...core.config import RunConfig
-from ..catan.replay import describe as describe_base
+from ..catan.replay import account, feel_lines
 from . import constants as C
 from .berlin import Berlin
+from .tables import STANDING
 
 _BASE = set(C.base.EVENT_ACTIONS)
 
@@ -56,8 +58,7 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table], berlin: 
     as_catan = pa.Table.from_pylist([{**s, "vp_cards": s["points_dev_cards"], "dev_played": 0,
                                       "longest_route_card": s["points_longest_route"] > 0,
                                       "largest_army_card": s["points_army"] > 0} for s in seats])
-    lines = describe_base(config, play, {**result, "events": base_events, "seats": as_catan},
-                          berlin.board).splitlines()
+    lines = account(config, play, {**result, "events": base_events, "seats": as_catan}, berlin.board)
     lines[0] = lines[0].replace("Catan,", "Die Mauerspechte,", 1)
     end = next(i for i, line in enumerate(lines) if line.startswith("end:"))
     berlin_lines = ["Berlin (the scenario's steps):"]
@@ -69,4 +70,4 @@ def describe(config: RunConfig, play: int, result: dict[str, pa.Table], berlin: 
     sources = [c for c in result["seats"].column_names if c.startswith("points_")]
     points = [f"seat {s['seat']}: {s['points']} points = " + ", ".join(
         f"{c.removeprefix('points_')} {s[c]}" for c in sources if s[c]) for s in seats]
-    return "\n".join(lines[:end] + berlin_lines + lines[end:end + 1] + points)
+    return "\n".join(lines[:end] + berlin_lines + lines[end:end + 1] + points + feel_lines(result, play, STANDING))
