@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 import pyarrow.compute as pc
 import pytest
@@ -492,11 +490,6 @@ def test_cards_received_per_roll_match_the_dice_probabilities():
     assert half_width < 0.05 * np.mean(expectations)  # sharp enough: the interval is within 5% of the expectation
 
 
-# What rules.movable_ships reads of a state. At module level: Numba's cache finds a compile for a NamedTuple type
-# only when the type is the same class in the next session (defined in the fixture, every run compiled it again).
-Ships = namedtuple("Ships", "edge_owner edge_kind edge_turn node_owner legal_edge n_legal_edge")
-
-
 @pytest.fixture(scope="module")
 def ships_that_may_move():
     """At the start of every turn of 8 games whose mover has ships: the ships he may move by the kernel's
@@ -507,6 +500,7 @@ def ships_that_may_move():
     from simlib.games.catan.state import board_arrays
 
     from support.catan_reference import Replay
+    from support.catan_state import catan_state
 
     board = load_board("standard")
     bd = board_arrays(board)
@@ -524,7 +518,8 @@ def ships_that_may_move():
             owner = self.edge_owner.copy()
             built = np.array([self.edge_built.get(x, -1) for x in range(n_edges)], np.int64)
             legal, n_legal = np.zeros((self.players, 2, n_edges), np.bool_), np.zeros((self.players, 2), np.int64)
-            st = Ships(owner, kind, built, self.node_owner, legal, n_legal)  # what the rules read of a state
+            st = catan_state(bd, self.players, edge_owner=owner, edge_kind=kind, edge_turn=built,
+                             node_owner=self.node_owner, legal_edge=legal, n_legal_edge=n_legal)
             for x in range(n_edges):
                 legal[q, 1, x] = route_ok(x, q, SHIP, st, bd)
             n_legal[:] = legal.sum(axis=2)

@@ -6,8 +6,6 @@ directions i and i+1 (E, NE, NW, W, SW, SE); routes are listed as (hex, side) pa
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 import pytest
 
@@ -27,13 +25,11 @@ from simlib.games.catan.rules import (
 )
 from simlib.games.catan.state import board_arrays
 
+from support.catan_state import catan_state
+
 BOARD = load_board("standard")
 BD = board_arrays(BOARD)  # the board as the rules read it
 HEX = {tuple(c): h for h, c in enumerate(BOARD.hex_coords)}
-# What of a play's state the rules below read (state.State has these fields and more).
-Pieces = namedtuple("Pieces", "edge_owner edge_kind node_owner")
-Ships = namedtuple("Ships", "edge_owner edge_kind edge_turn node_owner legal_edge n_legal_edge")
-Production = namedtuple("Production", "robber hex_terrain hex_token node_owner node_level bank hands")
 
 
 def node(q, r, corner):
@@ -67,7 +63,8 @@ class Situation:
                              BOARD.edge_nodes)
 
     def may_place(self, player, e, kind):
-        return route_ok(e, player, kind, Pieces(self.edge_owner, self.edge_kind, self.node_owner), BD)
+        return route_ok(e, player, kind, catan_state(BD, edge_owner=self.edge_owner, edge_kind=self.edge_kind,
+                                                     node_owner=self.node_owner), BD)
 
     def can_settle(self, player, n, setup=False):
         return can_settle(n, player, setup, BOARD.node_land, self.node_owner, BOARD.node_nodes, BOARD.node_edges,
@@ -354,7 +351,8 @@ def producing_board(terrain, token):
 def roll(s, number, terrains, tokens, bank, robber=-1, players=3):
     hands = np.zeros((players, 5), np.int64)
     received = np.zeros((players, 2, 5), np.int64)
-    st = Production(np.array([robber], np.int64), terrains, tokens, s.node_owner, s.node_level, bank, hands)
+    st = catan_state(BD, players, robber=np.array([robber], np.int64), hex_terrain=terrains, hex_token=tokens,
+                     node_owner=s.node_owner, node_level=s.node_level, bank=bank, hands=hands)
     produce(number, st, BD, received)
     assert (received.sum(axis=1) == hands).all()  # what each building kind got adds up to the hand
     return hands
@@ -414,7 +412,8 @@ def movable_ships(s, player, turn, edge_turn):
     for e in range(n_edges):
         legal[player, SHIP - 1, e] = s.may_place(player, e, SHIP)
     moved, counts = np.zeros(n_edges, np.int64), np.zeros(n_edges, np.int64)
-    st = Ships(s.edge_owner, s.edge_kind, edge_turn, s.node_owner, legal, legal.sum(axis=2).astype(np.int64))
+    st = catan_state(BD, edge_owner=s.edge_owner, edge_kind=s.edge_kind, edge_turn=edge_turn,
+                     node_owner=s.node_owner, legal_edge=legal, n_legal_edge=legal.sum(axis=2).astype(np.int64))
     n = _movable_ships(player, turn, st, BD, moved, counts)
     return set(moved[:n].tolist())
 
