@@ -3,9 +3,8 @@
 A game's `tables.py` declares its schemas (the documented contract) and computes its own columns;
 this module knows no game and supplies the rest:
 
-- `record_kernel` (`run_kernel` for a kernel that keeps no standings): calls a compiled kernel, names its arrays (a
-  NamedTuple defined beside the kernel) and, for runs with events or standings, fills their rows by the
-  count-then-fill pass.
+- `record_kernel`: calls a compiled kernel, names its arrays (a NamedTuple defined beside the kernel) and, for
+  runs with events or standings, fills their rows by the count-then-fill pass.
 - `table`: an Arrow table from a dict of columns by name, each converted to its schema field's type.
   A column is a numpy array, a numpy masked array (masked = null), `Text` (dictionary-encoded),
   `Constant`, `Lists` (a list column), a dict of columns (a struct column) or a ready Arrow array.
@@ -81,14 +80,6 @@ def _buffer(counts: np.ndarray | None, columns: int, dtype) -> tuple[np.ndarray,
         return np.zeros((0, columns), dtype), np.zeros(0, np.int64)
     ends = np.cumsum(counts, dtype=np.int64)
     return np.zeros((int(ends[-1]) if len(ends) else 0, columns), dtype), ends - counts
-
-
-def run_kernel(kernel: Callable[..., tuple], args: tuple, outputs: type[Outputs], *, events: bool = False,
-               events_per_play: str = "", event_columns: int = 0) -> tuple[Outputs, np.ndarray | None]:
-    """record_kernel for a kernel that keeps no standings: its arrays as `outputs`, and its event rows."""
-    out, ev, _ = record_kernel(kernel, args, outputs, events=events, events_per_play=events_per_play,
-                               event_columns=event_columns)
-    return out, ev
 
 
 @dataclass(frozen=True)
