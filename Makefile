@@ -13,7 +13,7 @@ SCALE ?= 1
 # 11 s on a small lake; docs/compile.md)
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: install install-dev test test-fast lint report ladder simulate pipeline bench bench-ab bench-compile bench-pairing calibrate docs clean
+.PHONY: install install-dev test test-fast lint report serve ladder simulate pipeline bench bench-ab bench-compile bench-pairing calibrate docs clean
 
 install: $(VENV)/.installed
 
@@ -48,6 +48,11 @@ test-fast: install-dev
 
 lint: install-dev
 	$(VENV)/bin/ruff check simlib tests pipelines
+
+# The designer's workbench in the browser, on this machine only: http://127.0.0.1:8765/ (PORT=... for another)
+PORT ?= 8765
+serve: install
+	$(SIMLIB) serve --port $(PORT)
 
 simulate: install
 	$(SIMLIB) batch --scale $(SCALE) --lake $(LAKE)

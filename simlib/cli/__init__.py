@@ -9,7 +9,7 @@ import sys
 
 from ..core import __version__
 from ..core.errors import SimlibError
-from . import design, lake, listing, runs
+from . import design, lake, listing, runs, serve
 from .flags import Parser
 
 
@@ -18,7 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"simlib {__version__}",
                         help="print simlib's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in (listing, runs, design, lake):
+    for group in (listing, runs, design, lake, serve):
         group.add_commands(sub)
     return parser
 

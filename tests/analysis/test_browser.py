@@ -16,22 +16,19 @@ import contextlib
 import io
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
 from simlib.analysis.pipeline import build
 from simlib.analysis.report import build_report
 from simlib.cli import main
 
+from support.browser import chromium
 from support.digests import small_lake
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WIDTH, HEIGHT, MAX_SHOT_HEIGHT = 1280, 900, 16000
 
 # A run-id-like hash: '#f3f231', or a token of 6+ hex digits that mixes digits and letters.
@@ -85,18 +82,8 @@ def report(tmp_path_factory) -> Report:
 
 @pytest.fixture(scope="module")
 def browser():
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not shutil.which(path)]
-    if missing:
-        pytest.fail(f"{' and '.join(missing)} missing: apt-get install chromium chromium-driver "
-                    f"(make install-dev does it)", pytrace=False)
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={WIDTH},{HEIGHT}"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    yield driver
-    driver.quit()
+    with chromium(WIDTH, HEIGHT) as driver:
+        yield driver
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""One-way layers (docs/architecture.md): core <- games <- analysis <- design <- cli, nothing upward, no import
+"""One-way layers (docs/architecture.md): core <- games <- analysis <- design <- serve <- cli, nothing upward, no import
 circle. Every module under simlib/ is parsed, every import counted wherever it is written (inside a function or
 under TYPE_CHECKING too: an upward import is upward wherever it is)."""
 
@@ -10,7 +10,7 @@ from support.imports import import_graph
 
 # Lowest first; a module may import its own layer or a lower one. Modules directly under simlib/ (the package,
 # the command line's tools such as bench.py and calibrate.py) are at the top.
-LAYERS = ("simlib.core", "simlib.games", "simlib.analysis", "simlib.design", "simlib.cli")
+LAYERS = ("simlib.core", "simlib.games", "simlib.analysis", "simlib.design", "simlib.serve", "simlib.cli")
 TOP = len(LAYERS)
 
 

@@ -1,0 +1,115 @@
+"""The workbench (issue 39), first part: `simlib serve` serves the page and its catalogue on this machine, and the
+page shows, per game, its players, policies and rule parameters with their provenance, as `simlib params` lists
+them."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+import uvicorn
+from selenium.webdriver.support.ui import Select, WebDriverWait
+from starlette.testclient import TestClient
+
+from simlib.cli import main
+from simlib.core.registry import games
+from simlib.serve.app import create_app
+
+from support.browser import chromium
+
+PROVENANCES = {"seed", "published", "assumed", "derived"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def test_the_catalogue_has_every_game_with_its_policies_and_parameters(client):
+    catalogue = client.get("/api/catalogue").json()
+    shown = {g["name"]: g for g in catalogue["games"]}
+    assert set(shown) == set(games())
+    for name, game in games().items():
+        entry = shown[name]
+        assert entry["players"] == [game.min_players, game.max_players]
+        assert [p["name"] for p in entry["policies"]] == list(game.policies())
+        assert [p["name"] for p in entry["parameters"]] == list(game.parameters())
+        for p in entry["parameters"]:
+            assert p["provenance"] in PROVENANCES, p
+            assert p["settable"] == (p["provenance"] != "derived")
+
+
+def test_a_reading_of_the_rule_text_carries_its_words(client):
+    """Where the rule text reads two ways, the option's entry quotes the words read (docs: 'Readings')."""
+    shown = {(g["name"], p["name"]): p["reading"] for g in client.get("/api/catalogue").json()["games"]
+             for p in g["parameters"]}
+    readings = {(g.name, p.name): p.reading for g in games().values() for p in g.parameters().values() if p.reading}
+    assert readings, "no game declares a reading of its rule text"
+    assert {key: shown[key] for key in readings} == readings
+
+
+def test_the_page_and_its_scripts_ship_with_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/workbench.js" in page.text
+    assert "http" not in page.text.replace("http-equiv", "")  # no script or style from the internet
+    assert client.get("/static/workbench.js").status_code == 200
+    assert client.get("/static/workbench.css").status_code == 200
+    assert client.get("/api/nothing").status_code == 404
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["serve", "--port", "0"], "--port must be a TCP port, an integer in 1..65535"),
+    (["serve", "--port", "http"], "--port"),
+])
+def test_a_bad_address_is_one_line(argv, said, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert said in err and len(err.splitlines()) == 1, err
+
+
+def test_a_port_in_use_is_one_line(capsys):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"port {port} on 127.0.0.1 is in use" in err and len(err.splitlines()) == 1, err
+
+
+@pytest.fixture(scope="module")
+def served():
+    """The app on a free port of 127.0.0.1, in a thread, as `simlib serve` runs it."""
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_the_page_shows_a_games_parameters_with_provenance(served, tmp_path):
+    with chromium(1200, 900) as browser:
+        browser.get(served + "/")
+        WebDriverWait(browser, 20).until(lambda b: b.find_element("tag name", "body").get_attribute("data-ready"))
+        Select(browser.find_element("id", "game")).select_by_value("mauer")
+        rows = browser.find_elements("css selector", "#parameters tbody tr")
+        shown = {r.get_attribute("data-name"): r.find_element("css selector", ".prov").text for r in rows}
+        expected = {p.name: "derived" if p.derived else p.provenance for p in games()["mauer"].parameters().values()}
+        assert shown == expected
+        players = [o.text for o in Select(browser.find_element("id", "players")).options]
+        game = games()["mauer"]
+        assert players == [str(n) for n in range(game.min_players, game.max_players + 1)]
+        policies = [r.find_element("css selector", "td").text for r in
+                    browser.find_elements("css selector", "#policies tbody tr")]
+        assert policies == list(game.policies())
+        Select(browser.find_element("id", "game")).select_by_value("sevensteps")
+        reading = browser.find_element("css selector", '#parameters tr[data-name="first_disc"] .reading').text
+        assert games()["sevensteps"].parameters()["first_disc"].reading[:40] in reading
+        browser.save_screenshot(str(tmp_path / "workbench.png"))
