@@ -43,6 +43,7 @@ def _cmd_serve(args) -> int:
     _check_free(args.host, args.port)
     reports = Path(args.reports)
     print(f"simlib workbench on http://{args.host}:{args.port}/ (Ctrl-C stops it)"
-          + ("" if reports.is_dir() else f"; no report at {reports}/ yet: `make report` writes one"), flush=True)
+          + ("" if (reports / "index.html").is_file() else f"; no report in {reports}/ yet: `make report` writes one"),
+          flush=True)
     uvicorn.run(create_app(reports), host=args.host, port=args.port, log_level="warning")
     return 0
