@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..core.errors import SimlibError
 from ..core.game import Game  # a type: the analysis reads the core, never the reverse
+from ..core.registry import games
 
 
 def lead(section: Callable) -> Callable:
@@ -61,3 +62,8 @@ def game_report(game: Game) -> GameReport:
         return importlib.import_module(f"{package}.report").REPORT
     except Exception as exc:
         raise SimlibError(f"report sections of {game.name} could not be loaded: {type(exc).__name__}: {exc}") from exc
+
+
+def games_in_order() -> list[Game]:
+    """Every registered game in the report's order (GameReport.order, then the name)."""
+    return sorted(games().values(), key=lambda g: (game_report(g).order, g.name))

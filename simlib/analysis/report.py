@@ -34,7 +34,7 @@ from .html_pages import code_spans, figure_html, image, page_html, table_html
 from .ladder import skill_ladder
 from .models import load_models, shared_column_docs
 from .page import VERDICT_KINDS, Page, Table
-from .plugin import game_report, page_order
+from .plugin import game_report, games_in_order, page_order
 from .readings import rule_readings
 from .sections import game_length, policy_strength, seat_advantage
 from .whatif import what_if
@@ -218,7 +218,7 @@ def _write_what_if(marts_dir: Path, out: Path, nav: list, stamp: str) -> tuple[P
     all_runs = _read_runs(marts_dir)
     sections, lines = [], []
     swept = set(marts.get("mart_variant_effects", pl.DataFrame({"game": []}))["game"].to_list())
-    for game in [g for g in _games_in_order() if g.name in swept]:
+    for game in [g for g in games_in_order() if g.name in swept]:
         page = Page(game, all_runs.filter(pl.col("game") == game.name), marts, _column_docs())
         what_if(page)
         if page.figures:
@@ -275,10 +275,6 @@ def _write(path: Path, text: str) -> None:
     write_bytes_atomic(text.encode(), path)
 
 
-def _games_in_order() -> list[Game]:
-    return sorted(games().values(), key=lambda g: (game_report(g).order, g.name))
-
-
 def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = None,
                  progress=None) -> list[Path]:
     """Write `out/index.html` and one self-contained page per game with runs (and the What-if page); returns the
@@ -291,7 +287,7 @@ def build_report(lake: Path, marts_dir: Path, out: Path, workers: int | None = N
                           f"(simulate first: simlib simulate or simlib batch, then simlib pipeline)")
     check_writable_folder(out, f"the report {out}")
     shutil.rmtree(out / "figures", ignore_errors=True)  # figures are embedded now; an older report's files go
-    todo = [g.name for g in _games_in_order() if not runs.filter(pl.col("game") == g.name).is_empty()]
+    todo = [g.name for g in games_in_order() if not runs.filter(pl.col("game") == g.name).is_empty()]
     effects = marts_dir / "mart_variant_effects.parquet"
     if effects.exists() and pl.scan_parquet(effects).select(pl.len()).collect().item() > 0:
         todo.append(WHAT_IF)

@@ -16,7 +16,8 @@ STATIC = Path(__file__).parent / "static"
 
 def create_app(reports: Path | None = None) -> Starlette:
     """The app; with `reports` (a folder `simlib report` wrote), its pages under /report/."""
-    cached = catalogue()  # the registry does not change while the server runs
+    report = reports is not None and (reports / "index.html").is_file()
+    cached = {"games": catalogue(), "report": report}  # the registry does not change while the server runs
 
     async def page(request):
         return FileResponse(STATIC / "workbench.html")
@@ -26,6 +27,6 @@ def create_app(reports: Path | None = None) -> Starlette:
 
     routes = [Route("/", page), Route("/api/catalogue", api_catalogue),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    if reports is not None and reports.is_dir():
+    if report:
         routes.append(Mount("/report", StaticFiles(directory=reports, html=True), name="report"))
     return Starlette(routes=routes)

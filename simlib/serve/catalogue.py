@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.registry import games
+from ..analysis.plugin import games_in_order
 
 
 def _value(value: Any) -> Any:
@@ -26,5 +26,6 @@ def game_entry(game) -> dict[str, Any]:
             "players": [game.min_players, game.max_players], "policies": policies, "parameters": parameters}
 
 
-def catalogue() -> dict[str, Any]:
-    return {"games": [game_entry(g) for g in games().values()]}
+def catalogue() -> list[dict[str, Any]]:
+    """Every game, in the report's order."""
+    return [game_entry(g) for g in games_in_order()]

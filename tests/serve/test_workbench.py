@@ -41,6 +41,22 @@ def test_the_catalogue_has_every_game_with_its_policies_and_parameters(client):
             assert p["settable"] == (p["provenance"] != "derived")
 
 
+def test_the_games_come_in_the_reports_order(client):
+    """Die Mauer first, as on the report's index (the rule texts' order, ../shared/GAMES.md)."""
+    names = [g["name"] for g in client.get("/api/catalogue").json()["games"]]
+    assert names[0] == "mauer" and sorted(names) == sorted(games())
+
+
+def test_the_written_report_is_linked_only_where_there_is_one(tmp_path):
+    empty = TestClient(create_app(tmp_path))
+    assert empty.get("/api/catalogue").json()["report"] is False
+    assert empty.get("/report/index.html").status_code == 404
+    (tmp_path / "index.html").write_text("<p>the report</p>")
+    written = TestClient(create_app(tmp_path))
+    assert written.get("/api/catalogue").json()["report"] is True
+    assert "the report" in written.get("/report/index.html").text
+
+
 def test_a_reading_of_the_rule_text_carries_its_words(client):
     """Where the rule text reads two ways, the option's entry quotes the words read (docs: 'Readings')."""
     shown = {(g["name"], p["name"]): p["reading"] for g in client.get("/api/catalogue").json()["games"]

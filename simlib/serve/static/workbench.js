@@ -66,7 +66,8 @@ function showGame(game) {
 
 async function start() {
   const response = await fetch("/api/catalogue");
-  const { games } = await response.json();
+  const { games, report } = await response.json();
+  byId("report-link").hidden = !report;
   const select = byId("game");
   select.replaceChildren(...games.map((g) => new Option(g.title, g.name)));
   select.addEventListener("change", () => showGame(games.find((g) => g.name === select.value)));
