@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -127,6 +128,11 @@ class Game(ABC):
     @abstractmethod
     def simulate(self, config: RunConfig, start: int, stop: int, events: bool) -> dict[str, pa.Table]:
         """Plays [start, stop) as Arrow tables; start and stop are multiples of block_size."""
+
+    def replayed(self, config: RunConfig, start: int, stop: int) -> dict[str, pa.Table]:
+        """Plays [start, stop) re-simulated as `simlib replay` tells them: every table, with the events and the
+        standings whatever the run kept."""
+        return self.simulate(replace(config, standings=self.standing is not None), start, stop, events=True)
 
     @abstractmethod
     def describe_play(self, config: RunConfig, play: int) -> str:

@@ -24,7 +24,6 @@ Version history
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -152,7 +151,7 @@ class Burgenland(Game):
     def describe_play(self, config: RunConfig, play: int) -> str:
         from .replay import describe
 
-        return describe(config, play, self.simulate(replace(config, standings=True), play, play + 1, events=True))
+        return describe(config, play, self.replayed(config, play, play + 1))
 
 
 GAME = Burgenland()

@@ -15,7 +15,6 @@ Version history
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -116,7 +115,7 @@ class Mauer(Game):
 
         rounds = config.options["rounds"]
         first = play - play % rounds
-        result = self.simulate(replace(config, standings=True), first, first + rounds, events=True)
+        result = self.replayed(config, first, first + rounds)
         return describe(config, play, result)
 
 

@@ -24,7 +24,6 @@ Version history
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -184,7 +183,7 @@ class Mauerspechte(Game):
         from .replay import describe
 
         berlin = _berlin(config.options["map"], config.options["components"])
-        return describe(config, play, self.simulate(replace(config, standings=True), play, play + 1, events=True),
+        return describe(config, play, self.replayed(config, play, play + 1),
                         berlin)
 
 

@@ -23,7 +23,6 @@ Version history
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -152,7 +151,7 @@ class SevenSteps(Game):
     def describe_play(self, config: RunConfig, play: int) -> str:
         from .replay import describe
 
-        result = self.simulate(replace(config, standings=True), play, play + 1, events=True)
+        result = self.replayed(config, play, play + 1)
         return describe(config, play, result, self.board(config))
 
 
