@@ -18,6 +18,8 @@ def add_commands(sub) -> None:
     p.add_argument("--port", type=flags.within("--port", limits.PORT), default=8765, help="the port (default 8765)")
     p.add_argument("--reports", default="reports", help="the written report's folder, served under /report/ "
                                                         "(default reports)")
+    flags.add_lake(p)
+    flags.add_workers(p)
     p.set_defaults(func=_cmd_serve)
 
 
@@ -45,5 +47,5 @@ def _cmd_serve(args) -> int:
     print(f"simlib workbench on http://{args.host}:{args.port}/ (Ctrl-C stops it)"
           + ("" if (reports / "index.html").is_file() else f"; no report in {reports}/ yet: `make report` writes one"),
           flush=True)
-    uvicorn.run(create_app(reports), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(create_app(reports, args.lake, args.workers), host=args.host, port=args.port, log_level="warning")
     return 0

@@ -70,13 +70,14 @@ def check_target(name: str, value: float, players: int) -> None:
 @dataclass(frozen=True)
 class PlayValues:
     """One run's plays: turns a play, each seat's win share (1/winners where it won, else 0) and score (plays x
-    seats), and the headline (NaN where a play has none)."""
+    seats), and the headline (NaN where a play has none) with its name in the marts ("" where no play has one)."""
 
     players: int
     turns: np.ndarray
     shares: np.ndarray
     scores: np.ndarray
     headline: np.ndarray
+    headline_name: str = ""
 
 
 def play_values(lake: Lake, game: Game, run_id: str) -> PlayValues:
@@ -91,7 +92,8 @@ def play_values_of_runs(lake: Lake, game: Game, run_ids: list[str]) -> dict[str,
 
     runs = [(game.name, r) for r in run_ids]
     with models_for_runs(lake, runs, {"int_play_outcomes", "int_play_headline"}) as con:
-        rows = con.execute("select o.run_id, o.players, o.turns, o.shares, o.scores, h.value as headline "
+        rows = con.execute("select o.run_id, o.players, o.turns, o.shares, o.scores, h.value as headline, "
+                           "h.headline as headline_name "
                            "from int_play_outcomes as o left join int_play_headline as h "
                            "using (game, run_id, play_index) order by o.run_id, o.play_index").fetchnumpy()
     out = {}
@@ -103,8 +105,10 @@ def play_values_of_runs(lake: Lake, game: Game, run_ids: list[str]) -> dict[str,
 
         def matrix(column: str) -> np.ndarray:
             return np.array([np.asarray(v, float) for v in rows[column][mine]]).reshape(-1, players)
+        names = [n for n in np.ma.compressed(rows["headline_name"][mine])[:1]]
         out[run_id] = PlayValues(players, np.asarray(rows["turns"][mine], float), matrix("shares"), matrix("scores"),
-                                 np.asarray(np.ma.filled(rows["headline"][mine], np.nan), float))
+                                 np.asarray(np.ma.filled(rows["headline"][mine], np.nan), float),
+                                 str(names[0]) if names else "")
     return out
 
 

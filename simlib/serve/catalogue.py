@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.plugin import games_in_order
+from ..core.setups import spec_words
 
 
 def _value(value: Any) -> Any:
@@ -22,8 +23,10 @@ def game_entry(game) -> dict[str, Any]:
                    "source": p.source, "doc": p.doc, "reading": p.reading, "settable": not p.derived,
                    "choices": _value(p.choices), "minimum": p.minimum, "maximum": p.maximum}
                   for p in game.parameters().values()]
+    rungs = [{"spec": spec, "words": spec_words(game, spec)} for spec in game.ladder_rungs()]
     return {"name": game.name, "title": game.title, "rules_version": game.rules_version,
-            "players": [game.min_players, game.max_players], "policies": policies, "parameters": parameters}
+            "players": [game.min_players, game.max_players], "policies": policies, "rungs": rungs,
+            "parameters": parameters}
 
 
 def catalogue() -> list[dict[str, Any]]:

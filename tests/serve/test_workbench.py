@@ -94,11 +94,14 @@ def test_a_port_in_use_is_one_line(capsys):
 
 
 @pytest.fixture(scope="module")
-def served():
-    """The app on a free port of 127.0.0.1, in a thread, as `simlib serve` runs it."""
+def served(tmp_path_factory):
+    """The app on a free port of 127.0.0.1, in a thread, as `simlib serve` runs it, its jobs writing to a lake of
+    its own."""
     with socket.create_server(("127.0.0.1", 0)) as probe:
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    lake = str(tmp_path_factory.mktemp("served") / "lake")
+    server = uvicorn.Server(uvicorn.Config(create_app(lake=lake, workers=1), host="127.0.0.1", port=port,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -129,3 +132,46 @@ def test_the_page_shows_a_games_parameters_with_provenance(served, tmp_path):
         reading = browser.find_element("css selector", '#parameters tr[data-name="first_disc"] .reading').text
         assert games()["sevensteps"].parameters()["first_disc"].reading[:40] in reading
         browser.save_screenshot(str(tmp_path / "workbench.png"))
+
+
+def _bar_lengths(browser) -> list[float]:
+    """The narrowing panel's interval bars (the first panel: the headline's paired difference), first chunk first."""
+    panel = browser.find_element("css selector", "#narrowing svg")
+    return [abs(float(b.get_attribute("y2")) - float(b.get_attribute("y1")))
+            for b in panel.find_elements("css selector", "line.bar")]
+
+
+def test_a_designer_changes_a_rule_watches_the_interval_narrow_and_stops(served, tmp_path):
+    """End to end in the browser: a bad value is refused beside its field and nothing runs; a good one runs, the
+    paired interval narrows chunk by chunk, Stop stops it and Resume is offered."""
+    with chromium(1200, 1800) as browser:
+        browser.get(served + "/")
+        WebDriverWait(browser, 20).until(lambda b: b.find_element("tag name", "body").get_attribute("data-ready"))
+        Select(browser.find_element("id", "game")).select_by_value("mauer")
+        tower = browser.find_element("css selector", 'input.try[data-name="penalty_tower"]')
+        tower.send_keys("twelve")
+        browser.find_element("id", "run").click()
+        beside = browser.find_element("css selector", '.error[data-for="vary:penalty_tower"]')
+        WebDriverWait(browser, 10).until(lambda b: beside.text)
+        assert "not an integer" in beside.text and "bad" in tower.get_attribute("class")
+        assert browser.find_element("id", "results").get_attribute("hidden")  # nothing ran
+        tower.clear()
+        tower.send_keys("12")
+        width = browser.find_element("id", "width")
+        width.clear()
+        width.send_keys("0.000001")  # out of reach: the job runs until it is stopped
+        browser.find_element("id", "run").click()
+        WebDriverWait(browser, 60).until(lambda b: len(_bar_lengths(b)) >= 3)
+        assert not beside.text
+        verdict = browser.find_element("css selector", "#verdicts li.variant").text
+        assert verdict.startswith("tower 12 penalty points (against tower 15 penalty points): penalty points per seat")
+        bars = _bar_lengths(browser)
+        assert bars[-1] < bars[0], bars
+        browser.find_element("id", "stop").click()
+        status = browser.find_element("id", "status")
+        WebDriverWait(browser, 60).until(lambda b: status.text.startswith("Stopped"))
+        assert "Nothing is lost" in status.text and browser.find_element("id", "resume").is_enabled()
+        commands = browser.find_elements("css selector", "#chunks code")
+        assert commands and all(c.get_attribute("textContent").startswith("simlib sweep mauer --vary penalty_tower=12")
+                                for c in commands)
+        browser.save_screenshot(str(tmp_path / "workbench-run.png"))

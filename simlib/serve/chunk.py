@@ -1,0 +1,105 @@
+"""One chunk of a workbench job, as its worker process runs it: `simlib sweep` on one seed, then the sums its
+verdicts need.
+
+A chunk is the command line's own sweep (core/sweep.py): the baseline and every variant on the chunk's seed, play
+i of each paired with play i of the baseline. Its runs and its `sweeps` rows land in the lake under the run ids the
+command `command_line` prints would write, so a designer can rerun any chunk from the shell and get the same rows.
+The per-play values come from the pipeline's own models (design/metrics.py), reduced here to sums (analysis/
+effects.py, analysis/estimators.py) so that chunks add up and only a few numbers cross back to the server.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..analysis.effects import PairSums
+from ..analysis.estimators import SeatSums, seat_sums
+from ..core.executors import LocalExecutor
+from ..core.lake import Lake
+from ..core.registry import get_game
+from ..core.sweep import Sweep
+
+
+@dataclass(frozen=True)
+class ChunkRequest:
+    """What a chunk runs: one sweep's specification, on one seed, into one lake."""
+
+    game: str
+    players: int
+    lineup: str  # one policy for every seat, or one per seat ("a,b,c")
+    vary: dict[str, list[Any]]
+    plays: int
+    seed: int
+    lake: str
+    base: dict[str, Any] = field(default_factory=dict)
+
+    def sweep(self) -> Sweep:
+        return Sweep(get_game(self.game), self.vary, [self.players], [self.lineup], self.plays, self.seed, self.base)
+
+    def command_line(self) -> str:
+        """The shell command that writes this chunk's runs (the same run ids, the same rows)."""
+        words = ["simlib", "sweep", self.game]
+        for name, values in self.vary.items():
+            words += ["--vary", f"{name}={','.join(map(str, values))}"]
+        for name, value in self.base.items():
+            words += ["--base", f"{name}={value}"]
+        words += ["--players", str(self.players), "--policies", self.lineup, "--plays", str(self.plays),
+                  "--seed", str(self.seed), "--lake", self.lake, "--no-report"]
+        return shlex.join(words)
+
+
+@dataclass(frozen=True)
+class RunSums:
+    """One run of a chunk (the baseline or a variant), as sums: its seats' win shares, and each paired metric
+    against the baseline's plays of the same seed (the baseline paired with itself, as the mart pairs it)."""
+
+    key: str  # the variant's values as JSON: the same run of every chunk has the same key
+    run_id: str
+    is_baseline: bool
+    seats: SeatSums
+    pairs: dict[str, PairSums]
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    request: ChunkRequest
+    runs: list[RunSums]
+    headline: str  # the headline's name in the marts ("" for a game without one)
+    seconds: float
+
+
+def _pairs(values, base, headline: str) -> dict[str, PairSums]:
+    fair = 1 / values.players
+    pairs = {"seat0_advantage": PairSums.of(values.shares[:, 0] - fair, base.shares[:, 0] - fair),
+             "length": PairSums.of(values.turns, base.turns)}
+    both = ~np.isnan(values.headline) & ~np.isnan(base.headline)
+    if headline and both.any():
+        pairs[f"headline: {headline}"] = PairSums.of(values.headline[both], base.headline[both])
+    return pairs
+
+
+def run_chunk(request: ChunkRequest, workers: int | None = None) -> ChunkResult:
+    """Simulate the chunk's runs into the lake (a complete run is read, not simulated again), write its sweep's
+    rows, and sum its plays."""
+    from ..core.runner import run
+    from ..core.sweep import write_sweep
+    from ..design.metrics import play_values_of_runs
+
+    began = time.perf_counter()
+    sweep, lake = request.sweep(), Lake.at(request.lake)
+    rows = sweep.rows()
+    executor = LocalExecutor(workers)
+    run_ids = [run(config, lake, progress=False, executor=executor).run_id for config, _ in rows]
+    write_sweep(lake, sweep)
+    values = play_values_of_runs(lake, sweep.game, run_ids)
+    headline = next((v.headline_name for v in values.values() if v.headline_name), "")
+    base = values[run_ids[0]]  # Sweep.runs puts the baseline first
+    runs = [RunSums(row["variant_values"], run_id, row["is_baseline"], seat_sums(values[run_id].shares),
+                    _pairs(values[run_id], base, headline))
+            for (_, row), run_id in zip(rows, run_ids)]
+    return ChunkResult(request, runs, headline, time.perf_counter() - began)

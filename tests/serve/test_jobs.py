@@ -1,0 +1,154 @@
+"""Workbench jobs (issue 39, item 2): a what-if sweep run chunk by chunk, one seed a chunk, its verdicts the report's
+over the pooled plays; bad fields refused beside each field; one job at a time; a stopped job resumes."""
+
+from __future__ import annotations
+
+import shlex
+import time
+
+import duckdb
+import numpy as np
+import pytest
+from starlette.testclient import TestClient
+
+from simlib.analysis.effects import PairSums, effect_row, with_holm
+from simlib.analysis.pipeline import models_for_runs
+from simlib.cli import main
+from simlib.core.lake import Lake
+from simlib.serve.app import create_app
+
+DONE = ("done", "stopped", "failed")
+JOB = {"game": "mauer", "players": 3, "lineup": "random", "vary": {"penalty_tower": "12"}, "seed": 5}
+
+
+def _wait(client, job_id: int, until=lambda job: job["state"] in DONE, seconds: float = 120) -> dict:
+    deadline = time.monotonic() + seconds
+    while True:
+        job = client.get(f"/api/jobs/{job_id}").json()
+        if until(job):
+            return job
+        assert time.monotonic() < deadline, job
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def lake(tmp_path_factory):
+    return tmp_path_factory.mktemp("workbench") / "lake"
+
+
+@pytest.fixture(scope="module")
+def client(lake):
+    with TestClient(create_app(lake=str(lake), workers=1)) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def finished(client):
+    """A job of two chunks (1,000 then 2,000 plays a run), stopped by its budget: the width asked for is out of
+    reach."""
+    job = client.post("/api/jobs", json=JOB | {"budget": 3000, "width": 1e-9}).json()
+    return _wait(client, job["id"])
+
+
+def test_bad_fields_are_named_one_by_one_and_nothing_runs(client, lake):
+    response = client.post("/api/jobs", json={
+        "game": "mauer", "players": 9, "lineup": "random", "vary": {"penalty_tower": "x", "nope": "1"},
+        "budget": "-3", "width": "0", "seed": "1.5"})
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert set(errors) == {"players", "vary:penalty_tower", "vary:nope", "budget", "width", "seed"}, errors
+    assert "3 to 6 players" in errors["players"] and "not an integer" in errors["vary:penalty_tower"]
+    nothing = client.post("/api/jobs", json=JOB | {"vary": {}})
+    assert nothing.status_code == 400 and "change at least one rule parameter" in nothing.json()["errors"]["vary"]
+    assert client.post("/api/jobs", json=JOB | {"lineup": "nobody"}).status_code == 400
+    assert client.post("/api/jobs", json=JOB | {"game": "chess"}).json()["errors"] == {"game": "unknown game 'chess'"}
+    assert client.post("/api/jobs", content=b"select 1").json()["errors"] == {"form": "the request is not JSON"}
+    assert not any(lake.glob("runs/**/*.parquet")) if lake.exists() else True
+
+
+def test_a_job_runs_its_chunks_on_successive_seeds_until_the_budget(finished):
+    assert finished["state"] == "done", finished
+    assert "budget of 3,000 plays per run is spent" in finished["reason"]
+    assert [(c["seed"], c["plays"]) for c in finished["chunks"]] == [(5, 1000), (6, 2000)]
+    assert [h["plays"] for h in finished["history"]] == [1000, 3000]
+    verdicts = finished["verdicts"]
+    assert verdicts["plays"] == 3000 and verdicts["baseline"] == "tower 15 penalty points"
+    [variant] = verdicts["variants"]
+    assert variant["sentence"].startswith("tower 12 penalty points (against tower 15 penalty points): penalty points "
+                                          "per seat")
+    # Random players never look at what a tower costs: the seats and the length are the same in every pair.
+    assert "unchanged in every paired play: seat 0's advantage, game length" in variant["sentence"]
+    first, last = finished["history"][0]["intervals"][0], finished["history"][-1]["intervals"][0]
+    assert last["hi"] - last["lo"] < first["hi"] - first["lo"]  # the interval narrows as the plays come in
+
+
+def test_each_chunk_is_the_command_lines_sweep(finished, tmp_path, capsys):
+    """The command the page shows writes the same runs: the same run ids and the same plays."""
+    chunk = finished["chunks"][1]
+    argv = shlex.split(chunk["command"])[1:]
+    argv[argv.index("--lake") + 1] = str(tmp_path / "lake")
+    assert main(argv + ["--quiet"]) == 0
+    capsys.readouterr()
+    served = Lake.at(finished_lake(finished))
+    for run_id in chunk["run_ids"]:
+        mine = f"games/game=mauer/run_id={run_id}/*.parquet"
+        ours = duckdb.sql(f"select * from read_parquet('{tmp_path / 'lake' / mine}') order by play_index").fetchall()
+        theirs = duckdb.sql(f"select * from read_parquet('{served.path(mine)}') order by play_index").fetchall()
+        assert ours == theirs and len(ours) == chunk["plays"]
+
+
+def finished_lake(job: dict) -> str:
+    return shlex.split(job["chunks"][0]["command"])[shlex.split(job["chunks"][0]["command"]).index("--lake") + 1]
+
+
+def test_the_pooled_verdict_is_the_marts_over_the_same_plays(finished):
+    """After one chunk the tally's rows are mart_variant_effects' over that chunk's runs; pooled over two chunks,
+    its sums are the sums of each chunk's plays (the same estimator over twice the plays)."""
+    lake = Lake.at(finished_lake(finished))
+    runs = [("mauer", r) for c in finished["chunks"] for r in c["run_ids"]]
+    with models_for_runs(lake, runs, {"int_play_outcomes", "int_play_headline"}) as con:
+        rows = con.execute("select o.run_id, o.play_index, h.value from int_play_outcomes as o join int_play_headline "
+                           "as h using (game, run_id, play_index) order by o.run_id, o.play_index").fetchall()
+    values = {}
+    for run_id, _, value in rows:
+        values.setdefault(run_id, []).append(value)
+    base = np.concatenate([values[c["run_ids"][0]] for c in finished["chunks"]])
+    variant = np.concatenate([values[c["run_ids"][1]] for c in finished["chunks"]])
+    [expected] = with_holm([effect_row("headline: penalty points per seat", PairSums.of(variant, base))])
+    shown = next(m for m in finished["verdicts"]["variants"][0]["metrics"] if m["metric"].startswith("headline"))
+    for column in ("difference", "difference_lo", "difference_hi", "baseline_mean", "variant_mean", "p_holm"):
+        assert shown[column] == pytest.approx(expected[column], rel=1e-9, abs=1e-12), column
+
+
+def test_stop_keeps_the_chunks_and_resume_goes_on_with_the_next_seed(client):
+    job = client.post("/api/jobs", json=JOB | {"seed": 40, "budget": 10**6, "width": 1e-9}).json()
+    _wait(client, job["id"], lambda j: j["chunks"])
+    stopped = client.post(f"/api/jobs/{job['id']}/stop").json()
+    assert stopped["state"] in ("stopping", "stopped")
+    stopped = _wait(client, job["id"])
+    assert stopped["state"] == "stopped" and stopped["reason"] == "stopped by the designer"
+    kept = len(stopped["chunks"])
+    resumed = client.post(f"/api/jobs/{job['id']}/resume").json()
+    assert resumed["state"] in ("queued", "running")
+    more = _wait(client, job["id"], lambda j: len(j["chunks"]) > kept)
+    assert [c["seed"] for c in more["chunks"]] == list(range(40, 40 + len(more["chunks"])))
+    client.post(f"/api/jobs/{job['id']}/stop")
+    _wait(client, job["id"])
+
+
+def test_one_job_at_a_time_the_next_one_queues(client):
+    first = client.post("/api/jobs", json=JOB | {"seed": 60, "budget": 6000, "width": 1e-9}).json()
+    second = client.post("/api/jobs", json=JOB | {"seed": 70, "budget": 1000, "width": 1e-9}).json()
+    assert second["state"] == "queued" and second["ahead"] >= 1
+    done = _wait(client, second["id"])
+    assert done["state"] == "done"
+    assert client.get(f"/api/jobs/{first['id']}").json()["state"] == "done"  # the first finished before it ran
+    assert client.get("/api/jobs/999").status_code == 404
+
+
+def test_pair_sums_add_up_over_chunks():
+    rng = np.random.default_rng(1)
+    v, b = rng.normal(size=500), rng.normal(size=500)
+    whole = PairSums.of(v, b)
+    parts = PairSums.of(v[:200], b[:200]) + PairSums.of(v[200:], b[200:])
+    assert parts.n == whole.n and np.allclose(parts.astuple()[1:], whole.astuple()[1:])
