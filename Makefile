@@ -13,7 +13,7 @@ SCALE ?= 1
 # 11 s on a small lake; docs/compile.md)
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: install install-dev test test-fast lint report serve ladder simulate pipeline bench bench-ab bench-compile bench-pairing calibrate docs clean
+.PHONY: install install-dev test test-fast lint report serve ladder simulate pipeline bench bench-ab bench-compile bench-pairing bench-workbench calibrate docs clean
 
 install: $(VENV)/.installed
 
@@ -96,6 +96,11 @@ bench-compile: install
 # a few minutes; make test runs the short version)
 calibrate: install
 	$(PY) -m simlib.calibrate
+
+# Seconds to the workbench's first verdict per game at random players, a fresh server each (issue 39: 10 s, and
+# 30 s for Catan and Die Mauerspechte)
+bench-workbench: install
+	$(PY) -m simlib.bench_workbench
 
 # How much each game's report sweeps gain from common random numbers (a few minutes)
 bench-pairing: install
