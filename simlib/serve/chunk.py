@@ -103,3 +103,61 @@ def run_chunk(request: ChunkRequest, workers: int | None = None) -> ChunkResult:
                     _pairs(values[run_id], base, headline))
             for (_, row), run_id in zip(rows, run_ids)]
     return ChunkResult(request, runs, headline, time.perf_counter() - began)
+
+
+@dataclass(frozen=True)
+class PlayRequest:
+    """One play of a run in the lake, to be told step by step."""
+
+    game: str
+    run_id: str
+    play: int
+    lake: str
+
+
+def tell_play(request: PlayRequest) -> dict:
+    """The play as `simlib replay` tells it, each seat's standing after each turn (re-simulated, as the replay
+    does), and whether the re-simulation matches the lake's rows."""
+    from ..core.config import RunConfig
+    from ..core.errors import SimlibError
+    from ..core.lake import find_run
+    from ..core.replay import compare_with_lake
+
+    game, lake = get_game(request.game), Lake.at(request.lake)
+    config = RunConfig.from_json(find_run(lake, game.name, request.run_id)["config"], game)
+    if not 0 <= request.play < config.plays:
+        raise SimlibError(f"run {request.run_id} has plays 0..{config.plays - 1}, not {request.play}")
+    block = game.block_size(config)
+    start = request.play // block * block
+    tables = game.replayed(config, start, start + block)
+    standings = []
+    if "standings" in tables:
+        rows = tables["standings"].to_pylist()
+        standings = [[r["turn"], r["seat"], r["standing"]] for r in rows if r["play_index"] == request.play]
+    return {"game": game.name, "title": game.title, "run_id": request.run_id, "play": request.play,
+            "plays": config.plays, "players": config.players, "text": game.describe_play(config, request.play),
+            "standings": standings, "unit": game.standing.unit if game.standing else "",
+            "step": game.standing.plural if game.standing else "",
+            "mismatch": ", ".join(compare_with_lake(game, config, lake, request.run_id, request.play))}
+
+
+MEASURE_SECONDS = 0.5  # a speed is measured over at least this long (after a first, warming call)
+SPEED_CONFIG_PLAYS = 60  # plays of the configuration the speed is measured with: a multiple of every game's block
+
+
+def plays_per_second(game: str, players: int, lineup: str) -> float:
+    """One process's plays a second of a line-up on this machine, the games table only (as a chunk's runs write
+    it): blocks of plays, four times more each time, until a call takes MEASURE_SECONDS."""
+    from ..core.config import RunConfig
+
+    rules = get_game(game)
+    config = RunConfig.build(rules, players=players, policies=lineup.split(","), plays=SPEED_CONFIG_PLAYS, seed=0)
+    plays = rules.block_size(config)
+    rules.simulate(config, 0, plays, events=False)  # loads (or compiles) the kernel
+    while True:
+        began = time.perf_counter()
+        rules.simulate(config, 0, plays, events=False)
+        took = time.perf_counter() - began
+        if took >= MEASURE_SECONDS or plays >= 10**6:
+            return plays / took
+        plays *= 4

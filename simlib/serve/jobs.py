@@ -30,10 +30,11 @@ from ..core import limits
 from ..core.errors import SimlibError
 from ..core.executors import worker_start
 from ..core.registry import games, get_game
-from .chunk import ChunkRequest, run_chunk
+from .chunk import ChunkRequest, PlayRequest, plays_per_second, run_chunk, tell_play
 from .tally import Tally
 
 FIRST_PLAYS = 1000  # the first chunk's plays per run: a verdict within seconds at random players
+MIN_FIRST_PLAYS = 100  # and at the least, however slow the line-up
 CHUNK_SECONDS = 4.0  # a chunk that took longer than this is not doubled
 DEFAULT_BUDGET = 200_000  # plays per run
 DEFAULT_WIDTH = 2.0  # percentage points (a share) or percent of the baseline's mean (any other figure)
@@ -134,12 +135,19 @@ def _positive(value: Any, name: str, errors: dict) -> float | None:
     return number
 
 
-def next_plays(spec: JobSpec, done: list[dict], block: int) -> int:
-    """The next chunk's plays per run: FIRST_PLAYS, then double while a chunk takes under CHUNK_SECONDS, never past
+def first_plays(speed: float, processes: int, runs: int, block: int) -> int:
+    """The first chunk's plays per run: FIRST_PLAYS, or fewer (down to MIN_FIRST_PLAYS) where this line-up is so slow
+    (a search) that they would take more than CHUNK_SECONDS on this machine."""
+    fit = int(speed * processes * CHUNK_SECONDS / runs)
+    return max(block, min(FIRST_PLAYS, max(MIN_FIRST_PLAYS, fit)) // block * block)
+
+
+def next_plays(spec: JobSpec, done: list[dict], block: int, first: int = FIRST_PLAYS) -> int:
+    """The next chunk's plays per run: `first`, then double while a chunk takes under CHUNK_SECONDS, never past
     the budget; a multiple of the block."""
     played = sum(c["plays"] for c in done)
     if not done:
-        plays = FIRST_PLAYS
+        plays = first
     else:
         last = done[-1]
         plays = last["plays"] * 2 if last["seconds"] < CHUNK_SECONDS else last["plays"]
@@ -189,6 +197,7 @@ class Workbench:
         self._queue: list[int] = []
         self._wake = threading.Condition()
         self._pool: ProcessPoolExecutor | None = None
+        self._speeds: dict[tuple, float] = {}
         self._thread = threading.Thread(target=self._serve, name="workbench-jobs", daemon=True)
         self._closed = False
         self._thread.start()
@@ -226,6 +235,15 @@ class Workbench:
         with self._wake:
             running = sum(j.state in ("running", "stopping") for j in self.jobs.values())
             return running + (self._queue.index(job.id) if job.id in self._queue else 0)
+
+    def tell_play(self, request: PlayRequest) -> dict:
+        """One play told step by step, in the worker (it re-simulates the play with the game's kernel); after the
+        chunk that is running, if any."""
+        try:
+            return self.pool().submit(tell_play, request).result()
+        except BrokenProcessPool:
+            self._pool = None
+            raise SimlibError("the worker process ended while it told the play: try again") from None
 
     def close(self) -> None:
         with self._wake:
@@ -274,13 +292,29 @@ class Workbench:
                     else "no variant's plays differ from the baseline's: nothing to narrow")
         return ""
 
+    def speed(self, game: str, players: int, lineup: str) -> dict:
+        """One process's plays a second of a line-up, measured once in the worker (which loads the kernel for the
+        job to come), and the processes a chunk runs on."""
+        key = (game, players, lineup)
+        if key not in self._speeds:
+            try:
+                self._speeds[key] = self.pool().submit(plays_per_second, game, players, lineup).result()
+            except BrokenProcessPool:
+                self._pool = None
+                raise SimlibError("the worker process ended while it measured: try again") from None
+        return {"plays_per_second": self._speeds[key], "processes": self.workers or os.cpu_count() or 1,
+                "first_plays": FIRST_PLAYS, "chunk_seconds": CHUNK_SECONDS}
+
     def _run(self, job: Job) -> None:
         block = job.spec.block()
+        speed = self.speed(job.spec.game, job.spec.players, job.spec.lineup)
+        runs = len(job.spec.request(0, block, job.lake).sweep().runs())
+        first = first_plays(speed["plays_per_second"], speed["processes"], runs, block)
         while not (reason := self._done(job)):
             if job.stop_asked:
                 job.state, job.reason = "stopped", "stopped by the designer"
                 return
-            request = job.spec.request(len(job.chunks), next_plays(job.spec, job.chunks, block), job.lake)
+            request = job.spec.request(len(job.chunks), next_plays(job.spec, job.chunks, block, first), job.lake)
             try:
                 result = self.pool().submit(run_chunk, request, self.workers).result()
             except BrokenProcessPool:

@@ -152,3 +152,38 @@ def test_pair_sums_add_up_over_chunks():
     whole = PairSums.of(v, b)
     parts = PairSums.of(v[:200], b[:200]) + PairSums.of(v[200:], b[200:])
     assert parts.n == whole.n and np.allclose(parts.astuple()[1:], whole.astuple()[1:])
+
+
+def test_a_play_of_any_chunk_opens_as_the_replay_tells_it(client, finished):
+    """Item 5: a play of a job's run, step by step as `simlib replay` prints it, with each seat's standing after each
+    Baurunde and the check against the lake's rows."""
+    run_id = finished["chunks"][1]["run_ids"][1]
+    told = client.get(f"/api/play?game=mauer&run={run_id}&play=7").json()
+    assert told["text"].startswith("Die Mauer, play 7 (match 1, round 2), 3 players")
+    assert told["mismatch"] == "" and told["plays"] == 2000 and told["unit"] == "penalty points"
+    seats = {seat for _, seat, _ in told["standings"]}
+    turns = sorted({turn for turn, _, _ in told["standings"]})
+    assert seats == {0, 1, 2} and turns == list(range(len(turns))) and len(turns) > 1
+    assert len(told["standings"]) == 3 * len(turns)
+    refused = {"play=x": "play", "play=2000": "run", "play=0&game=chess": "game"}
+    for query, field in refused.items():
+        response = client.get(f"/api/play?game=mauer&run={run_id}&{query}")
+        assert response.status_code in (400, 404) and field in response.json()["errors"], query
+    assert "no run 'nope'" in client.get("/api/play?game=mauer&run=nope&play=0").json()["errors"]["run"]
+
+
+def test_a_line_ups_cost_is_measured_before_it_runs(client):
+    """Item 4: plays a second of a rung on this machine, measured in the worker, so the page can say what a chunk and
+    the budget will take; a search rung plays far fewer than random players, and its first chunk is cut to fit."""
+    from simlib.serve.jobs import CHUNK_SECONDS, MIN_FIRST_PLAYS, first_plays
+
+    random = client.get("/api/speed?game=mauer&players=3&lineup=random").json()
+    search = client.get("/api/speed?game=mauer&players=3&lineup=search:base=2:budget=16:horizon=0").json()
+    assert random["plays_per_second"] > 20 * search["plays_per_second"] > 0
+    assert random["processes"] == 1
+    assert first_plays(random["plays_per_second"], 1, 2, 5) == 1000
+    assert first_plays(1.0, 1, 2, 5) == MIN_FIRST_PLAYS
+    assert first_plays(100.0, 2, 2, 5) == 100 * 2 * CHUNK_SECONDS // 2 // 5 * 5
+    bad = client.get("/api/speed?game=mauer&players=3&lineup=nobody")
+    assert bad.status_code == 400 and "nobody" in bad.json()["errors"]["lineup"]
+    assert client.get("/api/speed?game=mauer&players=x&lineup=random").status_code == 400

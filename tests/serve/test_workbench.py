@@ -175,3 +175,11 @@ def test_a_designer_changes_a_rule_watches_the_interval_narrow_and_stops(served,
         assert commands and all(c.get_attribute("textContent").startswith("simlib sweep mauer --vary penalty_tower=12")
                                 for c in commands)
         browser.save_screenshot(str(tmp_path / "workbench-run.png"))
+        # Open a play of the first chunk's variant: the replay's account and the standing drawn seat by seat.
+        browser.find_element("css selector", "#chunks summary").click()
+        browser.find_elements("css selector", "#chunks .plays a")[1].click()
+        WebDriverWait(browser, 60).until(lambda b: b.find_element("tag name", "body").get_attribute("data-ready"))
+        assert browser.find_element("id", "told").text.startswith("Die Mauer, play 0 (match 0, round 0), 4 players")
+        assert "matches the lake" in browser.find_element("id", "status").text
+        assert len(browser.find_elements("css selector", "svg.standing polyline")) == 4
+        browser.save_screenshot(str(tmp_path / "play.png"))

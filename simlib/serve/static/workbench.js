@@ -75,6 +75,37 @@ function showGame(game) {
   clearErrors();
 }
 
+// What the chosen line-up costs on this machine, measured by the server before anything runs.
+let costAsked = 0;
+
+async function showCost() {
+  const asked = ++costAsked;
+  const query = new URLSearchParams({ game: byId("game").value, players: byId("players").value,
+                                      lineup: byId("lineup").value });
+  byId("cost").textContent = "Measuring what this line-up costs on this machine…";
+  const response = await fetch(`/api/speed?${query}`);
+  const data = await response.json();
+  if (asked !== costAsked) return; // another choice was made meanwhile
+  if (!response.ok) {
+    byId("cost").textContent = Object.values(data.errors).join("; ");
+    return;
+  }
+  const rate = data.plays_per_second;
+  const perRun = Math.min(data.first_plays, Math.max(100, Math.floor(rate * data.processes * data.chunk_seconds / 2)));
+  const seconds = (2 * perRun) / (rate * data.processes);
+  const said = rate >= 100 ? plays(Math.round(rate)) : rate.toFixed(rate >= 10 ? 0 : 1);
+  byId("cost").textContent = `Cost, measured on this machine: ${said} plays a second per process ` +
+    `(${data.processes} process${data.processes > 1 ? "es" : ""}); a first chunk of ${plays(perRun)} plays for the ` +
+    `baseline and one variant takes about ${seconds < 1 ? "under a second" : seconds.toFixed(0) + " s"}, ` +
+    `${plays(100000)} plays a run about ${formatDuration(2 * 100000 / (rate * data.processes))}.`;
+}
+
+function formatDuration(seconds) {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 function chosenGame() {
   return catalogue.games.find((g) => g.name === byId("game").value);
 }
@@ -189,6 +220,13 @@ function show(job) {
   byId("chunks").querySelector("ol").replaceChildren(...job.chunks.map((c) => {
     const li = el("li", `seed ${c.seed}, ${plays(c.plays)} plays per run, ${c.seconds} s: `);
     li.append(el("code", c.command));
+    const open = el("span", "open its first play:", "plays");
+    c.run_ids.forEach((run, i) => {
+      const a = el("a", i === 0 ? "baseline" : v.runs[i] ? v.runs[i].words : run);
+      a.href = `/play?game=${encodeURIComponent(job.spec.game)}&run=${encodeURIComponent(run)}&play=0`;
+      open.append(a);
+    });
+    li.append(open);
     return li;
   }));
 }
@@ -284,13 +322,15 @@ async function start() {
   byId("report-link").hidden = !catalogue.report;
   const select = byId("game");
   select.replaceChildren(...catalogue.games.map((g) => new Option(g.title, g.name)));
-  select.addEventListener("change", () => showGame(chosenGame()));
-  byId("lineup").addEventListener("change", () => showLineupDoc(chosenGame()));
+  select.addEventListener("change", () => { showGame(chosenGame()); showCost(); });
+  byId("lineup").addEventListener("change", () => { showLineupDoc(chosenGame()); showCost(); });
+  byId("players").addEventListener("change", showCost);
   byId("run").addEventListener("click", run);
   byId("stop").addEventListener("click", () => act("stop"));
   byId("resume").addEventListener("click", () => act("resume"));
   showGame(catalogue.games[0]);
   document.body.dataset.ready = "true";
+  showCost();
 }
 
 start();
