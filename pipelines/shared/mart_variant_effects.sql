@@ -5,13 +5,46 @@
 -- says the 90% interval lies inside +/- the metric's margin (TOST at 5%: a share 1 percentage point, any other
 -- mean 1% of the baseline's mean), so "no change larger than the margin" may be said (docs/statistics.md).
 -- The unpaired interval, as if the two runs had independent seeds, stands beside it: how much the common random
--- numbers narrowed it.
-with sums as (
+-- numbers narrowed it. A sweep run again on other seeds (a workbench job's chunks) is one sweep here, its plays
+-- added up (int_sweep_families): sweep_id names the family by its first sweep.
+with pair_sums as (
     select * from int_variant_pair_sums
 ),
 
 sweeps as (
     select * from stg_sweeps
+),
+
+families as (
+    select * from int_sweep_families
+),
+
+sums as (
+    -- A family's sweeps (one sweep run on several seeds, int_sweep_families) as one: each variant's paired sums
+    -- added over the counted sweeps, its run the one of the sweep with the most plays.
+    select
+        p.game,
+        f.family_id as sweep_id,
+        w.variant,
+        p.players,
+        w.policies,
+        p.metric,
+        p.seat,
+        arg_max(p.run_id, (w.plays, w.sweep_id)) as run_id,
+        arg_max(w.sweep_id, (w.plays, w.sweep_id)) as source_sweep_id,
+        count(*) as n_sweeps,
+        sum(p.n_pairs)::bigint as n_pairs,
+        sum(p.v_sum) as v_sum,
+        sum(p.v_sq_sum) as v_sq_sum,
+        sum(p.b_sum) as b_sum,
+        sum(p.b_sq_sum) as b_sq_sum,
+        sum(p.d_sum) as d_sum,
+        sum(p.d_sq_sum) as d_sq_sum
+    from pair_sums as p
+    join sweeps as w using (game, sweep_id, run_id)
+    join families as f using (game, sweep_id)
+    where f.counted
+    group by p.game, f.family_id, w.variant, p.players, w.policies, p.metric, p.seat
 ),
 
 stats as (
@@ -29,7 +62,7 @@ stats as (
 tested as (
     select
         s.*,
-        w.parameters, w.variant, w.variant_order, w.variant_values, w.is_baseline, w.policies, w.baseline_run_id,
+        w.parameters, w.variant_order, w.variant_values, w.is_baseline, w.baseline_run_id,
         case
             when w.is_baseline then null
             when coalesce(s.d_sd, 0) = 0 then (s.difference = 0)::int::double
@@ -40,7 +73,7 @@ tested as (
             else 0.01 * abs(s.baseline_mean)
         end as margin
     from stats as s
-    join sweeps as w using (game, sweep_id, run_id)
+    join sweeps as w on w.game = s.game and w.sweep_id = s.source_sweep_id and w.run_id = s.run_id
 ),
 
 adjusted as (
@@ -72,6 +105,7 @@ final as (
         s.seat,
         s.run_id,
         s.baseline_run_id,
+        s.n_sweeps,
         s.n_pairs as n_plays,
         s.variant_mean,
         s.variant_mean - mean_ci_half(s.v_sd, s.n_pairs) as variant_mean_lo,

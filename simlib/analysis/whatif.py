@@ -203,7 +203,8 @@ def _panel(ax, group: pl.DataFrame, metric: str, game) -> None:
 
 def _balance_panel(ax, group: pl.DataFrame, balance: pl.DataFrame) -> None:
     """Each variant's own balance with its own 95% interval (mart_run_balance): balance takes the best and the worst
-    seat, so it has no paired difference; the baseline's interval is shaded."""
+    seat, so it has no paired difference; the baseline's interval is shaded. Of a sweep run on several seeds, the run
+    of its largest sweep (balance is not a sum that adds up over runs)."""
     runs = (group.filter(pl.col("metric") == "length").unique("run_id").sort("variant_order")
             .select("run_id", "variant", "variant_values", "variant_order", "is_baseline"))
     rows = runs.join(balance.select("run_id", "balance", "balance_lo", "balance_hi"), on="run_id").drop_nulls(
@@ -217,8 +218,10 @@ def _balance_panel(ax, group: pl.DataFrame, balance: pl.DataFrame) -> None:
     base = rows.row(0, named=True)
     ax.axhspan(100 * base["balance_lo"], 100 * base["balance_hi"], color="grey", alpha=0.2)
     err = error_bar_lengths(y, 100 * rows["balance_lo"].to_numpy(), 100 * rows["balance_hi"].to_numpy())
+    pooled = group["n_sweeps"].max() > 1
     ax.errorbar(x, y, yerr=err, fmt="s", color="C1", capsize=3,
-                label="balance: each run's own 95% interval (not paired)")
+                label="balance: each run's own 95% interval (not paired)" if not pooled else
+                "balance: the run of the largest seed's sweep, its own 95% interval (not paired)")
     ax.plot([x[0]], [y[0]], marker="*", markersize=14, color="black", linestyle="")
     ax.set_ylim(top=100.5)
     ax.set_xticks(x, ticks, rotation=0 if numeric or max(map(len, ticks)) < 10 else 30)
@@ -248,11 +251,13 @@ def what_if(page: Page) -> None:
                 _panel(ax, group, metric, page.game)
         axes[0].legend()  # moved below the panels by page.figure
         n = group["n_plays"].max()
+        seeds = group["n_sweeps"].max()
         parameters = group["parameters"][0]
         baseline = variant_words(page.game, group.filter(pl.col("is_baseline"))["variant_values"][0])
         table = table_words(page.game, policies.split(","))
         fig.suptitle(f"{page.game.title}: what if {parameters.replace('_', ' ')} changed? {table}\n"
-                     f"(n = {n:,} paired plays per variant; baseline: {baseline})")
+                     f"(n = {n:,} paired plays per variant{f' over {seeds} seeds' if seeds > 1 else ''}; "
+                     f"baseline: {baseline})")
         sentences, lines, names = [], [], []
         main = [m for m in metrics if m != BALANCE]
         variants = group.filter(~pl.col("is_baseline")).sort("variant_order").unique("variant", maintain_order=True)
@@ -269,9 +274,9 @@ def what_if(page: Page) -> None:
     page.index_lines += _index_lines(sweeps)
     page.table("What-if effects: each variant against its baseline, paired play by play",
                effects.sort("sweep_id", "players", "policies", "metric", "seat", "variant_order").select(
-                   "parameters", "variant", "is_baseline", "players", "policies", "metric", "seat", "n_plays",
-                   "baseline_mean", "variant_mean", "difference", "difference_lo", "difference_hi", "p_value",
-                   "p_holm", "margin", "equivalent", "unpaired_lo", "unpaired_hi", "pairing_gain", "run_id",
+                   "parameters", "variant", "is_baseline", "players", "policies", "metric", "seat", "n_sweeps",
+                   "n_plays", "baseline_mean", "variant_mean", "difference", "difference_lo", "difference_hi",
+                   "p_value", "p_holm", "margin", "equivalent", "unpaired_lo", "unpaired_hi", "pairing_gain", "run_id",
                    "baseline_run_id"),
                collapsed=True,
                note="difference: variant - baseline over the same plays (same seed). p_holm: the p adjusted over the "

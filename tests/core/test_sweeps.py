@@ -362,3 +362,17 @@ def test_every_metric_s_difference_and_interval_follow_the_paired_plays(swept):
                                                                               abs=1e-9)
         checked += 1
     assert checked == 4  # two variants, length and seat 0's score each
+
+
+def test_one_sweep_run_on_several_seeds_is_one_sweep_each_play_counted_once(tmp_path):
+    """A family (int_sweep_families): the same sweep on seeds 1 and 2 pools into one row per variant and metric;
+    a shorter sweep on seed 1 is a prefix of the longer one and is not counted again."""
+    lake, marts = tmp_path / "lake", tmp_path / "marts"
+    for seed, plays in ((1, 200), (2, 100), (1, 100)):
+        assert main(["sweep", "mauer", "--vary", "penalty_tower=12", "--players", "3", "--policies", "random",
+                     "--plays", str(plays), "--seed", str(seed), "--lake", str(lake), "--no-report", "--quiet"]) == 0
+    assert build(lake, marts, tmp_path / "simlib.duckdb").test_failures == []
+    effects = pl.read_parquet(marts / "mart_variant_effects.parquet").filter(
+        ~pl.col("is_baseline") & pl.col("seat").is_null())
+    assert effects["sweep_id"].n_unique() == 1 and set(effects["n_sweeps"]) == {2}
+    assert set(effects["n_plays"]) == {300}  # 200 on seed 1 and 100 on seed 2; the 100 on seed 1 are among the 200

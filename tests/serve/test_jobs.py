@@ -187,3 +187,17 @@ def test_a_line_ups_cost_is_measured_before_it_runs(client):
     bad = client.get("/api/speed?game=mauer&players=3&lineup=nobody")
     assert bad.status_code == 400 and "nobody" in bad.json()["errors"]["lineup"]
     assert client.get("/api/speed?game=mauer&players=x&lineup=random").status_code == 400
+
+
+def test_the_report_pools_a_jobs_chunks_as_the_page_did(finished):
+    """The marts read a job's chunks (one sweep on two seeds) as one sweep: after `make report` the What-if page
+    states what the workbench stated, from the same plays."""
+    lake = Lake.at(finished_lake(finished))
+    runs = [("mauer", r) for c in finished["chunks"] for r in c["run_ids"]]
+    with models_for_runs(lake, runs, {"mart_variant_effects"}) as con:
+        mart = con.sql("select * from mart_variant_effects where not is_baseline and seat is null").pl()
+    assert mart["sweep_id"].n_unique() == 1 and set(mart["n_sweeps"]) == {2} and set(mart["n_plays"]) == {3000}
+    shown = {m["metric"]: m for m in finished["verdicts"]["variants"][0]["metrics"]}
+    for row in mart.iter_rows(named=True):
+        for column in ("difference", "difference_lo", "difference_hi", "p_holm", "equivalent"):
+            assert shown[row["metric"]][column] == pytest.approx(row[column], rel=1e-9, abs=1e-12), column
