@@ -15,7 +15,8 @@ def add_commands(sub) -> None:
     p = sub.add_parser("serve", help="open the designer's workbench: a local web page over the games and the report")
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only; the page starts runs)")
-    p.add_argument("--port", type=flags.within("--port", limits.PORT), default=8765, help="the port (default 8765)")
+    p.add_argument("--port", type=flags.within("--port", limits.PORT), default=limits.DEFAULT_PORT,
+                   help=f"the port (default {limits.DEFAULT_PORT})")
     p.add_argument("--reports", default="reports", help="the written report's folder, served under /report/ "
                                                         "(default reports)")
     flags.add_lake(p)

@@ -138,6 +138,14 @@ class Game(ABC):
     def describe_play(self, config: RunConfig, play: int) -> str:
         """A readable account of one play, re-simulated alone."""
 
+    def drawing(self, config: RunConfig, play: int) -> dict | None:
+        """One play's board as the workbench draws it, re-simulated alone; None for a game without a board. A dict
+        of JSON values: `shapes`, each a `kind` (polygon, settlement, city, road, ship, ...) with `points` ([x, y]
+        pairs, y downwards, in the board's own units), optional `fill`, `label`, `title`, `seat`, and `from` and
+        `until`, the turns between which it stands (-1: the set-up; no `until`: to the end); `turns`, the play's
+        turns; `legend`, what the shapes are in words."""
+        return None
+
 
 def steps_per_second(*calls: Callable[[], int]) -> tuple[float, ...]:
     """For `Game.rollout_speed`: each call's steps a second (a call returns the steps it played), timed after

@@ -101,6 +101,7 @@ TRIALS = Limit(2, MAX_TRIALS, f"be an integer in 2..{MAX_TRIALS:,}")
 SIZE = Limit(2, MAX_SIZE, f"be an integer in 2..{MAX_SIZE:,}")
 SEED = seeds()
 PORT = Limit(1, 65535, "be a TCP port, an integer in 1..65535")
+DEFAULT_PORT = 8765  # simlib serve's, and the report's links to the workbench
 TUNE_SEED = Limit(0, MAX_TUNE_SEED, f"be an integer in 0..{MAX_TUNE_SEED:,} (Optuna's sampler takes a 32-bit seed)")
 SCALE = Limit(0, math.inf, "be a finite number above 0", integer=False, low_open=True)  # and the plays it scales: PLAYS
 MARGIN = Limit(0, 1, "lie between 0 and 1 (a share: 0.01 is ±1 percentage point)", integer=False, low_open=True,

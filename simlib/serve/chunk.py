@@ -136,7 +136,8 @@ def tell_play(request: PlayRequest) -> dict:
         standings = [[r["turn"], r["seat"], r["standing"]] for r in rows if r["play_index"] == request.play]
     return {"game": game.name, "title": game.title, "run_id": request.run_id, "play": request.play,
             "plays": config.plays, "players": config.players, "text": game.describe_play(config, request.play),
-            "standings": standings, "unit": game.standing.unit if game.standing else "",
+            "standings": standings, "drawing": game.drawing(config, request.play),
+            "unit": game.standing.unit if game.standing else "",
             "step": game.standing.plural if game.standing else "",
             "mismatch": ", ".join(compare_with_lake(game, config, lake, request.run_id, request.play))}
 

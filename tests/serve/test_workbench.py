@@ -135,10 +135,12 @@ def test_the_page_shows_a_games_parameters_with_provenance(served, tmp_path):
 
 
 def _bar_lengths(browser) -> list[float]:
-    """The narrowing panel's interval bars (the first panel: the headline's paired difference), first chunk first."""
-    panel = browser.find_element("css selector", "#narrowing svg")
-    return [abs(float(b.get_attribute("y2")) - float(b.get_attribute("y1")))
-            for b in panel.find_elements("css selector", "line.bar")]
+    """The narrowing panel's interval bars (the first panel: the headline's paired difference), first chunk first;
+    read in one script, as the page redraws the panels when a chunk comes in."""
+    return browser.execute_script(
+        "const panel = document.querySelector('#narrowing svg');"
+        "return panel ? [...panel.querySelectorAll('line.bar')].map("
+        "(b) => Math.abs(b.y2.baseVal.value - b.y1.baseVal.value)) : [];")
 
 
 def test_a_designer_changes_a_rule_watches_the_interval_narrow_and_stops(served, tmp_path):
@@ -178,7 +180,8 @@ def test_a_designer_changes_a_rule_watches_the_interval_narrow_and_stops(served,
         # Open a play of the first chunk's variant: the replay's account and the standing drawn seat by seat.
         browser.find_element("css selector", "#chunks summary").click()
         browser.find_elements("css selector", "#chunks .plays a")[1].click()
-        WebDriverWait(browser, 60).until(lambda b: b.find_element("tag name", "body").get_attribute("data-ready"))
+        # the page that was open is ready too: wait for the play's own text
+        WebDriverWait(browser, 60).until(lambda b: "/play?" in b.current_url and b.find_element("id", "told").text)
         assert browser.find_element("id", "told").text.startswith("Die Mauer, play 0 (match 0, round 0), 4 players")
         assert "matches the lake" in browser.find_element("id", "status").text
         assert len(browser.find_elements("css selector", "svg.standing polyline")) == 4

@@ -139,5 +139,10 @@ class Catan(Game):
         result = self.replayed(config, play, play + 1)
         return describe(config, play, result, _board(config.options["map"]))
 
+    def drawing(self, config: RunConfig, play: int) -> dict:
+        from .drawing import board_drawing
+
+        return board_drawing(_board(config.options["map"]), self.replayed(config, play, play + 1), play)
+
 
 GAME = Catan()

@@ -186,6 +186,13 @@ class Mauerspechte(Game):
         return describe(config, play, self.replayed(config, play, play + 1),
                         berlin)
 
+    def drawing(self, config: RunConfig, play: int) -> dict:
+        """The Berlin board drawn as Catan's (the engine's pieces; the wall, chips and hotels are in the account)."""
+        from ..catan.drawing import board_drawing
+
+        berlin = _berlin(config.options["map"], config.options["components"])
+        return board_drawing(berlin.board, self.replayed(config, play, play + 1), play)
+
 
 def base_production(version, start, out) -> pa.Table:
     """The engine's production table (settlements and cities; a hotel's cards are in the hotels table)."""

@@ -38,6 +38,67 @@ function standingChart(play) {
   return node;
 }
 
+// The board (Game.drawing): every shape with the turns it stands between, drawn as it stood after the chosen turn.
+const SEAT_COLOURS = ["#d62728", "#1f77b4", "#f2f2f2", "#ff7f0e", "#2ca02c", "#8c564b"];
+
+function boardSvg(drawing) {
+  const xs = drawing.shapes.flatMap((s) => s.points.map((p) => p[0]));
+  const ys = drawing.shapes.flatMap((s) => s.points.map((p) => p[1]));
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const scale = Math.min(700 / (x1 - x0 + 1), 560 / (y1 - y0 + 1));
+  const X = (x) => (x - x0 + 0.5) * scale, Y = (y) => (y - y0 + 0.5) * scale;
+  const node = svg("svg", { width: X(x1) + scale / 2, height: Y(y1) + scale / 2, class: "board", role: "img",
+                            "aria-label": "the board" });
+  drawing.shapes.forEach((s, i) => {
+    const pts = s.points.map((p) => `${X(p[0]).toFixed(1)},${Y(p[1]).toFixed(1)}`).join(" ");
+    const colour = s.seat === undefined || s.seat === null ? "#333" : SEAT_COLOURS[s.seat % SEAT_COLOURS.length];
+    let shape;
+    if (s.kind === "polygon") {
+      shape = svg("polygon", { points: pts, fill: s.fill || "#eee", stroke: "#fff", "stroke-width": 1.5 });
+    } else if (s.kind === "road" || s.kind === "ship") {
+      shape = svg("polyline", { points: pts, stroke: colour, "stroke-width": scale / 7, fill: "none",
+                                "stroke-dasharray": s.kind === "ship" ? `${scale / 6} ${scale / 10}` : "",
+                                "stroke-linecap": "round", class: "piece-outline" });
+    } else {
+      const size = (s.kind === "city" ? 0.34 : 0.22) * scale;
+      const [x, y] = [X(s.points[0][0]), Y(s.points[0][1])];
+      shape = svg("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, fill: colour,
+                            stroke: "#222", "stroke-width": 1 });
+    }
+    shape.dataset.from = s.from === undefined ? -1 : s.from;
+    if (s.until !== undefined && s.until !== null) shape.dataset.until = s.until;
+    shape.classList.add("shape", s.kind);
+    if (s.title) shape.append(svg("title", {}, s.title));
+    node.append(shape);
+    if (s.label) {
+      const cx = s.points.reduce((a, p) => a + X(p[0]), 0) / s.points.length;
+      const cy = s.points.reduce((a, p) => a + Y(p[1]), 0) / s.points.length;
+      node.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "token" }, s.label));
+    }
+  });
+  return node;
+}
+
+function showBoardAt(turn) {
+  byId("turn-shown").textContent = turn < 0 ? "the set-up" : String(turn);
+  document.querySelectorAll("#board .shape").forEach((shape) => {
+    const from = Number(shape.dataset.from);
+    const until = shape.dataset.until === undefined ? Infinity : Number(shape.dataset.until);
+    shape.style.display = from <= turn && turn < until ? "" : "none";
+  });
+}
+
+function showBoard(drawing) {
+  byId("board-section").hidden = false;
+  byId("board-legend").textContent = drawing.legend;
+  byId("board").replaceChildren(boardSvg(drawing));
+  const slider = byId("turn");
+  slider.max = String(drawing.turns - 1);
+  slider.value = slider.max;
+  slider.addEventListener("input", () => showBoardAt(Number(slider.value)));
+  showBoardAt(Number(slider.value));
+}
+
 function link(id, play, index) {
   const a = byId(id);
   if (index < 0 || index >= play.plays) { a.removeAttribute("href"); return; }
@@ -65,6 +126,7 @@ async function start() {
     byId("standing-title").textContent = `The standing: each seat's ${play.unit} after each step`;
     byId("standing").replaceChildren(standingChart(play));
   }
+  if (play.drawing) showBoard(play.drawing);
   byId("told").textContent = play.text;
   document.body.dataset.ready = "true";
 }

@@ -166,6 +166,7 @@ async function act(action) {
 }
 
 function follow(job) {
+  if (!current || current.id !== job.id) shownChunks = -1;
   current = job;
   show(job);
   if (polling === null && active(job)) polling = setInterval(poll, POLL_MS);
@@ -203,11 +204,14 @@ function statusWords(job) {
   }
 }
 
+let shownChunks = -1; // the results are redrawn only when a chunk came in
+
 function show(job) {
   byId("status").textContent = statusWords(job);
   byId("stop").disabled = !active(job);
   byId("resume").disabled = !["stopped", "failed"].includes(job.state);
-  if (!job.verdicts) return;
+  if (!job.verdicts || job.chunks.length === shownChunks) return;
+  shownChunks = job.chunks.length;
   byId("results").hidden = false;
   const v = job.verdicts;
   byId("plays-said").textContent = `after ${plays(v.plays)} paired plays per run (${v.table})`;
