@@ -25,8 +25,9 @@ VARIANTS = {
 LIMITS = {"catan": 30.0, "mauerspechte": 30.0}  # seconds; 10 for the others
 
 
-def first_verdict(game: str, lake: str, players: int) -> tuple[float, float]:
-    """(seconds to the first verdict as the job counts them, seconds until a poll returned it)."""
+def first_verdict(game: str, lake: str, players: int) -> tuple[float, float, float]:
+    """(seconds to the first verdict as the job counts them, seconds until a poll returned it, the slowest poll's
+    seconds while plays ran: how responsive the page stays)."""
     from starlette.testclient import TestClient
 
     from .serve.app import create_app
@@ -38,8 +39,11 @@ def first_verdict(game: str, lake: str, players: int) -> tuple[float, float]:
         if job.status_code != 201:
             raise SystemExit(f"{game}: {job.json()}")
         job_id = job.json()["id"]
+        slowest = 0.0
         while True:
+            asked = time.perf_counter()
             shown = client.get(f"/api/jobs/{job_id}").json()
+            slowest = max(slowest, time.perf_counter() - asked)
             if shown["verdicts"] or shown["state"] == "failed":
                 break
             time.sleep(0.05)
@@ -49,7 +53,7 @@ def first_verdict(game: str, lake: str, players: int) -> tuple[float, float]:
             time.sleep(0.05)  # the running chunk ends before its lake is removed
         if shown["state"] == "failed":
             raise SystemExit(f"{game}: {shown['reason']}")
-        return shown["first_verdict_seconds"], polled
+        return shown["first_verdict_seconds"], polled, slowest
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,14 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="*", default=list(VARIANTS))
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args(argv)
-    print(f"{'game':<14}{'first verdict (s)':>19}{'shown by a poll (s)':>21}{'limit (s)':>11}")
+    print(f"{'game':<14}{'first verdict (s)':>19}{'shown by a poll (s)':>21}{'limit (s)':>11}"
+          f"{'slowest poll (ms)':>19}")
     late = []
     for game in args.games:
         with tempfile.TemporaryDirectory() as tmp:
-            seconds, polled = first_verdict(game, f"{tmp}/lake", args.players)
+            seconds, polled, slowest = first_verdict(game, f"{tmp}/lake", args.players)
         limit = LIMITS.get(game, 10.0)
         late += [game] * (polled > limit)
-        print(f"{game:<14}{seconds:>19.1f}{polled:>21.1f}{limit:>11.0f}", flush=True)
+        print(f"{game:<14}{seconds:>19.1f}{polled:>21.1f}{limit:>11.0f}{1000 * slowest:>19.0f}", flush=True)
     print("every game within its limit" if not late else f"over the limit: {', '.join(late)}")
     return 1 if late else 0
 
