@@ -48,7 +48,7 @@ def first_verdict(game: str, lake: str, players: int) -> tuple[float, float, flo
                 break
             time.sleep(0.05)
         polled = time.perf_counter() - began
-        client.post(f"/api/jobs/{job_id}/stop")
+        client.post(f"/api/jobs/{job_id}/stop", json={})
         while client.get(f"/api/jobs/{job_id}").json()["state"] not in ("stopped", "done", "failed"):
             time.sleep(0.05)  # the running chunk ends before its lake is removed
         if shown["state"] == "failed":

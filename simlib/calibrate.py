@@ -243,24 +243,27 @@ def tost_check(n: int, reps: int, seed: int) -> Check:
                  _count(reps, seed, one), reps, n)
 
 
-def workbench_checks(reps: int, seed: int, width: float = 0.02, budget: int = 64_000) -> list[Check]:
-    """The workbench's stop by width (simlib/serve/jobs.py): chunks of 1,000, 2,000, 4,000, ... plays until seat 0's
-    paired difference has an interval narrower than `width` (2 percentage points, the default) or the budget is
-    spent; the interval and the test read at that stop. Seat 0 wins 31% in the baseline (ties 25%) and 3 points
-    more, or the same, in the variant."""
+def workbench_checks(reps: int, seed: int, width: float = 2.0, budget: int = 64_000) -> list[Check]:
+    """The workbench's own schedule and stop (simlib/serve/spec.py: next_plays, why_done), every chunk taken as
+    fast (so each doubles: 1,000, 2,000, 4,000, ... plays), until seat 0's paired difference has an interval narrower
+    than `width` percentage points (2, the default) or the budget is spent; the interval and the test read at that
+    stop. Seat 0 wins 31% in the baseline (ties 25%) and 3 points more, or the same, in the variant."""
+    from .serve.spec import FIRST_PLAYS, JobSpec, next_plays, why_done
+
     base_p = np.array([0.31, 0.23, 0.23, 0.23])
+    spec = JobSpec("calibration", 4, "bernoulli", {}, budget=budget, width=width)
 
     def stopped(shift: float, rng) -> tuple[float, float, float]:
         variant_p = base_p + np.array([shift] + [-shift / 3] * 3)
-        d = np.empty(0)
-        chunk = 1000
+        d, done = np.empty(0), []
         while True:
-            base, variant = bernoulli(base_p, 0.25, chunk, rng), bernoulli(variant_p, 0.25, chunk, rng)
+            plays = next_plays(budget, done, 1, FIRST_PLAYS)
+            base, variant = bernoulli(base_p, 0.25, plays, rng), bernoulli(variant_p, 0.25, plays, rng)
             d = np.concatenate([d, variant[:, 0] - base[:, 0]])
+            done.append({"plays": plays, "seconds": 0.0})
             lo, hi = E.mean_interval(len(d), d.sum(), (d * d).sum())
-            if hi - lo < width or len(d) + 2 * chunk > budget:
+            if why_done(spec, len(d), 100 * (hi - lo), True):
                 return lo, hi, E.mean_p_value(len(d), d.sum(), (d * d).sum())
-            chunk *= 2
 
     shift = 0.03
     truth = bernoulli_truth(base_p + np.array([shift] + [-shift / 3] * 3), 0.25)[0] - bernoulli_truth(base_p, 0.25)[0]

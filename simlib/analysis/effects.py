@@ -4,7 +4,8 @@ The workbench (simlib/serve) pools a sweep run chunk by chunk, one seed a chunk,
 chunk with the What-if page's sentences (analysis/whatif.py). Those sentences read rows of mart_variant_effects; the
 rows here are that mart's twins, computed by the same estimators (analysis/estimators.py) from the same sums as
 int_variant_pair_sums (n, the variant's and the baseline's sums and squares, the differences' sum and square), so
-that adding a chunk is adding its sums. tests/analysis/test_effects.py holds the twin to the mart on a sweep.
+that adding a chunk is adding its sums. tests/serve/test_jobs.py holds the twin to the mart on a workbench job's
+chunks.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .estimators import MARGIN_RELATIVE, MARGIN_SHARE, Z90, equivalent, holm, mean_interval, mean_p_value
-
-PAIRED = ("seat0_advantage", "length")  # the paired metrics every game has; the headline is the game's own
 
 
 @dataclass(frozen=True)

@@ -48,5 +48,9 @@ def _cmd_serve(args) -> int:
     print(f"simlib workbench on http://{args.host}:{args.port}/ (Ctrl-C stops it)"
           + ("" if (reports / "index.html").is_file() else f"; no report in {reports}/ yet: `make report` writes one"),
           flush=True)
-    uvicorn.run(create_app(reports, args.lake, args.workers), host=args.host, port=args.port, log_level="warning")
+    # Only requests addressed to this machine by the name it was started with (DNS rebinding cannot reach it); on
+    # every address (0.0.0.0), any name.
+    hosts = ["*"] if args.host in ("0.0.0.0", "::") else sorted({args.host, "127.0.0.1", "localhost"})
+    uvicorn.run(create_app(reports, args.lake, args.workers, hosts), host=args.host, port=args.port,
+                log_level="warning")
     return 0

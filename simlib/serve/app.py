@@ -10,6 +10,8 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -17,13 +19,24 @@ from starlette.staticfiles import StaticFiles
 from ..core.errors import SimlibError
 from .catalogue import catalogue
 from .chunk import PlayRequest
-from .jobs import FieldErrors, JobSpec, Workbench
+from .jobs import Workbench
+from .spec import FieldErrors, JobSpec
 
 STATIC = Path(__file__).parent / "static"
+NOT_JSON = JSONResponse({"errors": {"form": "send the request as application/json"}}, status_code=415)
 
 
-def create_app(reports: Path | None = None, lake: str = "data/lake", workers: int | None = None) -> Starlette:
-    """The app; with `reports` (a folder `simlib report` wrote), its pages under /report/. Jobs write to `lake`."""
+def sent_as_json(request) -> bool:
+    """A POST that starts or stops work must say it is JSON: a page of another site cannot send that without the
+    browser asking this server first, and the server does not say yes (no CORS), so no other site can start runs."""
+    return request.headers.get("content-type", "").split(";")[0].strip() == "application/json"
+
+
+def create_app(reports: Path | None = None, lake: str = "data/lake", workers: int | None = None,
+               hosts: list[str] | None = None) -> Starlette:
+    """The app; with `reports` (a folder `simlib report` wrote), its pages under /report/. Jobs write to `lake`.
+    `hosts`: the host names requests may be addressed to (a page of another site that renames itself to this
+    machine's address is refused); None: any."""
     report = reports is not None and (reports / "index.html").is_file()
     cached = {"games": catalogue(), "report": report, "lake": lake}  # the registry does not change while it runs
     cached_names = {g["name"] for g in cached["games"]}
@@ -34,11 +47,10 @@ def create_app(reports: Path | None = None, lake: str = "data/lake", workers: in
     async def api_catalogue(request):
         return JSONResponse(cached)
 
-    def job_json(bench: Workbench, job) -> dict:
-        return job.public() | {"ahead": bench.queued_ahead(job)}
-
     async def submit(request):
         bench = request.app.state.workbench
+        if not sent_as_json(request):
+            return NOT_JSON
         try:
             data = await request.json()
         except ValueError:
@@ -49,16 +61,18 @@ def create_app(reports: Path | None = None, lake: str = "data/lake", workers: in
             spec = JobSpec.parse(data)
         except FieldErrors as exc:
             return JSONResponse({"errors": exc.errors}, status_code=400)
-        return JSONResponse(job_json(bench, bench.submit(spec)), status_code=201)
+        return JSONResponse(bench.public(bench.submit(spec)), status_code=201)
 
     def on_job(action):
         async def handler(request):
             bench = request.app.state.workbench
+            if request.method == "POST" and not sent_as_json(request):
+                return NOT_JSON
             try:
                 job = action(bench, int(request.path_params["job_id"]))
             except SimlibError as exc:
                 return JSONResponse({"errors": {"job": str(exc)}}, status_code=404)
-            return JSONResponse(job_json(bench, job))
+            return JSONResponse(bench.public(job))
         return handler
 
     async def play_page(request):
@@ -102,7 +116,7 @@ def create_app(reports: Path | None = None, lake: str = "data/lake", workers: in
 
     async def jobs(request):
         bench = request.app.state.workbench
-        return JSONResponse([job_json(bench, j) for j in bench.jobs.values()])
+        return JSONResponse([bench.public(j) for j in bench.jobs.values()])
 
     @asynccontextmanager
     async def lifespan(app):
@@ -121,4 +135,5 @@ def create_app(reports: Path | None = None, lake: str = "data/lake", workers: in
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     if report:
         routes.append(Mount("/report", StaticFiles(directory=reports, html=True), name="report"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

@@ -10,9 +10,10 @@ effects.py, analysis/estimators.py) so that chunks add up and only a few numbers
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,18 +37,15 @@ class ChunkRequest:
     plays: int
     seed: int
     lake: str
-    base: dict[str, Any] = field(default_factory=dict)
 
     def sweep(self) -> Sweep:
-        return Sweep(get_game(self.game), self.vary, [self.players], [self.lineup], self.plays, self.seed, self.base)
+        return Sweep(get_game(self.game), self.vary, [self.players], [self.lineup], self.plays, self.seed)
 
     def command_line(self) -> str:
         """The shell command that writes this chunk's runs (the same run ids, the same rows)."""
         words = ["simlib", "sweep", self.game]
         for name, values in self.vary.items():
             words += ["--vary", f"{name}={','.join(map(str, values))}"]
-        for name, value in self.base.items():
-            words += ["--base", f"{name}={value}"]
         words += ["--players", str(self.players), "--policies", self.lineup, "--plays", str(self.plays),
                   "--seed", str(self.seed), "--lake", self.lake, "--no-report"]
         return shlex.join(words)
@@ -105,6 +103,9 @@ def run_chunk(request: ChunkRequest, workers: int | None = None) -> ChunkResult:
     return ChunkResult(request, runs, headline, time.perf_counter() - began)
 
 
+RUN_ID = re.compile(r"[0-9a-f]{16}")  # RunConfig.run_id's form: nothing else reaches the lake's paths
+
+
 @dataclass(frozen=True)
 class PlayRequest:
     """One play of a run in the lake, to be told step by step."""
@@ -123,6 +124,8 @@ def tell_play(request: PlayRequest) -> dict:
     from ..core.lake import find_run
     from ..core.replay import compare_with_lake
 
+    if not RUN_ID.fullmatch(request.run_id):
+        raise SimlibError(f"{request.run_id!r} is not a run id (16 hexadecimal digits)")
     game, lake = get_game(request.game), Lake.at(request.lake)
     config = RunConfig.from_json(find_run(lake, game.name, request.run_id)["config"], game)
     if not 0 <= request.play < config.plays:

@@ -26,7 +26,8 @@ def _add_seats(a: SeatSums | None, b: SeatSums) -> SeatSums:
 
 def relative_width(row: dict) -> float:
     """A paired interval's width on one scale for every metric: percentage points for a share, percent of the
-    baseline's mean for any other (the scales of the equivalence margins: 1 is a margin's half)."""
+    baseline's mean for any other (the scales of the equivalence margins: 1 is a margin's half); infinite where the
+    baseline's mean is 0 (no percent of it), so that the width never stops a job on it."""
     width = row["difference_hi"] - row["difference_lo"]
     if is_share_metric(row["metric"]):
         return 100 * width
@@ -74,20 +75,16 @@ class Tally:
         return headline + ["seat0_advantage"] * one_policy + ["length"]
 
     def effects(self, one_policy: bool) -> dict[str, dict[str, dict]]:
-        """Each variant's rows by metric, Holm-adjusted over every variant x metric (the mart's family)."""
+        """Each variant's rows by metric (those `metrics` reads), with p Holm-adjusted over every variant x metric the
+        mart adjusts over: seat 0's advantage included at a mixed table too, as mart_variant_effects counts it."""
+        tested = self.metrics(True)
         rows = [(key, effect_row(metric, self.pairs[key][metric])) for key in self.pairs if key != self.baseline
-                for metric in self.metrics(one_policy) if metric in self.pairs[key]]
-        adjusted = with_holm([row for _, row in rows])
-        effects: dict[str, dict[str, dict]] = {}
-        for (key, _), row in zip(rows, adjusted):
-            effects.setdefault(key, {})[row["metric"]] = row
+                for metric in tested if metric in self.pairs[key]]
+        shown, effects = self.metrics(one_policy), {}
+        for (key, _), row in zip(rows, with_holm([row for _, row in rows])):
+            if row["metric"] in shown:
+                effects.setdefault(key, {})[row["metric"]] = row
         return effects
-
-    def widest(self, one_policy: bool) -> float | None:
-        """The widest paired interval (relative_width) of any variant's metric that varies; None before any."""
-        widths = [relative_width(r) for rows in self.effects(one_policy).values() for r in rows.values()
-                  if not _unchanged(r)]
-        return max(widths) if widths else None
 
     def _run(self, game, key: str, one_policy: bool) -> dict:
         sums = self.seats[key]
@@ -108,22 +105,22 @@ class Tally:
 
     def verdicts(self, game, lineup: list[str]) -> dict:
         """What the page shows after a chunk: each run's own figures and each variant's sentence against the
-        baseline, as the report says them."""
+        baseline, as the report says them; `widest`, the widest paired interval of a figure that varies
+        (relative_width; None where none varies)."""
         one_policy = len(set(lineup)) == 1
         baseline = variant_words(game, self.baseline)
-        effects = self.effects(one_policy)
-        variants = []
-        for key, rows in effects.items():
+        variants, widths = [], []
+        for key, rows in self.effects(one_policy).items():
             words = variant_words(game, key)
-            variants.append({
-                "key": key, "words": words, "sentence": variant_sentence(words, baseline, rows, game),
-                "line": variant_line(words, rows, game),
-                "metrics": [row | {"name": metric_name(metric, game), "share": is_share_metric(metric),
-                                   "width": None if _unchanged(row) else relative_width(row),
-                                   "unchanged": _unchanged(row)} for metric, row in rows.items()]})
+            metrics = [row | {"name": metric_name(metric, game), "share": is_share_metric(metric),
+                              "width": None if _unchanged(row) else relative_width(row), "unchanged": _unchanged(row)}
+                       for metric, row in rows.items()]
+            widths += [m["width"] for m in metrics if m["width"] is not None]
+            variants.append({"key": key, "words": words, "sentence": variant_sentence(words, baseline, rows, game),
+                             "line": variant_line(words, rows, game), "metrics": metrics})
         return {"plays": self.plays, "table": table_words(game, lineup), "baseline": baseline,
                 "runs": [self._run(game, key, one_policy) for key in self.seats],
-                "variants": variants, "widest": self.widest(one_policy)}
+                "variants": variants, "widest": max(widths) if widths else None}
 
 
 def _seat_rows(sums: SeatSums, label: str) -> pl.DataFrame:

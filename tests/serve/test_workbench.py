@@ -172,7 +172,8 @@ def test_a_designer_changes_a_rule_watches_the_interval_narrow_and_stops(served,
         browser.find_element("id", "stop").click()
         status = browser.find_element("id", "status")
         WebDriverWait(browser, 60).until(lambda b: status.text.startswith("Stopped"))
-        assert "Nothing is lost" in status.text and browser.find_element("id", "resume").is_enabled()
+        assert "Every finished chunk is in the lake" in status.text
+        assert browser.find_element("id", "resume").is_enabled()
         commands = browser.find_elements("css selector", "#chunks code")
         assert commands and all(c.get_attribute("textContent").startswith("simlib sweep mauer --vary penalty_tower=12")
                                 for c in commands)

@@ -91,12 +91,11 @@ async function showCost() {
     return;
   }
   const rate = data.plays_per_second;
-  const perRun = Math.min(data.first_plays, Math.max(100, Math.floor(rate * data.processes * data.chunk_seconds / 2)));
-  const seconds = (2 * perRun) / (rate * data.processes);
   const said = rate >= 100 ? plays(Math.round(rate)) : rate.toFixed(rate >= 10 ? 0 : 1);
+  const first = data.first_seconds < 1 ? "under a second" : `about ${formatDuration(data.first_seconds)}`;
   byId("cost").textContent = `Cost, measured on this machine: ${said} plays a second per process ` +
-    `(${data.processes} process${data.processes > 1 ? "es" : ""}); a first chunk of ${plays(perRun)} plays for the ` +
-    `baseline and one variant takes about ${seconds < 1 ? "under a second" : seconds.toFixed(0) + " s"}, ` +
+    `(${data.processes} process${data.processes > 1 ? "es" : ""}); a first chunk of ${plays(data.first_plays)} ` +
+    `plays for the baseline and one variant takes ${first} (each more variant adds as much), ` +
     `${plays(100000)} plays a run about ${formatDuration(2 * 100000 / (rate * data.processes))}.`;
 }
 
@@ -197,21 +196,22 @@ function statusWords(job) {
   switch (job.state) {
     case "queued": return `Queued: ${job.ahead} job(s) run first (one writer to the lake at a time).`;
     case "running": return `Running chunk ${job.chunks.length + 1}: ${played}${first}.`;
-    case "stopping": return `Stopping after the chunk that is running: ${played}.`;
-    case "stopped": return `Stopped (${job.reason}): ${played}. Nothing is lost; Resume goes on with the next seed.`;
+    case "stopping": return `Stopping once the chunk that is running ends: ${played}.`;
+    case "stopped": return `Stopped (${job.reason}): ${played}. Every finished chunk is in the lake; Resume goes on ` +
+      "with the next seed.";
     case "done": return `Done: ${job.reason}; ${played}${first}.`;
     default: return `Failed: ${job.reason}`;
   }
 }
 
-let shownChunks = -1; // the results are redrawn only when a chunk came in
+let shownChunks = -1; // the results are redrawn only when a chunk came in (its verdicts come with it)
 
 function show(job) {
   byId("status").textContent = statusWords(job);
   byId("stop").disabled = !active(job);
   byId("resume").disabled = !["stopped", "failed"].includes(job.state);
-  if (!job.verdicts || job.chunks.length === shownChunks) return;
-  shownChunks = job.chunks.length;
+  if (!job.verdicts || job.history.length === shownChunks) return;
+  shownChunks = job.history.length;
   byId("results").hidden = false;
   const v = job.verdicts;
   byId("plays-said").textContent = `after ${plays(v.plays)} paired plays per run (${v.table})`;
@@ -277,8 +277,9 @@ function narrowingCharts(history, width) {
   const charts = [...panels.entries()].slice(0, 6).map(([title, panel]) => chart(title, panel));
   if (history.length) {
     const last = history[history.length - 1];
-    const said = last.widest === null ? "no figure differs between the runs in any paired play"
-      : `widest interval now ${last.widest.toFixed(2)}, the stop at ${width}`;
+    const said = last.widest !== null ? `the widest interval now ${last.widest.toFixed(2)}, the stop below ${width}`
+      : last.intervals.length ? "the widest interval cannot be put on the width's scale (a baseline of 0)"
+      : "no figure differs between the runs in any paired play yet";
     charts.push(el("p", `Each panel: a variant's paired difference from the baseline after each chunk, with its 95% ` +
                         `interval (bar), against paired plays (log scale); ${said}.`, "hint"));
   }
