@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..core.limits import DEFAULT_PORT
 from .estimators import newcombe
 from .figure_kinds import Points
 from .page import Page
@@ -125,18 +124,13 @@ def ladder_answer(ladder: pl.DataFrame) -> str:
 
 
 def examples(row: dict, game: str) -> str:
-    """Where to find one play of each kind: each linked to the workbench's view of it (`make serve`), and the
-    `simlib replay` command that tells it in the shell (the run ids stay in the table's column)."""
+    """Where to find one play of each kind: the workbench lists them to open, and `simlib replay` tells one in the
+    shell (the run ids stay in the table's column: the report is read without a server, and shows no hash)."""
     if row.get("comeback_play") is None and row.get("runaway_play") is None:
         return ""
-    base = f"http://127.0.0.1:{DEFAULT_PORT}/play?game={game}&run={row['example_run_id']}&play="
-    links = [f"[{words}]({base}{row[column]})" for column, words in (
-        ("comeback_play", "a play won from last place at half-time"), ("runaway_play", "one whose winner led "
-                                                                                        "throughout"))
-        if row.get(column) is not None]
-    return sentence(f"open {' and '.join(links)} at {row['setup_label']} in the workbench (`make serve` running), "
-                    f"or read one with `simlib replay {game} --run RUN --play PLAY` (the table of set-ups below names "
-                    "them per set-up)")
+    return sentence("the table of set-ups below names, per set-up, one play won from last place at half-time and one "
+                    "whose winner led throughout: open them in the workbench (`make serve`, under 'Plays the report "
+                    f"names') or read one with `simlib replay {game} --run RUN --play PLAY`")
 
 
 def _tenths_rows(tenths: pl.DataFrame) -> pl.DataFrame:

@@ -154,14 +154,10 @@ def image(figure: Figure, width: int | None = None) -> str:
             f"alt='{html.escape(figure.title, quote=True)}'>")
 
 
-LINK = re.compile(r"\[([^\]]+)\]\((http://127\.0\.0\.1:\d+/[^)\s]*)\)")  # [words](a workbench page)
-
-
 def code_spans(text: str) -> str:
     """Text written for the terminal (`name` marks a policy, parameter or command) as HTML: the marked parts in
-    code, and a link to a page of the workbench on this machine ([words](http://127.0.0.1:PORT/...)) as a link."""
-    escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
-    return LINK.sub(r"<a href='\2'>\1</a>", escaped)
+    code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def figure_html(figure: Figure) -> str:

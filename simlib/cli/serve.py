@@ -21,6 +21,8 @@ def add_commands(sub) -> None:
                                                         "(default reports)")
     flags.add_lake(p)
     flags.add_workers(p)
+    p.add_argument("--marts", default="data/marts", help="the marts the report was written from: the plays it names "
+                                                          "as examples are listed to open (default data/marts)")
     p.set_defaults(func=_cmd_serve)
 
 
@@ -51,6 +53,6 @@ def _cmd_serve(args) -> int:
     # Only requests addressed to this machine by the name it was started with (DNS rebinding cannot reach it); on
     # every address (0.0.0.0), any name.
     hosts = ["*"] if args.host in ("0.0.0.0", "::") else sorted({args.host, "127.0.0.1", "localhost"})
-    uvicorn.run(create_app(reports, args.lake, args.workers, hosts), host=args.host, port=args.port,
+    uvicorn.run(create_app(reports, args.lake, args.workers, hosts, Path(args.marts)), host=args.host, port=args.port,
                 log_level="warning")
     return 0

@@ -143,7 +143,7 @@ class Game(ABC):
         of JSON values: `shapes`, each a `kind` (polygon, settlement, city, road, ship, ...) with `points` ([x, y]
         pairs, y downwards, in the board's own units), optional `fill`, `label`, `title`, `seat`, and `from` and
         `until`, the turns between which it stands (-1: the set-up; no `until`: to the end); `turns`, the play's
-        turns; `legend`, what the shapes are in words."""
+        turns; `legend`, what the shapes are in words; optionally `background`, a colour."""
         return None
 
 

@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 from ..core.errors import SimlibError
 from .catalogue import catalogue
 from .chunk import PlayRequest
+from .examples import report_examples
 from .jobs import Workbench
 from .spec import FieldErrors, JobSpec
 
@@ -33,12 +34,15 @@ def sent_as_json(request) -> bool:
 
 
 def create_app(reports: Path | None = None, lake: str = "data/lake", workers: int | None = None,
-               hosts: list[str] | None = None) -> Starlette:
-    """The app; with `reports` (a folder `simlib report` wrote), its pages under /report/. Jobs write to `lake`.
+               hosts: list[str] | None = None, marts: Path | None = None) -> Starlette:
+    """The app; with `reports` (a folder `simlib report` wrote), its pages under /report/, and with `marts` (the
+    folder it was written from) the plays it names as examples. Jobs write to `lake`.
     `hosts`: the host names requests may be addressed to (a page of another site that renames itself to this
     machine's address is refused); None: any."""
     report = reports is not None and (reports / "index.html").is_file()
-    cached = {"games": catalogue(), "report": report, "lake": lake}  # the registry does not change while it runs
+    # the registry does not change while the server runs; the report's examples are read once, as the report is
+    cached = {"games": catalogue(), "report": report, "lake": lake,
+              "examples": report_examples(marts) if marts is not None else []}
     cached_names = {g["name"] for g in cached["games"]}
 
     async def page(request):

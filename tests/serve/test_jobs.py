@@ -241,3 +241,20 @@ def test_at_a_mixed_table_the_page_and_the_report_share_one_holm_family(client):
         assert 0 < row["p_value"] < 1, row  # a p that Holm's family size changes
         for column in ("difference", "difference_lo", "difference_hi", "p_value", "p_holm", "equivalent"):
             assert shown[row["metric"]][column] == pytest.approx(row[column], rel=1e-9, abs=1e-12), column
+
+
+def test_the_reports_example_plays_are_listed_to_open(tmp_path):
+    """The report names, per set-up, a comeback and a runaway play (mart_setup_feel); the workbench lists them with
+    their runs, as the report shows no run id in its sentences and links nowhere."""
+    import polars as pl
+
+    pl.DataFrame({"game": ["mauer", "mauer"], "setup_label": ["4 random players", "3 heavy players"],
+                  "players": [4, 3], "example_run_id": ["0123456789abcdef", "fedcba9876543210"],
+                  "comeback_play": [5, None], "runaway_play": [8, None]}).write_parquet(
+        tmp_path / "mart_setup_feel.parquet")
+    with TestClient(create_app(marts=tmp_path)) as listed:
+        examples = listed.get("/api/catalogue").json()["examples"]
+    assert examples == [{"game": "mauer", "setup": "4 random players", "run_id": "0123456789abcdef", "plays": [
+        {"kind": "won from last place at half-time", "play": 5}, {"kind": "its winner led throughout", "play": 8}]}]
+    with TestClient(create_app(marts=tmp_path / "none")) as bare:
+        assert bare.get("/api/catalogue").json()["examples"] == []

@@ -153,5 +153,10 @@ class Burgenland(Game):
 
         return describe(config, play, self.replayed(config, play, play + 1))
 
+    def drawing(self, config: RunConfig, play: int) -> dict:
+        from .drawing import board_drawing
+
+        return board_drawing(self.board(config), self.replayed(config, play, play + 1), play)
+
 
 GAME = Burgenland()

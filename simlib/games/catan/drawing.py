@@ -86,6 +86,6 @@ def board_drawing(board: Board, result: dict[str, pa.Table], play: int) -> dict:
     """The play's board, as Game.drawing describes it."""
     events = [e for e in result["events"].to_pylist() if e["play_index"] == play]
     turns = result["games"].to_pylist()[0]["turns"]
-    return {"shapes": _hexes(board, events) + _pieces(board, events), "turns": turns,
+    return {"shapes": _hexes(board, events) + _pieces(board, events), "turns": turns, "background": "#bcdcf0",
             "legend": "hexes by terrain with their number tokens; seats' settlements (small), cities (large), "
                       "roads and ships (dashed)"}

@@ -154,5 +154,10 @@ class SevenSteps(Game):
         result = self.replayed(config, play, play + 1)
         return describe(config, play, result, self.board(config))
 
+    def drawing(self, config: RunConfig, play: int) -> dict:
+        from .drawing import board_drawing
+
+        return board_drawing(self.board(config), self.specials(config), self.replayed(config, play, play + 1), play)
+
 
 GAME = SevenSteps()

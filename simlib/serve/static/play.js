@@ -39,7 +39,7 @@ function standingChart(play) {
 }
 
 // The board (Game.drawing): every shape with the turns it stands between, drawn as it stood after the chosen turn.
-const SEAT_COLOURS = ["#d62728", "#1f77b4", "#f2f2f2", "#ff7f0e", "#2ca02c", "#8c564b"];
+const SEAT_COLOURS = COLOURS; // a seat has one colour on the page: on the board as in the standing
 
 function boardSvg(drawing) {
   const xs = drawing.shapes.flatMap((s) => s.points.map((p) => p[0]));
@@ -49,12 +49,32 @@ function boardSvg(drawing) {
   const X = (x) => (x - x0 + 0.5) * scale, Y = (y) => (y - y0 + 0.5) * scale;
   const node = svg("svg", { width: X(x1) + scale / 2, height: Y(y1) + scale / 2, class: "board", role: "img",
                             "aria-label": "the board" });
+  node.style.background = drawing.background || "#f6f6f6";
   drawing.shapes.forEach((s, i) => {
     const pts = s.points.map((p) => `${X(p[0]).toFixed(1)},${Y(p[1]).toFixed(1)}`).join(" ");
     const colour = s.seat === undefined || s.seat === null ? "#333" : SEAT_COLOURS[s.seat % SEAT_COLOURS.length];
+    const fill = s.fill || (s.seat === undefined || s.seat === null ? "#fff" : colour);
     let shape;
-    if (s.kind === "polygon") {
+    if (s.kind === "text") {
+      shape = svg("text", { x: X(s.points[0][0]), y: Y(s.points[0][1]) + 5, "text-anchor": s.anchor || "middle",
+                            class: "token", fill: s.fill || "#222" }, s.label);
+    } else if (s.kind === "circle") {
+      shape = svg("circle", { cx: X(s.points[0][0]), cy: Y(s.points[0][1]), r: s.r * scale, fill, stroke: "#222",
+                              "stroke-width": 1 });
+    } else if (s.kind === "square") {
+      const size = s.size * scale, [x, y] = [X(s.points[0][0]), Y(s.points[0][1])];
+      shape = svg("g", {});
+      shape.append(svg("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, fill, stroke: "#222",
+                                 "stroke-width": 1 }));
+      if (s.label) {
+        shape.append(svg("text", { x, y: y + 4, "text-anchor": "middle", class: "token",
+                                   fill: ["#1f77b4", "#d62728", "#8c564b", "#9467bd"].includes(fill) ? "#fff" : "#222" },
+                         s.label));
+      }
+    } else if (s.kind === "polygon") {
       shape = svg("polygon", { points: pts, fill: s.fill || "#eee", stroke: "#fff", "stroke-width": 1.5 });
+    } else if (s.kind === "line") {
+      shape = svg("polyline", { points: pts, stroke: "#9a9a9a", "stroke-width": 1.5, fill: "none" });
     } else if (s.kind === "road" || s.kind === "ship") {
       shape = svg("polyline", { points: pts, stroke: colour, "stroke-width": scale / 7, fill: "none",
                                 "stroke-dasharray": s.kind === "ship" ? `${scale / 6} ${scale / 10}` : "",
@@ -70,10 +90,10 @@ function boardSvg(drawing) {
     shape.classList.add("shape", s.kind);
     if (s.title) shape.append(svg("title", {}, s.title));
     node.append(shape);
-    if (s.label) {
+    if (s.label && s.kind === "polygon") {
       const cx = s.points.reduce((a, p) => a + X(p[0]), 0) / s.points.length;
       const cy = s.points.reduce((a, p) => a + Y(p[1]), 0) / s.points.length;
-      node.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "token" }, s.label));
+      node.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "token", fill: "#222" }, s.label));
     }
   });
   return node;

@@ -72,6 +72,7 @@ function showGame(game) {
   showLineupDoc(game);
   showPolicies(game);
   byId("parameters").querySelector("tbody").replaceChildren(...game.parameters.map(parameterRow));
+  showExamples(game);
   clearErrors();
 }
 
@@ -103,6 +104,20 @@ function formatDuration(seconds) {
   if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
   if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
   return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+function showExamples(game) {
+  const mine = catalogue.examples.filter((e) => e.game === game.name);
+  byId("examples-section").hidden = !mine.length;
+  byId("examples").replaceChildren(...mine.map((e) => {
+    const li = el("li", `${e.setup}: `);
+    e.plays.forEach((p, i) => {
+      const a = el("a", `play ${p.play}, ${p.kind}`);
+      a.href = `/play?game=${encodeURIComponent(e.game)}&run=${encodeURIComponent(e.run_id)}&play=${p.play}`;
+      li.append(...(i ? [document.createTextNode("; "), a] : [a]));
+    });
+    return li;
+  }));
 }
 
 function chosenGame() {
