@@ -12,11 +12,12 @@ KINDS = {"comeback_play": "won from last place at half-time", "runaway_play": "i
 
 
 def report_examples(marts: Path) -> list[dict]:
-    """Each set-up's example plays, by game and set-up, from the marts the report was written from ([] if none)."""
+    """The example plays of each table of one policy (the set-ups the report's feel figure draws), by game and
+    set-up, from the marts the report was written from ([] if none)."""
     path = marts / "mart_setup_feel.parquet"
     if not path.is_file():
         return []
-    feel = pl.read_parquet(path, columns=["game", "setup_label", "players", "example_run_id", *KINDS])
+    feel = pl.read_parquet(path).filter(pl.col("lineup_kind") == "one_policy")
     examples = []
     for row in feel.sort("game", "players", "setup_label").iter_rows(named=True):
         plays = [{"kind": words, "play": row[column]} for column, words in KINDS.items() if row[column] is not None]

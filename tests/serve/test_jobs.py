@@ -244,13 +244,15 @@ def test_at_a_mixed_table_the_page_and_the_report_share_one_holm_family(client):
 
 
 def test_the_reports_example_plays_are_listed_to_open(tmp_path):
-    """The report names, per set-up, a comeback and a runaway play (mart_setup_feel); the workbench lists them with
-    their runs, as the report shows no run id in its sentences and links nowhere."""
+    """The report names, per set-up, a comeback and a runaway play (mart_setup_feel); the workbench lists those of the
+    tables of one policy with their runs, as the report shows no run id in its sentences and links nowhere."""
     import polars as pl
 
-    pl.DataFrame({"game": ["mauer", "mauer"], "setup_label": ["4 random players", "3 heavy players"],
-                  "players": [4, 3], "example_run_id": ["0123456789abcdef", "fedcba9876543210"],
-                  "comeback_play": [5, None], "runaway_play": [8, None]}).write_parquet(
+    pl.DataFrame({"game": ["mauer", "mauer", "mauer"], "setup_label": ["4 random players", "3 heavy players",
+                                                                    "heavy in seat 0 against 3 random"],
+                  "players": [4, 3, 4], "lineup_kind": ["one_policy", "one_policy", "one_vs_field"],
+                  "example_run_id": ["0123456789abcdef", "fedcba9876543210", "00000000000000aa"],
+                  "comeback_play": [5, None, 1], "runaway_play": [8, None, 2]}).write_parquet(
         tmp_path / "mart_setup_feel.parquet")
     with TestClient(create_app(marts=tmp_path)) as listed:
         examples = listed.get("/api/catalogue").json()["examples"]

@@ -109,6 +109,8 @@ function formatDuration(seconds) {
 function showExamples(game) {
   const mine = catalogue.examples.filter((e) => e.game === game.name);
   byId("examples-section").hidden = !mine.length;
+  byId("examples-summary").textContent = `the example plays of ${mine.length} table${mine.length === 1 ? "" : "s"} ` +
+    "of one policy";
   byId("examples").replaceChildren(...mine.map((e) => {
     const li = el("li", `${e.setup}: `);
     e.plays.forEach((p, i) => {
