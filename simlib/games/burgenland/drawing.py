@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ...core.drawing import SETUP_TURN
 from .board import Board
 from .constants import PIECES
 
-SETUP = -1  # the turn before the first
 EDGE = 20.0  # the outer square's side in the drawing's units; a spot is 0.9
 SPOT = 0.9
 LETTERS = {"wall": "W", "house": "H", "palas": "P", "well": "w"}
@@ -31,7 +31,7 @@ def _position(p: int) -> tuple[float, float]:
 
 def _stones(stones: list[str], events: list[dict]) -> list[dict]:
     """Each position's stone, one shape per colour it held: swaps exchange two positions' stones."""
-    colour, since, shapes = list(stones), [SETUP] * len(stones), []
+    colour, since, shapes = list(stones), [SETUP_TURN] * len(stones), []
     for e in events:
         if e["action"] == "swap" and e["swapped"]:
             a, b = e["swapped"]
@@ -73,7 +73,7 @@ def _castles(board: Board, players: int, events: list[dict]) -> list[dict]:
         for c, spots in enumerate(preplaced):
             for s, piece in enumerate(spots[:-1]):
                 if piece >= 0:
-                    shapes.append(_piece(_spot_point(board, c, s), PIECES[piece], None, SETUP, "pre-placed"))
+                    shapes.append(_piece(_spot_point(board, c, s), PIECES[piece], None, SETUP_TURN, "pre-placed"))
     central = 0
     for e in events:
         if e["action"] != "build":

@@ -2,38 +2,24 @@
 every settlement, city, road and ship with the turn it was placed (and a moved ship's turn it left), so that the
 workbench can show the board as it stood after any turn.
 
-Geometry from the map's axial coordinates (board.py): pointy-top hexes of radius 1, a hex's centre at
-(sqrt 3 (q + r/2), 3/2 r); corner i lies between directions i and i + 1, at 30 + 60 i degrees (y up).
+Geometry from the map's axial coordinates (board.py), as core/drawing.py lays hexes out.
 """
 
 from __future__ import annotations
 
-import math
-
 import pyarrow as pa
 
+from ...core.drawing import SETUP_TURN, hex_centre, hex_corner, hex_corners
 from .board import SEA, TERRAINS, Board
 
 TERRAIN_COLOURS = {"forest": "#3f7f3f", "hills": "#c0643c", "pasture": "#9acd5a", "fields": "#e8c84a",
                    "mountains": "#8c8c8c", "desert": "#e6d3a3", "sea": "#bcdcf0"}
-SETUP = -1  # the turn of the set-up's pieces
-
-
-def _centre(q: int, r: int) -> tuple[float, float]:
-    return math.sqrt(3) * (q + r / 2), 1.5 * r  # y grows downwards on a page, as r does (NE is r - 1)
-
-
-def _corner(centre: tuple[float, float], i: int) -> tuple[float, float]:
-    angle = math.radians(30 + 60 * i)
-    return centre[0] + math.cos(angle), centre[1] - math.sin(angle)
-
-
 def _node_points(board: Board) -> dict[int, tuple[float, float]]:
     points = {}
     for h, (q, r) in enumerate(board.hex_coords):
-        centre = _centre(int(q), int(r))
+        centre = hex_centre(int(q), int(r))
         for i, node in enumerate(board.hex_nodes[h]):
-            points.setdefault(int(node), _corner(centre, i))
+            points.setdefault(int(node), hex_corner(centre, i))
     return points
 
 
@@ -41,9 +27,9 @@ def _hexes(board: Board, events: list[dict]) -> list[dict]:
     drawn = {e["hex"]: (e["terrain"], e["token"]) for e in events if e["action"] == "hex"}
     shapes = []
     for h, (q, r) in enumerate(board.hex_coords):
-        centre = _centre(int(q), int(r))
+        centre = hex_centre(int(q), int(r))
         terrain, token = drawn.get(h, (TERRAINS[SEA] if board.hex_terrain[h] == SEA else "desert", None))
-        shapes.append({"kind": "polygon", "points": [_corner(centre, i) for i in range(6)],
+        shapes.append({"kind": "polygon", "points": hex_corners(centre),
                        "fill": TERRAIN_COLOURS[terrain], "label": "" if token is None else str(token),
                        "title": f"hex {h}: {terrain}" + ("" if token is None else f" {token}")})
     return shapes
@@ -59,7 +45,7 @@ def _pieces(board: Board, events: list[dict]) -> list[dict]:
         return [nodes[int(a)], nodes[int(b)]]
 
     for e in events:
-        turn = SETUP if e["turn"] is None else e["turn"]
+        turn = SETUP_TURN if e["turn"] is None else e["turn"]
         action = e["action"]
         if action in ("setup_settlement", "settlement", "city"):
             if action == "city":

@@ -3,17 +3,16 @@ every turn.
 
 The heights are the play's own events replayed through the kernel's named blocks (decisions.apply_aid for a
 build-aid tile's edit, rules.place_disc for a disc with its collapses), from the empty board; each disc's level must
-come out as the events table recorded it, or the drawing is refused. Geometry: pointy-top hexes of radius 1 at the
-fields' axial coordinates (board.py), as Catan's drawing places them.
+come out as the events table recorded it, or the drawing is refused. Geometry: the fields' axial coordinates
+(board.py), laid out as core/drawing.py lays hexes out.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyarrow as pa
 
+from ...core.drawing import SETUP_TURN, hex_centre, hex_corners
 from ...core.errors import SimlibError
 from .board import Board
 from .constants import COLOURS, N_COLOURS
@@ -23,18 +22,6 @@ from .specials import Specials
 
 FIELD_COLOURS = {"blue": "#2f6fd0", "yellow": "#f2d13c", "black": "#2b2b2b", "red": "#d33c32", "white": "#f4f4f4",
                  "orange": "#f08a24", "purple": "#7d4bb0"}
-SETUP = -1  # the turn before the first: the empty board
-
-
-def _centre(q: int, r: int) -> tuple[float, float]:
-    return math.sqrt(3) * (q + r / 2), 1.5 * r  # y downwards, as r grows
-
-
-def _corners(centre: tuple[float, float]) -> list[tuple[float, float]]:
-    return [(centre[0] + math.cos(math.radians(30 + 60 * i)), centre[1] - math.sin(math.radians(30 + 60 * i)))
-            for i in range(6)]
-
-
 def _heights(board: Board, specials: Specials, turns: list[dict], discs: dict[int, list[dict]]) -> list[np.ndarray]:
     """The towers' heights after each turn, replayed from the empty board."""
     height, bag = np.zeros(len(board.colour), np.int64), np.zeros(N_COLOURS, np.int64)
@@ -64,10 +51,10 @@ def board_drawing(board: Board, specials: Specials, result: dict[str, pa.Table],
     after = _heights(board, specials, turns, discs)
     shapes = []
     for f, (q, r) in enumerate(board.coords):
-        centre, colour = _centre(int(q), int(r)), COLOURS[board.colour[f]]
-        shapes.append({"kind": "polygon", "points": _corners(centre), "fill": FIELD_COLOURS[colour],
+        centre, colour = hex_centre(int(q), int(r)), COLOURS[board.colour[f]]
+        shapes.append({"kind": "polygon", "points": hex_corners(centre), "fill": FIELD_COLOURS[colour],
                        "title": f"field {f}: {colour}"})
-        shown, since = 0, SETUP
+        shown, since = 0, SETUP_TURN
         for t, heights in zip((t["turn"] for t in turns), after):
             if heights[f] != shown:
                 if shown:
