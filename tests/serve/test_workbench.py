@@ -181,8 +181,9 @@ def test_a_designer_changes_a_rule_watches_the_interval_narrow_and_stops(served,
         # Open a play of the first chunk's variant: the replay's account and the standing drawn seat by seat.
         browser.find_element("css selector", "#chunks summary").click()
         browser.find_elements("css selector", "#chunks .plays a")[1].click()
-        # the page that was open is ready too: wait for the play's own text
-        WebDriverWait(browser, 60).until(lambda b: "/play?" in b.current_url and b.find_element("id", "told").text)
+        # the page that was open is ready too: wait for the play's own text. The first replay after an edit to the
+        # core compiles the kernel with events (simlib compile does not): minutes on a busy machine.
+        WebDriverWait(browser, 600).until(lambda b: "/play?" in b.current_url and b.find_element("id", "told").text)
         assert browser.find_element("id", "told").text.startswith("Die Mauer, play 0 (match 0, round 0), 4 players")
         assert "matches the lake" in browser.find_element("id", "status").text
         assert len(browser.find_elements("css selector", "svg.standing polyline")) == 4
