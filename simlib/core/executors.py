@@ -39,7 +39,9 @@ class Executor(Protocol):
 def worker_start(parent: int, ignore_ctrl_c: bool = False) -> None:
     """A worker process's first step: it ends when its parent `parent` does, however the parent ends (kill -9
     included), instead of simulating on, unseen, for minutes. Linux's parent-death signal, set from the
-    worker itself; a parent already gone before it was set is caught by the check that follows."""
+    worker itself; a parent already gone before it was set is caught by the check that follows. The signal comes
+    when the parent's *thread* that started the worker ends: start workers from a thread that outlives them
+    (a pool in a `with` block, or serve/jobs.py's submitting thread)."""
     if ignore_ctrl_c:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:

@@ -19,7 +19,7 @@ import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -77,6 +77,10 @@ class Workbench:
         self._wake = threading.Condition()
         self._pool: ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        # Every call goes to the worker from this one thread, which lives as long as the server: the thread that
+        # submits first spawns the worker, and the worker's parent-death signal (worker_start) comes when that
+        # thread ends. A request's thread ends after a few idle seconds, and the worker would die with it.
+        self._submitter = ThreadPoolExecutor(1, thread_name_prefix="workbench-submit")
         self._speeds: dict[tuple, float] = {}
         self._closed = False
         self._thread = threading.Thread(target=self._serve, name="workbench-jobs", daemon=True)
@@ -152,6 +156,7 @@ class Workbench:
         with self._pool_lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=False, cancel_futures=True)
+        self._submitter.shutdown(wait=False)
 
     # The worker -----------------------------------------------------------------------------------------------
 
@@ -164,7 +169,7 @@ class Workbench:
                                                  initializer=worker_start, initargs=(os.getpid(),))
             pool = self._pool
         try:
-            return pool.submit(function, *args).result()
+            return self._submitter.submit(pool.submit, function, *args).result().result()
         except BrokenProcessPool:
             with self._pool_lock:
                 if self._pool is pool:

@@ -260,3 +260,23 @@ def test_the_reports_example_plays_are_listed_to_open(tmp_path):
         {"kind": "won from last place at half-time", "play": 5}, {"kind": "its winner led throughout", "play": 8}]}]
     with TestClient(create_app(marts=tmp_path / "none")) as bare:
         assert bare.get("/api/catalogue").json()["examples"] == []
+
+
+def test_the_worker_outlives_the_request_thread_that_started_it(tmp_path):
+    """A request's thread ends after a few idle seconds; the worker it first asked must live on (the CI failure of
+    stop 49: the worker died with that thread, and the play asked for next found no worker)."""
+    import threading
+
+    from simlib.serve.jobs import Workbench
+
+    bench = Workbench(str(tmp_path / "lake"), workers=1)
+    try:
+        asked = threading.Thread(target=bench.speed, args=("mauer", 3, "random"))
+        asked.start()
+        asked.join()
+        worker = set(bench._pool._processes)
+        time.sleep(0.5)  # the parent-death signal, were it bound to the ended thread, is delivered at once
+        assert bench.speed("mauer", 4, "random")["plays_per_second"] > 0  # another key: measured in the worker
+        assert set(bench._pool._processes) == worker
+    finally:
+        bench.close()

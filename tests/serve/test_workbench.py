@@ -183,7 +183,9 @@ def test_a_designer_changes_a_rule_watches_the_interval_narrow_and_stops(served,
         browser.find_elements("css selector", "#chunks .plays a")[1].click()
         # the page that was open is ready too: wait for the play's own text. The first replay after an edit to the
         # core compiles the kernel with events (simlib compile does not): minutes on a busy machine.
-        WebDriverWait(browser, 600).until(lambda b: "/play?" in b.current_url and b.find_element("id", "told").text)
+        WebDriverWait(browser, 600).until(lambda b: "/play?" in b.current_url
+                                          and b.find_element("tag name", "body").get_attribute("data-ready"))
+        assert browser.find_element("id", "told").text, browser.find_element("id", "status").text  # or what failed
         assert browser.find_element("id", "told").text.startswith("Die Mauer, play 0 (match 0, round 0), 4 players")
         assert "matches the lake" in browser.find_element("id", "status").text
         assert len(browser.find_elements("css selector", "svg.standing polyline")) == 4

@@ -151,4 +151,7 @@ async function start() {
   document.body.dataset.ready = "true";
 }
 
-start();
+start().catch((error) => {  // the server gone, or an answer that is not JSON: say so rather than wait blank
+  byId("status").textContent = `The play could not be loaded: ${error.message}`;
+  document.body.dataset.ready = "true";
+});
