@@ -61,6 +61,8 @@ class RunSums:
     is_baseline: bool
     seats: SeatSums
     pairs: dict[str, PairSums]
+    # At a mixed table, each policy's win share as the report counts it, by policy spec: [plays, sum, sum of squares]
+    policies: dict[str, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -97,10 +99,27 @@ def run_chunk(request: ChunkRequest, workers: int | None = None) -> ChunkResult:
     values = play_values_of_runs(lake, sweep.game, run_ids)
     headline = next((v.headline_name for v in values.values() if v.headline_name), "")
     base = values[run_ids[0]]  # Sweep.runs puts the baseline first
+    mixed = len(set(request.lineup.split(","))) > 1
+    policies = policy_share_sums(lake, sweep.game, run_ids) if mixed else {}
     runs = [RunSums(row["variant_values"], run_id, row["is_baseline"], seat_sums(values[run_id].shares),
-                    _pairs(values[run_id], base, headline))
+                    _pairs(values[run_id], base, headline), policies.get(run_id, {}))
             for (_, row), run_id in zip(rows, run_ids)]
     return ChunkResult(request, runs, headline, time.perf_counter() - began)
+
+
+def policy_share_sums(lake: Lake, game, run_ids: list[str]) -> dict[str, dict[str, np.ndarray]]:
+    """Each run's policies' win shares as mart_policy_strength sums them (int_policy_play_sums): the play is the
+    unit, and a policy at several seats is their mean share in the play; a policy's seats need not be the seats the
+    line-up gives it (Die Mauer's seat 0 is each Spielrunde's first Bauherr)."""
+    from ..analysis.pipeline import models_for_runs
+
+    with models_for_runs(lake, [(game.name, r) for r in run_ids], {"int_policy_play_sums"}) as con:
+        rows = con.execute("select run_id, policy_spec, sum(n_plays), sum(share_sum), sum(share_sq_sum) "
+                           "from int_policy_play_sums group by all").fetchall()
+    sums: dict[str, dict[str, np.ndarray]] = {}
+    for run_id, spec, n, s, ss in rows:
+        sums.setdefault(run_id, {})[spec] = np.array([n, s, ss], float)
+    return sums
 
 
 RUN_ID = re.compile(r"[0-9a-f]{16}")  # RunConfig.run_id's form: nothing else reaches the lake's paths

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 
 from ..analysis.effects import effect_row, is_share_metric, with_holm
 from ..analysis.estimators import SeatSums, effective_n, mean_interval, seat_summary, share_interval, share_p_value
 from ..analysis.sections import start_player_verdict
 from ..analysis.whatif import metric_name, variant_line, variant_sentence, variant_words
-from ..core.setups import table_words
+from ..core.config import parse_policy
+from ..core.setups import spec_words, table_words
 from .chunk import ChunkResult
 
 
@@ -49,6 +51,7 @@ class Tally:
 
     def __init__(self):
         self.seats: dict[str, SeatSums] = {}
+        self.policies: dict[str, dict[str, np.ndarray]] = {}  # at a mixed table: chunk.RunSums.policies, added up
         self.pairs: dict[str, dict] = {}
         self.baseline = ""
         self.headline = ""
@@ -59,6 +62,9 @@ class Tally:
             if run.is_baseline:
                 self.baseline = run.key
             self.seats[run.key] = _add_seats(self.seats.get(run.key), run.seats)
+            shares = self.policies.setdefault(run.key, {})
+            for spec, sums in run.policies.items():
+                shares[spec] = shares[spec] + sums if spec in shares else sums
             mine = self.pairs.setdefault(run.key, {})
             for metric, sums in run.pairs.items():
                 mine[metric] = mine[metric] + sums if metric in mine else sums
@@ -86,7 +92,7 @@ class Tally:
                 effects.setdefault(key, {})[row["metric"]] = row
         return effects
 
-    def _run(self, game, key: str, one_policy: bool) -> dict:
+    def _run(self, game, key: str, lineup: list[str]) -> dict:
         sums = self.seats[key]
         length = self.pairs[key]["length"]
         entry = {"key": key, "words": variant_words(game, key), "is_baseline": key == self.baseline,
@@ -95,13 +101,26 @@ class Tally:
         if headline is not None:
             entry["headline"] = _interval(*mean_interval(headline.n, headline.v, headline.vv),
                                           headline.v / headline.n)
-        if one_policy:  # at a mixed table the seats' shares measure the policies, not the seats
+        if len(set(lineup)) > 1:  # at a mixed table the seats' shares measure the policies, not the seats
+            entry["policies"] = self._policy_shares(game, key, lineup)
+        else:
             row = seat_summary(sums)
             entry["seat0"] = _interval(row["seat0_win_share_lo"], row["seat0_win_share_hi"], row["seat0_win_share"])
             entry["balance"] = _interval(row["balance_lo"] or math.nan, row["balance_hi"] or math.nan,
                                          row["balance"])
             entry["start_player"] = start_player_verdict(_seat_rows(sums, entry["words"]), "tables")
         return entry
+
+    def _policy_shares(self, game, key: str, lineup: list[str]) -> list[dict]:
+        """Each policy's win share with its 95% interval, as mart_policy_strength says it (chunk.policy_share_sums),
+        in the line-up's order; its seats at the table (as the line-up gives them) and the fair share."""
+        specs = [str(parse_policy(spec, game)) for spec in lineup]
+        shares = []
+        for spec in dict.fromkeys(specs):
+            n, s, ss = self.policies[key][spec]
+            shares.append({"policy": spec_words(game, spec), "seats": [i for i, x in enumerate(specs) if x == spec],
+                           "fair": 1 / len(specs), "share": _interval(*share_interval(n, s, ss), s / n)})
+        return shares
 
     def verdicts(self, game, lineup: list[str]) -> dict:
         """What the page shows after a chunk: each run's own figures and each variant's sentence against the
@@ -119,7 +138,7 @@ class Tally:
             variants.append({"key": key, "words": words, "sentence": variant_sentence(words, baseline, rows, game),
                              "line": variant_line(words, rows, game), "metrics": metrics})
         return {"plays": self.plays, "table": table_words(game, lineup), "baseline": baseline,
-                "runs": [self._run(game, key, one_policy) for key in self.seats],
+                "runs": [self._run(game, key, lineup) for key in self.seats],
                 "variants": variants, "widest": max(widths) if widths else None}
 
 

@@ -225,7 +225,8 @@ def test_the_report_pools_a_jobs_chunks_as_the_page_did(finished):
 def test_at_a_mixed_table_the_page_and_the_report_share_one_holm_family(client):
     """Greedy in seat 0 against two random players (a mixed table: seat 0's advantage measures the policies, so no
     verdict reads it), yet the report's Holm family counts it: the page adjusts over the same tests, so its p_holm
-    equals the mart's, here where the p-values lie strictly between 0 and 1."""
+    equals the mart's, here where the p-values lie strictly between 0 and 1. Each run shows each policy's win share
+    instead, as the report's policy strength says it."""
     job = client.post("/api/jobs", json={"game": "mauerbruch", "players": 3, "lineup": "greedy,random,random",
                                          "vary": {"opening": "piles"}, "budget": 6000, "width": 1e-9}).json()
     done = _wait(client, job["id"])
@@ -241,6 +242,18 @@ def test_at_a_mixed_table_the_page_and_the_report_share_one_holm_family(client):
         assert 0 < row["p_value"] < 1, row  # a p that Holm's family size changes
         for column in ("difference", "difference_lo", "difference_hi", "p_value", "p_holm", "equivalent"):
             assert shown[row["metric"]][column] == pytest.approx(row[column], rel=1e-9, abs=1e-12), column
+    # Each run's policies: greedy's win share over the job's chunks as mart_policy_strength pools the pairing.
+    with models_for_runs(lake, runs, {"mart_policy_strength"}) as con:
+        strength = con.sql("select options_label, focal, n_plays, win_share, win_share_lo, win_share_hi "
+                           "from mart_policy_strength").pl()
+    assert set(strength["focal"]) == {"greedy"} and set(strength["n_plays"]) == {done["verdicts"]["plays"]}
+    for run in done["verdicts"]["runs"]:
+        greedy, rand = run["policies"]
+        assert (greedy["policy"], rand["policy"]) == ("greedy", "random") and greedy["fair"] == pytest.approx(1 / 3)
+        [row] = strength.filter((strength["options_label"] == "") == run["is_baseline"]).iter_rows(named=True)
+        assert (greedy["share"]["value"], greedy["share"]["lo"], greedy["share"]["hi"]) == pytest.approx(
+            (row["win_share"], row["win_share_lo"], row["win_share_hi"]), rel=1e-9)
+        assert greedy["share"]["value"] + 2 * rand["share"]["value"] == pytest.approx(1, abs=0.01)  # nearly all won
 
 
 def test_the_reports_example_plays_are_listed_to_open(tmp_path):

@@ -190,3 +190,32 @@ def test_a_designer_changes_a_rule_watches_the_interval_narrow_and_stops(served,
         assert "matches the lake" in browser.find_element("id", "status").text
         assert len(browser.find_elements("css selector", "svg.standing polyline")) == 4
         browser.save_screenshot(str(tmp_path / "play.png"))
+
+
+def test_seat_by_seat_a_mixed_table_runs_and_shows_each_policys_share(served):
+    """Who plays, seat by seat: the seats' rungs make the line-up (--policies a,b,c), and each run's row shows each
+    policy's win share against its fair share, as the report's policy strength says it."""
+    with chromium(1200, 1400) as browser:
+        browser.get(served + "/")
+        WebDriverWait(browser, 20).until(lambda b: b.find_element("tag name", "body").get_attribute("data-ready"))
+        Select(browser.find_element("id", "game")).select_by_value("mauer")
+        Select(browser.find_element("id", "players")).select_by_value("3")
+        assert browser.find_element("id", "seats").get_attribute("hidden")
+        browser.find_element("id", "by-seat").click()
+        seats = [Select(browser.find_element("id", f"seat-{i}")) for i in range(3)]
+        assert [s.first_selected_option.get_attribute("value") for s in seats] == ["random"] * 3
+        seats[0].select_by_index(1)  # the ladder's second rung
+        heavy = seats[0].first_selected_option.get_attribute("value")
+        assert heavy.startswith("heavy") and "heavy" in browser.find_element("id", "lineup-doc").text
+        browser.find_element("css selector", 'input.try[data-name="penalty_tower"]').send_keys("12")
+        budget = browser.find_element("id", "budget")
+        budget.clear()
+        budget.send_keys("1000")
+        browser.find_element("id", "run").click()
+        status = browser.find_element("id", "status")
+        WebDriverWait(browser, 120).until(lambda b: status.text.startswith("Done"))
+        command = browser.find_element("css selector", "#chunks code").get_attribute("textContent")
+        assert f"--policies {heavy},random,random" in command
+        heads = [th.text for th in browser.find_elements("css selector", "#runs thead th")]
+        assert heads[1:3] == ["heavy's win share (fair: 33.3%)", "random's win share (fair: 33.3%)"], heads
+        assert "seat 0's win share" not in heads  # a mixed table's seats measure the policies

@@ -55,10 +55,37 @@ function parameterRow(p) {
   return tr;
 }
 
+// Who plays: one rung of the skill ladder at every seat, or seat by seat (a mixed table, as --policies a,b,c).
+function lineup() {
+  if (!byId("by-seat").checked) return byId("lineup").value;
+  return [...document.querySelectorAll("#seats select")].map((s) => s.value).join(",");
+}
+
+function showSeats(game) {
+  const box = byId("seats");
+  box.hidden = !byId("by-seat").checked;
+  const rungs = game.rungs.map((r) => r.spec);
+  const before = [...box.querySelectorAll("select")].map((s) => s.value);
+  const seats = [];
+  for (let seat = 0; seat < Number(byId("players").value); seat++) {
+    const select = el("select");
+    select.id = `seat-${seat}`;
+    select.append(...game.rungs.map((r, i) => new Option(`rung ${i + 1}: ${r.words}`, r.spec)));
+    select.value = rungs.includes(before[seat]) ? before[seat] : byId("lineup").value;
+    select.addEventListener("change", () => { showLineupDoc(game); showCost(); });
+    const label = el("label", `seat ${seat} `, "plain");
+    label.append(select);
+    seats.push(label);
+  }
+  box.replaceChildren(...seats);
+}
+
 function showLineupDoc(game) {
-  const spec = byId("lineup").value;
-  const policy = game.policies.find((p) => p.name === spec.split(":")[0]);
-  byId("lineup-doc").textContent = policy ? `${spec}: ${policy.description}` : "";
+  const words = [...new Set(lineup().split(","))].map((spec) => {
+    const policy = game.policies.find((p) => p.name === spec.split(":")[0]);
+    return policy ? `${spec}: ${policy.description}` : "";
+  });
+  byId("lineup-doc").textContent = words.filter(Boolean).join(" ");
 }
 
 function showGame(game) {
@@ -69,6 +96,8 @@ function showGame(game) {
   byId("players").value = String(Math.min(Math.max(4, game.players[0]), game.players[1]));
   byId("lineup").replaceChildren(...game.rungs.map((r, i) =>
     new Option(`rung ${i + 1} of the skill ladder: ${r.words}`, r.spec)));
+  byId("seats").replaceChildren();
+  showSeats(game);
   showLineupDoc(game);
   showPolicies(game);
   byId("parameters").querySelector("tbody").replaceChildren(...game.parameters.map(parameterRow));
@@ -82,7 +111,7 @@ let costAsked = 0;
 async function showCost() {
   const asked = ++costAsked;
   const query = new URLSearchParams({ game: byId("game").value, players: byId("players").value,
-                                      lineup: byId("lineup").value });
+                                      lineup: lineup() });
   byId("cost").textContent = "Measuring what this line-up costs on this machine…";
   const response = await fetch(`/api/speed?${query}`);
   const data = await response.json();
@@ -155,7 +184,7 @@ function form() {
   document.querySelectorAll("input.try").forEach((input) => {
     if (input.value.trim()) vary[input.dataset.name] = input.value.trim();
   });
-  return { game: byId("game").value, players: byId("players").value, lineup: byId("lineup").value, vary,
+  return { game: byId("game").value, players: byId("players").value, lineup: lineup(), vary,
            budget: byId("budget").value, width: byId("width").value, seed: byId("seed").value };
 }
 
@@ -259,16 +288,20 @@ function figure(cell, share) {
 }
 
 function showRuns(v) {
-  const columns = [["seat0", "seat 0's win share", true], ["balance", "balance", true],
-                   ["headline", "the game's headline", false], ["length", "game length", false]]
-    .filter(([key]) => v.runs.some((r) => r[key]));
+  // A column is [its heading, a run's cell, whether it is a share]; at a mixed table, one per policy.
+  const columns = [
+    ...(v.runs[0].policies || []).map((p, i) => [
+      `${p.policy}'s win share (fair: ${(100 * p.fair).toFixed(1)}%)`, (r) => r.policies[i].share, true]),
+    ...[["seat0", "seat 0's win share", true], ["balance", "balance", true],
+        ["headline", "the game's headline", false], ["length", "game length", false]]
+      .filter(([key]) => v.runs.some((r) => r[key])).map(([key, name, share]) => [name, (r) => r[key], share])];
   const head = el("tr");
-  head.append(el("th", "run"), ...columns.map(([, name]) => el("th", name)));
+  head.append(el("th", "run"), ...columns.map(([name]) => el("th", name)));
   byId("runs").querySelector("thead").replaceChildren(head);
   byId("runs").querySelector("tbody").replaceChildren(...v.runs.map((r) => {
     const tr = el("tr");
     tr.append(el("td", r.words + (r.is_baseline ? " (baseline)" : "")),
-              ...columns.map(([key, , share]) => el("td", figure(r[key], share))));
+              ...columns.map(([, cell, share]) => el("td", figure(cell(r), share))));
     return tr;
   }));
 }
@@ -345,8 +378,10 @@ async function start() {
   const select = byId("game");
   select.replaceChildren(...catalogue.games.map((g) => new Option(g.title, g.name)));
   select.addEventListener("change", () => { showGame(chosenGame()); showCost(); });
-  byId("lineup").addEventListener("change", () => { showLineupDoc(chosenGame()); showCost(); });
-  byId("players").addEventListener("change", showCost);
+  const whoPlays = () => { showSeats(chosenGame()); showLineupDoc(chosenGame()); showCost(); };
+  byId("lineup").addEventListener("change", () => { byId("seats").replaceChildren(); whoPlays(); });
+  byId("by-seat").addEventListener("change", whoPlays);
+  byId("players").addEventListener("change", whoPlays);
   byId("run").addEventListener("click", run);
   byId("stop").addEventListener("click", () => act("stop"));
   byId("resume").addEventListener("click", () => act("resume"));
