@@ -131,6 +131,9 @@ def start_player_verdict(seats: pl.DataFrame, tables: str = "one-policy tables")
             near = tested.filter(pl.col("seat") == 0)["within_margin"].all()
             start = (f"within {MARGIN_SHARE * 100:.0f} percentage point of the fair share" if near
                      else "not shown to differ from the fair share (too few plays to tell)")
+        elif n_tables == 1 and top["seat"] != 0:  # its own share, lest another seat's read as the start player's
+            own = seat0.row(0, named=True)
+            start += f" ({ci(own, 'win_share')} against a fair {pct(own['fair_share'])})"
         return sentence(f"of {where}, the start player is {start}", f"the largest effect: {_seat_effect(top)}")
     if tested["within_margin"].all():
         return sentence(f"no seat's share differs from the fair share by more than {MARGIN_SHARE * 100:.0f} "

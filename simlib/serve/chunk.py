@@ -142,6 +142,7 @@ def tell_play(request: PlayRequest) -> dict:
     from ..core.errors import SimlibError
     from ..core.lake import find_run
     from ..core.replay import compare_with_lake
+    from ..core.setups import changed_options, options_label
 
     if not RUN_ID.fullmatch(request.run_id):
         raise SimlibError(f"{request.run_id!r} is not a run id (16 hexadecimal digits)")
@@ -158,6 +159,7 @@ def tell_play(request: PlayRequest) -> dict:
         standings = [[r["turn"], r["seat"], r["standing"]] for r in rows if r["play_index"] == request.play]
     return {"game": game.name, "title": game.title, "run_id": request.run_id, "play": request.play,
             "plays": config.plays, "players": config.players, "text": game.describe_play(config, request.play),
+            "rules": options_label(game, changed_options(game, config.options, one_policy=False)),
             "standings": standings, "drawing": game.drawing(config, request.play),
             "unit": game.standing.unit if game.standing else "",
             "step": game.standing.plural if game.standing else "",

@@ -181,7 +181,8 @@ def why_done(spec: JobSpec, played: int, widest: float | None, measured: bool) -
     if not measured:
         return ""
     if widest is not None and widest < spec.width:
-        return f"every interval is narrower than {spec.width:g} (percentage points, or percent of the baseline)"
+        return (f"every variant's paired difference from the baseline has a 95% interval narrower than {spec.width:g} "
+                f"(percentage points for a share, percent of the baseline for any other figure)")
     if widest is None and played >= UNCHANGED_PLAYS:
         return (f"in {played:,} paired plays no figure the workbench reads ever differed between a variant and the "
                 f"baseline")

@@ -28,7 +28,8 @@ def test_the_fairness_verdict_names_the_seat_with_the_largest_effect():
     rows = [_seat("heavy", 0, 0.27, 0.26, 0.28, 0.001), _seat("heavy", 1, 0.21, 0.20, 0.22, 1e-9),
             _seat("heavy", 2, 0.38, 0.366, 0.393, 1e-30), _seat("heavy", 3, 0.14, 0.13, 0.15, 1e-20)]
     said = sections.start_player_verdict(pl.DataFrame(rows))
-    assert said.startswith("Of the only one-policy table, the start player is favoured")
+    assert said.startswith("Of the only one-policy table, the start player is favoured (27.0% (26.0% to 28.0%) "
+                           "against a fair 25.0%)")  # its own share first: the largest effect is another seat's
     assert "the largest effect: seat 2 at 4 heavy players: a win share of 38.0% (36.6% to 39.3%)" in said
 
 

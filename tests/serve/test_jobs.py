@@ -176,6 +176,9 @@ def test_a_play_of_any_chunk_opens_as_the_replay_tells_it(client, finished):
     assert told["text"].startswith("Die Mauer, play 7 (match 1, round 2), 3 players")
     assert told["mismatch"] == "" and told["plays"] == 2000 and told["unit"] == "penalty points"
     assert told["drawing"] is None  # Die Mauer has no board: its wall is in the account
+    assert told["rules"] == "tower 12 penalty points"  # the variant's rules, in the report's words
+    baseline = finished["chunks"][1]["run_ids"][0]
+    assert client.get(f"/api/play?game=mauer&run={baseline}&play=7").json()["rules"] == ""
     seats = {seat for _, seat, _ in told["standings"]}
     turns = sorted({turn for turn, _, _ in told["standings"]})
     assert seats == {0, 1, 2} and turns == list(range(len(turns))) and len(turns) > 1

@@ -200,8 +200,10 @@ def test_seat_by_seat_a_mixed_table_runs_and_shows_each_policys_share(served):
         WebDriverWait(browser, 20).until(lambda b: b.find_element("tag name", "body").get_attribute("data-ready"))
         Select(browser.find_element("id", "game")).select_by_value("mauer")
         Select(browser.find_element("id", "players")).select_by_value("3")
-        assert browser.find_element("id", "seats").get_attribute("hidden")
+        assert not browser.find_element("id", "seats").is_displayed()
         browser.find_element("id", "by-seat").click()
+        assert browser.find_element("id", "seats").is_displayed()
+        assert not browser.find_element("id", "lineup").is_enabled()  # the seats' choices rule
         seats = [Select(browser.find_element("id", f"seat-{i}")) for i in range(3)]
         assert [s.first_selected_option.get_attribute("value") for s in seats] == ["random"] * 3
         seats[0].select_by_index(1)  # the ladder's second rung
@@ -217,5 +219,5 @@ def test_seat_by_seat_a_mixed_table_runs_and_shows_each_policys_share(served):
         command = browser.find_element("css selector", "#chunks code").get_attribute("textContent")
         assert f"--policies {heavy},random,random" in command
         heads = [th.text for th in browser.find_elements("css selector", "#runs thead th")]
-        assert heads[1:3] == ["heavy's win share (fair: 33.3%)", "random's win share (fair: 33.3%)"], heads
+        assert heads[1:3] == [f"{policy}'s win share per seat (fair: 33.3%)" for policy in ("heavy", "random")], heads
         assert "seat 0's win share" not in heads  # a mixed table's seats measure the policies

@@ -26,6 +26,7 @@ function standingChart(play) {
   for (const y of [y0, y1]) node.append(svg("text", { x: L - 6, y: Y(y) + 4, class: "tick", "text-anchor": "end" }, String(y)));
   node.append(svg("text", { x: L, y: H - 8, class: "tick" }, "0"));
   node.append(svg("text", { x: W - R, y: H - 8, class: "tick", "text-anchor": "end" }, `${turns} (${play.step})`));
+  const ends = [];
   for (let seat = 0; seat < play.players; seat++) {
     const rows = play.standings.filter((r) => r[1] === seat).sort((a, b) => a[0] - b[0]);
     if (!rows.length) continue;
@@ -33,8 +34,14 @@ function standingChart(play) {
     const points = rows.map((r) => `${X(r[0]).toFixed(1)},${Y(r[2]).toFixed(1)}`).join(" ");
     node.append(svg("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2, class: `seat seat-${seat}` }));
     const last = rows[rows.length - 1];
-    node.append(svg("text", { x: W - R + 6, y: Y(last[2]) + 4, class: "tick", fill: colour }, `seat ${seat}: ${last[2]}`));
+    ends.push({ y: Y(last[2]) + 4, colour, text: `seat ${seat}: ${last[2]}` });
   }
+  // The seats' end labels top to bottom, each at least a line below the one above (close standings would overlap).
+  ends.sort((a, b) => a.y - b.y);
+  ends.forEach((end, i) => {
+    if (i) end.y = Math.max(end.y, ends[i - 1].y + 12);
+    node.append(svg("text", { x: W - R + 6, y: end.y, class: "tick", fill: end.colour }, end.text));
+  });
   return node;
 }
 
@@ -135,7 +142,8 @@ async function start() {
     return;
   }
   byId("title").textContent = `${play.title}: play ${play.play} of run ${play.run_id}`;
-  byId("where").textContent = `${play.players} players; play ${play.play} of ${play.plays.toLocaleString("en")} ` +
+  byId("where").textContent = `${play.players} players; ${play.rules ? `rules changed: ${play.rules}` : "the default rules"}; ` +
+    `play ${play.play} of ${play.plays.toLocaleString("en")} ` +
     `(the same at the shell: simlib replay ${play.game} --run ${play.run_id} --play ${play.play})`;
   byId("status").textContent = play.mismatch ? `The re-simulation differs from the lake in ${play.mismatch}.`
     : "The re-simulation matches the lake's rows for this play.";

@@ -64,6 +64,7 @@ function lineup() {
 function showSeats(game) {
   const box = byId("seats");
   box.hidden = !byId("by-seat").checked;
+  byId("lineup").disabled = byId("by-seat").checked;
   const rungs = game.rungs.map((r) => r.spec);
   const before = [...box.querySelectorAll("select")].map((s) => s.value);
   const seats = [];
@@ -291,7 +292,7 @@ function showRuns(v) {
   // A column is [its heading, a run's cell, whether it is a share]; at a mixed table, one per policy.
   const columns = [
     ...(v.runs[0].policies || []).map((p, i) => [
-      `${p.policy}'s win share (fair: ${(100 * p.fair).toFixed(1)}%)`, (r) => r.policies[i].share, true]),
+      `${p.policy}'s win share per seat (fair: ${(100 * p.fair).toFixed(1)}%)`, (r) => r.policies[i].share, true]),
     ...[["seat0", "seat 0's win share", true], ["balance", "balance", true],
         ["headline", "the game's headline", false], ["length", "game length", false]]
       .filter(([key]) => v.runs.some((r) => r[key])).map(([key, name, share]) => [name, (r) => r[key], share])];
@@ -327,7 +328,8 @@ function narrowingCharts(history, width) {
   const charts = [...panels.entries()].slice(0, 6).map(([title, panel]) => chart(title, panel));
   if (history.length) {
     const last = history[history.length - 1];
-    const said = last.widest !== null ? `the widest interval now ${last.widest.toFixed(2)}, the stop below ${width}`
+    const said = last.widest !== null ? `the widest interval now ${last.widest.toFixed(2)}, the stop below ${width} ` +
+        "(percentage points for a share, percent of the baseline for any other figure)"
       : last.intervals.length ? "the widest interval cannot be put on the width's scale (a baseline of 0)"
       : "no figure differs between the runs in any paired play yet";
     charts.push(el("p", `Each panel: a variant's paired difference from the baseline after each chunk, with its 95% ` +
