@@ -50,7 +50,7 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-from ..core.config import RunConfig, parse_policy
+from ..core.config import RunConfig, check_players, parse_policy
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.limits import BUDGET, MAX_PLAYS, PLAYS, SCALE, SEED, seeds
@@ -76,12 +76,13 @@ def _plays(value: Any, scale: float, block: int) -> int:
 
 # Each key's type, checked before a value is used (a string is not a boolean, 1.5 is not a seed): one line that
 # names the key; read_batch adds the file and the entry.
-def _players(value: Any) -> list[int]:
-    """`players`: a number of players or a list of them."""
+def _players(game: Game, value: Any) -> list[int]:
+    """`players`: a number of players or a list of them, each one the game takes (checked before a line-up is made
+    per seat: a count of 8796093022207 once filled the memory)."""
     counts = value if isinstance(value, list) else [value]
     if not counts or any(isinstance(n, bool) or not isinstance(n, int) for n in counts):
         raise SimlibError(f"players are numbers: a number of players or a list of them (4, or [3, 4]), not {value!r}")
-    return counts
+    return [check_players(game, n) for n in counts]
 
 
 def _lineups(value: Any) -> list[str]:
@@ -140,7 +141,7 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
         plays = entry["plays"]
     except KeyError as missing:
         raise SimlibError(f"batch {kind}: missing key {missing}") from None
-    players, policies = _players(players), _lineups(policies)
+    players, policies = _players(game, players), _lineups(policies)
     PLAYS.check("plays", plays)
     options = _table("options", entry.get("options", {}))
     check_settable(game.name, game.parameters(), options)
@@ -190,7 +191,7 @@ def _sweep(game: Game, entry: dict, scale: float) -> Sweep:
             raise SimlibError(f"batch sweep: {key} must be a {kind.__name__}, not {value!r}")
     if not all(isinstance(n, int) for n in players) or not all(isinstance(p, str) for p in entry["policies"]):
         raise SimlibError("batch sweep: players are numbers and policies a list of line-ups such as \"random\"")
-    _players(players)
+    _players(game, players)
     _lineups(entry["policies"])
     PLAYS.check("plays", entry["plays"])
     SEED.check("seed", entry.get("seed", 1))

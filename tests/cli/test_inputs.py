@@ -30,7 +30,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from simlib.cli import main
@@ -440,6 +440,8 @@ def test_fuzz_the_command_line_one_line_and_exit_2_never_a_traceback_nor_a_write
 
 @settings(max_examples=FUZZ_BATCH_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=batch_files(), scale=SCALES, game=st.sampled_from(["mauer"] * 4 + ["mauerbruch", "catan"]))
+# found by this fuzz: a ladder's line-ups were made per seat before the count was checked, and filled the memory
+@example(text='[[ladder]]\n"players" = [8796093022207]\n"plays" = 10\n', scale=1.0, game="mauer")
 def test_fuzz_the_batch_file_parser_runs_in_range_or_one_line(text, scale, game):
     COUNTS["batch"] += 1
     with tempfile.TemporaryDirectory() as folder:
