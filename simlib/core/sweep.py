@@ -24,6 +24,10 @@ from .game import Game
 from .lake import Lake
 from .schemas import SWEEPS_SCHEMA
 
+# A play count that every block size from 1 to 16 divides (lcm(1..16)): a probe configures runs with it to ask the
+# game their block size (Game.block_size: a Die Mauer match's Spielrunden) before their plays are chosen.
+PROBE_PLAYS = 720_720
+
 
 def sweep_name(game: str, run_id: str, sweep_id: str) -> str:
     """A sweeps file's path inside the lake."""

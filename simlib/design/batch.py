@@ -55,7 +55,7 @@ from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.limits import BUDGET, MAX_PLAYS, PLAYS, SCALE, SEED, seeds
 from ..core.params import check_settable, read_toml
-from ..core.sweep import Sweep
+from ..core.sweep import PROBE_PLAYS, Sweep
 from .fixes import FixSearch, fix_searches
 
 _RUN_KEYS = {"players", "policies", "plays", "options", "events", "standings", "seed"}
@@ -196,9 +196,8 @@ def _sweep(game: Game, entry: dict, scale: float) -> Sweep:
     PLAYS.check("plays", entry["plays"])
     SEED.check("seed", entry.get("seed", 1))
     _flag("events", entry.get("events", False))
-    # Every variant plays as many plays, a multiple of each one's block (a variant may change the block); the
-    # probe's count is any number every block size divides (720,720 = lcm(1..16)).
-    probe = Sweep(game, dict(entry["vary"]), players, list(entry["policies"]), 720_720_000, entry.get("seed", 1),
+    # Every variant plays as many plays, a multiple of each one's block (a variant may change the block).
+    probe = Sweep(game, dict(entry["vary"]), players, list(entry["policies"]), PROBE_PLAYS, entry.get("seed", 1),
                   entry.get("base", {}), entry.get("options", {}), entry.get("events", False))
     block = math.lcm(*(game.block_size(config) for config, _ in sweep_runs(probe)))
     return replace(probe, plays=_plays(entry["plays"], scale, block))

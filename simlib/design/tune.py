@@ -34,6 +34,7 @@ from ..core.config import RunConfig, check_players
 from ..core.errors import SimlibError
 from ..core.game import Game
 from ..core.limits import BUDGET, TRIALS, TUNE_SEED, Limit
+from ..core.sweep import PROBE_PLAYS
 from .metrics import canonical, check_metric, check_target
 
 SEARCH_SHARE, REFINE_SHARE = 0.5, 0.25  # of the budget; the rest confirms
@@ -140,8 +141,7 @@ class Tune:
     @property
     def block(self) -> int:
         """Plays come in multiples of this (a Die Mauer match's Spielrunden)."""
-        # A play count every block size divides (1 to 16), for a configuration to ask the game its block size.
-        config = RunConfig.build(self.game, players=self.players, policies=self.lineup.split(","), plays=720_720,
+        config = RunConfig.build(self.game, players=self.players, policies=self.lineup.split(","), plays=PROBE_PLAYS,
                                  seed=self.seed, options=self.options)
         return self.game.block_size(config)
 

@@ -18,6 +18,7 @@ from ..core import limits
 from ..core.config import parse_policy
 from ..core.errors import SimlibError
 from ..core.registry import games, get_game
+from ..core.sweep import PROBE_PLAYS
 from .chunk import ChunkRequest
 
 FIRST_PLAYS = 1000  # the first chunk's plays per run: a verdict within seconds at random players
@@ -80,12 +81,12 @@ class JobSpec:
 
     def block(self) -> int:
         """The plays of every chunk are a multiple of this: every run's block (a Die Mauer match's rounds)."""
-        sweep = self.request(0, FIRST_PLAYS, "lake").sweep()
+        sweep = self.request(0, PROBE_PLAYS, "lake").sweep()
         return math.lcm(*(sweep.game.block_size(config) for config, _ in sweep.runs()))
 
     def runs(self) -> int:
         """Runs a chunk plays: the baseline and every variant."""
-        return len(self.request(0, FIRST_PLAYS, "lake").sweep().runs())
+        return len(self.request(0, PROBE_PLAYS, "lake").sweep().runs())
 
     def seats(self) -> list[str]:
         """The line-up by seat."""

@@ -296,3 +296,16 @@ def test_the_worker_outlives_the_request_thread_that_started_it(tmp_path):
         assert set(bench._pool._processes) == worker
     finally:
         bench.close()
+
+
+def test_a_variant_that_changes_the_block_runs_in_multiples_of_every_block():
+    """Die Mauer's rounds = 3 against the default 5: every chunk is a whole number of matches of both (15), where a
+    designer's try was once refused with "--plays (1000) must be a multiple of rounds (3)"."""
+    from simlib.serve.spec import JobSpec, first_plays, next_plays
+
+    spec = JobSpec.parse({"game": "mauer", "players": 4, "lineup": "random", "vary": {"rounds": "3"},
+                          "budget": 3000})
+    assert spec.block() == 15
+    first = first_plays(1e6, 1, spec.runs(), spec.block())
+    assert first == 990
+    assert next_plays(spec.budget, [{"plays": first, "seconds": 0.5}], spec.block(), first) % 15 == 0
