@@ -94,12 +94,17 @@ def test_a_port_in_use_is_one_line(capsys):
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def served_lake(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("served") / "lake")
+
+
+@pytest.fixture(scope="module")
+def served(served_lake):
     """The app on a free port of 127.0.0.1, in a thread, as `simlib serve` runs it, its jobs writing to a lake of
     its own."""
     with socket.create_server(("127.0.0.1", 0)) as probe:
         port = probe.getsockname()[1]
-    lake = str(tmp_path_factory.mktemp("served") / "lake")
+    lake = served_lake
     server = uvicorn.Server(uvicorn.Config(create_app(lake=lake, workers=1), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -221,3 +226,29 @@ def test_seat_by_seat_a_mixed_table_runs_and_shows_each_policys_share(served):
         heads = [th.text for th in browser.find_elements("css selector", "#runs thead th")]
         assert heads[1:3] == [f"{policy}'s win share per seat (fair: 33.3%)" for policy in ("heavy", "random")], heads
         assert "seat 0's win share" not in heads  # a mixed table's seats measure the policies
+
+
+def test_a_board_is_drawn_with_a_slider_and_a_key_to_the_seats_colours(served, served_lake):
+    """A game with a board (Burgenland): the board's shapes, the slider over its turns, and one swatch per seat in
+    the colour its pieces and its standing line are drawn in."""
+    from simlib.core.config import RunConfig
+    from simlib.core.lake import Lake
+    from simlib.core.runner import run
+
+    game = games()["burgenland"]
+    config = RunConfig.build(game, players=3, policies=["random"], plays=4, seed=1)
+    run_id = run(config, Lake.at(served_lake), progress=False).run_id
+    with chromium(1000, 1100) as browser:
+        browser.get(f"{served}/play?game=burgenland&run={run_id}&play=1")
+        WebDriverWait(browser, 120).until(lambda b: b.find_element("tag name", "body").get_attribute("data-ready"))
+        assert browser.find_element("id", "told").text, browser.find_element("id", "status").text
+        assert browser.find_elements("css selector", "svg.board .shape")
+        drawing = game.drawing(config, 1)
+        assert browser.find_element("id", "turn").get_attribute("max") == str(drawing["turns"] - 1)
+        swatches = browser.execute_script(
+            "return [...document.querySelectorAll('#seat-key .swatch')]"
+            ".map((s) => getComputedStyle(s).backgroundColor);")
+        lines = browser.execute_script(
+            "return [...document.querySelectorAll('svg.standing polyline')].map((p) => p.getAttribute('stroke'));")
+        as_rgb = [f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})" for c in lines]
+        assert len(set(swatches)) == 3 and swatches == as_rgb  # seat k's swatch is seat k's standing line

@@ -115,9 +115,22 @@ function showBoardAt(turn) {
   });
 }
 
-function showBoard(drawing) {
+// Which colour is which seat: the board's pieces and the standing's lines share one colour per seat.
+function seatKey(players) {
+  const items = [];
+  for (let seat = 0; seat < players; seat++) {
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = SEAT_COLOURS[seat % SEAT_COLOURS.length];
+    items.push(swatch, document.createTextNode(` seat ${seat}  `));
+  }
+  byId("seat-key").replaceChildren(document.createTextNode("the seats' colours: "), ...items);
+}
+
+function showBoard(drawing, players) {
   byId("board-section").hidden = false;
   byId("board-legend").textContent = drawing.legend;
+  seatKey(players);
   byId("board").replaceChildren(boardSvg(drawing));
   const slider = byId("turn");
   slider.max = String(drawing.turns - 1);
@@ -154,7 +167,7 @@ async function start() {
     byId("standing-title").textContent = `The standing: each seat's ${play.unit} after each step`;
     byId("standing").replaceChildren(standingChart(play));
   }
-  if (play.drawing) showBoard(play.drawing);
+  if (play.drawing) showBoard(play.drawing, play.players);
   byId("told").textContent = play.text;
   document.body.dataset.ready = "true";
 }
