@@ -167,7 +167,7 @@ def _configs(game: Game, entry: dict, kind: str, scale: float) -> list[RunConfig
                 tables += [(n, [field] * seat + [focal] + [field] * (n - seat - 1)) for seat in range(n)]
     configs = []
     for n, seats in tables:
-        probe = RunConfig.build(game, players=n, policies=seats, plays=10**9, seed=seed, options=options)
+        probe = RunConfig.build(game, players=n, policies=seats, plays=PROBE_PLAYS, seed=seed, options=options)
         configs.append(RunConfig.build(game, players=n, policies=seats, seed=seed, options=options,
                                        plays=_plays(plays, scale, game.block_size(probe)), events=events,
                                        standings=standings))

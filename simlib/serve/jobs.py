@@ -79,7 +79,9 @@ class Workbench:
         self._pool_lock = threading.Lock()
         # Every call goes to the worker from this one thread, which lives as long as the server: the thread that
         # submits first spawns the worker, and the worker's parent-death signal (worker_start) comes when that
-        # thread ends. A request's thread ends after a few idle seconds, and the worker would die with it.
+        # thread ends. A request's thread ends after a few idle seconds, and the worker would die with it. So `close`,
+        # which ends this thread, ends the worker at once, as the server's exit would: a chunk cut short is a run
+        # that runner.run resumes when it runs again.
         self._submitter = ThreadPoolExecutor(1, thread_name_prefix="workbench-submit")
         self._speeds: dict[tuple, float] = {}
         self._closed = False

@@ -126,11 +126,12 @@ def _lineup(game, value: Any, errors: dict) -> str:
         errors["lineup"] = "choose who plays"
         return ""
     try:
-        for spec in lineup.split(","):
-            parse_policy(spec, game)
+        specs = [str(parse_policy(spec, game)) for spec in lineup.split(",")]
     except SimlibError as exc:
         errors["lineup"] = str(exc)
-    return lineup
+        return lineup
+    # In full, as the lake writes them: "heavy,heavy:epsilon=0.1" is one policy, a table of one policy.
+    return specs[0] if len(set(specs)) == 1 else ",".join(specs)
 
 
 def _vary(game, value: Any, errors: dict) -> dict[str, list[Any]]:

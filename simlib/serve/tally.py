@@ -113,13 +113,13 @@ class Tally:
 
     def _policy_shares(self, game, key: str, lineup: list[str]) -> list[dict]:
         """Each policy's win share with its 95% interval, as mart_policy_strength says it (chunk.policy_share_sums),
-        in the line-up's order; its seats at the table (as the line-up gives them) and the fair share."""
+        in the line-up's order, and the fair share."""
         specs = [str(parse_policy(spec, game)) for spec in lineup]
         shares = []
         for spec in dict.fromkeys(specs):
             n, s, ss = self.policies[key][spec]
-            shares.append({"policy": spec_words(game, spec), "seats": [i for i, x in enumerate(specs) if x == spec],
-                           "fair": 1 / len(specs), "share": _interval(*share_interval(n, s, ss), s / n)})
+            shares.append({"policy": spec_words(game, spec), "fair": 1 / len(specs),
+                           "share": _interval(*share_interval(n, s, ss), s / n)})
         return shares
 
     def verdicts(self, game, lineup: list[str]) -> dict:

@@ -439,3 +439,15 @@ def test_standings_for_a_game_without_them_is_one_clear_line(tmp_path):
                            "--policies", "plain", "--standings", "--lake", str(tmp_path)], env=env, capture_output=True,
                           text=True)
     assert done.returncode != 0 and done.stderr.count("\n") == 1 and "--standings" in done.stderr, done.stderr
+
+
+def test_a_batch_run_of_three_spielrunden_a_match_is_read_in_whole_matches(tmp_path):
+    """A [[run]] with Die Mauer's rounds = 3: its plays are rounded to whole matches, where the probe of 10**9 plays
+    (which 3 does not divide) once refused the file."""
+    from simlib.core.registry import get_game
+    from simlib.design.batch import read_batch
+
+    (tmp_path / "b.toml").write_text('[[run]]\nplayers = 4\npolicies = ["random"]\nplays = 1000\n'
+                                     'options = { rounds = 3 }\n')
+    [config] = read_batch(get_game("mauer"), tmp_path / "b.toml").configs
+    assert config.options["rounds"] == 3 and config.plays % 3 == 0 and abs(config.plays - 1000) < 3

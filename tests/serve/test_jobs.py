@@ -309,3 +309,15 @@ def test_a_variant_that_changes_the_block_runs_in_multiples_of_every_block():
     first = first_plays(1e6, 1, spec.runs(), spec.block())
     assert first == 990
     assert next_plays(spec.budget, [{"plays": first, "seconds": 0.5}], spec.block(), first) % 15 == 0
+
+
+def test_a_line_up_is_read_in_full_so_one_policy_written_two_ways_is_one_policy():
+    """'heavy' and 'heavy:epsilon=0.1' are the same policy (the lake writes the second): a table of them is a table of
+    one policy, with seat 0's share and the start-player answer, not a mixed table."""
+    from simlib.serve.spec import JobSpec
+
+    def lineup(text: str) -> str:
+        return JobSpec.parse({"game": "mauer", "players": 3, "lineup": text, "vary": {"penalty_tower": "12"}}).lineup
+
+    assert lineup("heavy,heavy:epsilon=0.1,heavy") == "heavy:epsilon=0.1"
+    assert lineup("heavy,random,random") == "heavy:epsilon=0.1,random,random"

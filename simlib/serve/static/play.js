@@ -38,10 +38,11 @@ function standingChart(play) {
   }
   // The seats' end labels top to bottom, each at least a line below the one above (close standings would overlap).
   ends.sort((a, b) => a.y - b.y);
-  ends.forEach((end, i) => {
-    if (i) end.y = Math.max(end.y, ends[i - 1].y + 12);
-    node.append(svg("text", { x: W - R + 6, y: end.y, class: "tick", fill: end.colour }, end.text));
-  });
+  ends.forEach((end, i) => { if (i) end.y = Math.max(end.y, ends[i - 1].y + 12); });
+  for (let i = ends.length - 1; i >= 0; i--) {  // those pushed below the chart go back up, a line apart
+    ends[i].y = Math.min(ends[i].y, i === ends.length - 1 ? H - 4 : ends[i + 1].y - 12);
+  }
+  ends.forEach((end) => node.append(svg("text", { x: W - R + 6, y: end.y, class: "tick", fill: end.colour }, end.text)));
   return node;
 }
 
@@ -130,7 +131,7 @@ function seatKey(players) {
 function showBoard(drawing, players) {
   byId("board-section").hidden = false;
   byId("board-legend").textContent = drawing.legend;
-  seatKey(players);
+  if (drawing.shapes.some((s) => s.seat !== undefined && s.seat !== null)) seatKey(players);
   byId("board").replaceChildren(boardSvg(drawing));
   const slider = byId("turn");
   slider.max = String(drawing.turns - 1);
