@@ -17,7 +17,6 @@ from ..analysis.effects import effect_row, is_share_metric, with_holm
 from ..analysis.estimators import SeatSums, effective_n, mean_interval, seat_summary, share_interval, share_p_value
 from ..analysis.sections import start_player_verdict
 from ..analysis.whatif import metric_name, variant_line, variant_sentence, variant_words
-from ..core.config import parse_policy
 from ..core.setups import spec_words, table_words
 from .chunk import ChunkResult
 
@@ -113,12 +112,12 @@ class Tally:
 
     def _policy_shares(self, game, key: str, lineup: list[str]) -> list[dict]:
         """Each policy's win share with its 95% interval, as mart_policy_strength says it (chunk.policy_share_sums),
-        in the line-up's order, and the fair share."""
-        specs = [str(parse_policy(spec, game)) for spec in lineup]
+        in the line-up's order (its specs in full, as JobSpec reads them and the lake writes them), and the fair
+        share."""
         shares = []
-        for spec in dict.fromkeys(specs):
+        for spec in dict.fromkeys(lineup):
             n, s, ss = self.policies[key][spec]
-            shares.append({"policy": spec_words(game, spec), "fair": 1 / len(specs),
+            shares.append({"policy": spec_words(game, spec), "fair": 1 / len(lineup),
                            "share": _interval(*share_interval(n, s, ss), s / n)})
         return shares
 
